@@ -1,0 +1,57 @@
+import { plainToInstance, Type } from 'class-transformer';
+import { IsIn, IsInt, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+export const PROFILES = ['sandbox', 'production'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** Every setting of the API, read from the environment and validated once at start-up. */
+export class ApiConfig {
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @IsString()
+  DATABASE_URL = 'sqlite:data/api.sqlite';
+
+  @IsIn(PROFILES)
+  PROFILE: Profile = 'sandbox';
+
+  /** Shared by the service and the terminals it trusts; the production profile demands a real one. */
+  @IsString()
+  @MinLength(16)
+  LINK_SECRET = 'sandbox-link-secret-change-me';
+
+  /** How long a sync operation may wait for its terminal (scenario 97 waits up to 60 s). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  TERMINAL_REPLY_TIMEOUT_MS = 90_000;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  WEBHOOK_TIMEOUT_MS = 10_000;
+
+  @IsIn(['true', 'false'])
+  SEED = 'true';
+}
+
+export function validateApiConfig(env: Record<string, unknown>): ApiConfig {
+  const known = Object.keys(new ApiConfig());
+  const picked = Object.fromEntries(Object.entries(env).filter(([key]) => known.includes(key)));
+  const config = plainToInstance(ApiConfig, picked, { exposeDefaultValues: true });
+  const errors = validateSync(config, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    const detail = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    throw new Error(`invalid API configuration: ${detail.join('; ')}`);
+  }
+  if (config.PROFILE === 'production' && config.LINK_SECRET === new ApiConfig().LINK_SECRET) {
+    throw new Error('invalid API configuration: LINK_SECRET must be set in the production profile');
+  }
+  return config;
+}

@@ -1,0 +1,38 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { TerminalLinks } from '../link/terminal-links';
+
+export interface ApiHealth {
+  status: 'up' | 'down';
+  database: 'up' | 'down';
+  linked_terminals: number;
+  simulator: 'connected' | 'disconnected';
+}
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly links: TerminalLinks,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Liveness: up, database reachable, linked terminals (no credentials)' })
+  async health(@Res({ passthrough: true }) response: Response): Promise<ApiHealth> {
+    const database = await this.dataSource.query('SELECT 1').then(
+      () => 'up' as const,
+      () => 'down' as const,
+    );
+    if (database === 'down') response.status(503);
+    return {
+      status: database,
+      database,
+      linked_terminals: this.links.linkedCount(),
+      simulator: this.links.controlPeer === undefined ? 'disconnected' : 'connected',
+    };
+  }
+}

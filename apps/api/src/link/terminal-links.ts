@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { ContractError } from '@tps/domain';
+import { LinkPeer, LinkUnavailableError, type TerminalProfile, type TerminalRequest } from '@tps/link';
+import type { TerminalEntity } from '../terminals/terminal.entity';
+import type { RequestForm } from '../transactions/transaction.entity';
+
+export type LinkState = 'up' | 'down' | 'offline';
+
+export function terminalProfile(terminal: TerminalEntity): TerminalProfile {
+  return {
+    serialNumber: terminal.serialNumber,
+    merchantId: terminal.merchantId,
+    model: terminal.model,
+    wifiMac: terminal.wifiMac,
+    room: terminal.room,
+    pace: terminal.pace,
+    printer: terminal.printer,
+    offline: terminal.offline,
+  };
+}
+
+/**
+ * The live links: each terminal's own uplink (Cloud form), and the simulator's control link,
+ * which stands for the terminals' local network (Local form) and carries sandbox controls.
+ */
+@Injectable()
+export class TerminalLinks {
+  private readonly uplinks = new Map<string, LinkPeer>();
+  private control: LinkPeer | undefined;
+
+  attachUplink(serial: string, peer: LinkPeer): void {
+    const previous = this.uplinks.get(serial);
+    this.uplinks.set(serial, peer);
+    previous?.terminate();
+  }
+
+  detachUplink(serial: string, peer: LinkPeer): void {
+    if (this.uplinks.get(serial) === peer) this.uplinks.delete(serial);
+  }
+
+  attachControl(peer: LinkPeer): void {
+    const previous = this.control;
+    this.control = peer;
+    previous?.terminate();
+  }
+
+  detachControl(peer: LinkPeer): void {
+    if (this.control === peer) this.control = undefined;
+  }
+
+  get controlPeer(): LinkPeer | undefined {
+    return this.control?.isOpen ? this.control : undefined;
+  }
+
+  linkedCount(): number {
+    return [...this.uplinks.values()].filter((peer) => peer.isOpen).length;
+  }
+
+  state(terminal: TerminalEntity): LinkState {
+    if (terminal.offline) return 'offline';
+    return this.uplinks.get(terminal.serialNumber)?.isOpen ? 'up' : 'down';
+  }
+
+  /** Sends a request to a terminal by the route of its form; an unreachable terminal is TER-001. */
+  async send<T>(
+    terminal: TerminalEntity,
+    form: RequestForm,
+    request: TerminalRequest,
+    timeoutMs: number,
+  ): Promise<T> {
+    const serial = terminal.serialNumber;
+    if (form === 'cloud') {
+      const uplink = this.uplinks.get(serial);
+      if (terminal.offline || uplink === undefined || !uplink.isOpen) {
+        throw new ContractError('TER-001', `terminal ${serial} is offline`);
+      }
+      return this.guard(uplink.request<T>(request, timeoutMs), serial);
+    }
+    const control = this.controlPeer;
+    if (control === undefined) {
+      throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
+    }
+    return this.guard(control.request<T>({ type: 'terminal', serial, request }, timeoutMs), serial);
+  }
+
+  /** Tells the simulator about a terminal it should host, or about changed settings. */
+  async host(terminal: TerminalEntity, timeoutMs: number): Promise<void> {
+    const control = this.controlPeer;
+    if (control === undefined) return;
+    await this.guard(
+      control.request({ type: 'host', terminal: terminalProfile(terminal) }, timeoutMs),
+      terminal.serialNumber,
+    );
+  }
+
+  private async guard<T>(reply: Promise<T>, serial: string): Promise<T> {
+    try {
+      return await reply;
+    } catch (error) {
+      if (error instanceof LinkUnavailableError) {
+        throw error.reason === 'timeout'
+          ? new ContractError('TER-002', `terminal ${serial} did not answer in time`)
+          : new ContractError('TER-001', `terminal ${serial} went offline`);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { AmountCentavos, OperationMode, OperationType } from '@tps/domain';
+import type { MerchantEntity } from '../auth/merchant.entity';
+import type { AuthenticatedRequest } from '../auth/merchant-auth.guard';
+import type { RequestForm } from '../transactions/transaction.entity';
+
+/** One payment operation as the controllers hand it to the use case, whatever its form. */
+export interface OperationRequest {
+  merchant: MerchantEntity;
+  form: RequestForm;
+  /** The path's serial in Cloud form; absent in Local form. */
+  serial?: string;
+  type: OperationType;
+  mode: OperationMode;
+  clientTransactionId: string;
+  amount: AmountCentavos;
+  tip?: number;
+  metadata: Record<string, string>;
+  eventsWebhookUrl: string;
+  transactionReference?: string;
+  fingerprint: string;
+}
+
+/** The idempotency fingerprint of contract §5: method, path and the raw body. */
+export function requestFingerprint(request: AuthenticatedRequest): string {
+  return createHash('sha256')
+    .update(`${request.method}\n${request.originalUrl}\n`)
+    .update(request.rawBody ?? Buffer.alloc(0))
+    .digest('hex');
+}

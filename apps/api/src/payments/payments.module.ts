@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { MerchantClock } from '../clock/merchant-clock';
+import { TransactionsModule } from '../transactions/transactions.module';
+import { OperationService } from './operation-service';
+import { PaymentsController } from './payments.controller';
+
+@Module({
+  imports: [TransactionsModule],
+  controllers: [PaymentsController],
+  providers: [OperationService, MerchantClock],
+})
+export class PaymentsModule {}

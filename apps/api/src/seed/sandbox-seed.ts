@@ -1,0 +1,81 @@
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { TerminalPace } from '@tps/domain';
+import { MerchantEntity } from '../auth/merchant.entity';
+import { MerchantRepository } from '../auth/merchant.repository';
+import { ApiConfig } from '../config/api-config';
+import { TerminalEntity } from '../terminals/terminal.entity';
+import { TerminalRepository } from '../terminals/terminal.repository';
+
+/** The demo fleet of contract §11. */
+export const SEED_MERCHANTS = [
+  {
+    merchantId: 'demo-merchant',
+    secretKey: 'demo-secret-key',
+    bound: 'SIM0000001',
+    terminals: ['SIM0000001', 'SIM0000002'],
+  },
+  {
+    merchantId: 'other-merchant',
+    secretKey: 'other-secret-key',
+    bound: 'SIM0000003',
+    terminals: ['SIM0000003'],
+  },
+] as const;
+
+export const DEFAULT_MODEL = 'SIM-A920';
+
+export function simulatedMac(serial: string): string {
+  const digits = serial.replace(/\D/g, '').padStart(10, '0').slice(-10);
+  const pairs = digits.match(/.{2}/g) ?? [];
+  return ['02', ...pairs].join(':');
+}
+
+export function newTerminal(
+  serial: string,
+  merchantId: string,
+  pace: TerminalPace,
+  room: string,
+): TerminalEntity {
+  return Object.assign(new TerminalEntity(), {
+    serialNumber: serial,
+    merchantId,
+    model: DEFAULT_MODEL,
+    wifiMac: simulatedMac(serial),
+    room,
+    pace,
+    printer: 'ok',
+    offline: false,
+  });
+}
+
+/** Creates the demo merchants and terminals at first start (sandbox profile only). */
+@Injectable()
+export class SandboxSeed implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Seed');
+
+  constructor(
+    private readonly config: ApiConfig,
+    private readonly merchants: MerchantRepository,
+    private readonly terminals: TerminalRepository,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.PROFILE !== 'sandbox' || this.config.SEED !== 'true') return;
+    for (const seed of SEED_MERCHANTS) {
+      if ((await this.merchants.findById(seed.merchantId)) !== null) continue;
+      await this.merchants.save(
+        Object.assign(new MerchantEntity(), {
+          merchantId: seed.merchantId,
+          secretKey: seed.secretKey,
+          boundTerminalSerial: seed.bound,
+          webhookSecret: null,
+          clockOffsetSeconds: 0,
+        }),
+      );
+      for (const serial of seed.terminals) {
+        await this.terminals.save(newTerminal(serial, seed.merchantId, 'realistic', 'front-desk'));
+      }
+      this.logger.log(`seeded ${seed.merchantId} with ${seed.terminals.join(', ')}`);
+    }
+  }
+}

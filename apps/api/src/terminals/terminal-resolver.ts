@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { ContractError } from '@tps/domain';
+import type { MerchantEntity } from '../auth/merchant.entity';
+import type { TerminalEntity } from './terminal.entity';
+import { TerminalRepository } from './terminal.repository';
+
+/** Which terminal a request is for: the path's serial (Cloud form) or the bound one (Local form). */
+@Injectable()
+export class TerminalResolver {
+  constructor(private readonly terminals: TerminalRepository) {}
+
+  async resolve(merchant: MerchantEntity, serial: string | undefined): Promise<TerminalEntity> {
+    const wanted = serial ?? merchant.boundTerminalSerial;
+    if (wanted === null) {
+      throw new ContractError(
+        'NF-002',
+        'no terminal is bound to these credentials for the Local form; name one in the path (Cloud form)',
+      );
+    }
+    const terminal = await this.terminals.findForMerchant(merchant.merchantId, wanted);
+    if (terminal === null) throw new ContractError('NF-002', `terminal ${wanted} not found`);
+    return terminal;
+  }
+}

@@ -1,0 +1,14 @@
+import { Injectable, type PipeTransform } from '@nestjs/common';
+import { ContractError } from '@tps/domain';
+
+export const SERIAL_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** A serial that cannot exist is answered as an unknown terminal, before any lookup. */
+@Injectable()
+export class TerminalSerialPipe implements PipeTransform<string, string> {
+  transform(value: string): string {
+    if (!SERIAL_PATTERN.test(value))
+      throw new ContractError('NF-002', `terminal ${value.slice(0, 40)} not found`);
+    return value;
+  }
+}

@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { TerminalPace } from '@tps/domain';
+
+@Entity('terminals')
+export class TerminalEntity {
+  @PrimaryColumn({ name: 'serial_number', type: 'varchar', length: 32 })
+  serialNumber!: string;
+
+  @Index()
+  @Column({ name: 'merchant_id', type: 'varchar', length: 64 })
+  merchantId!: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  model!: string;
+
+  @Column({ name: 'wifi_mac', type: 'varchar', length: 32 })
+  wifiMac!: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  room!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  pace!: TerminalPace;
+
+  @Column({ type: 'varchar', length: 16, default: 'ok' })
+  printer!: string;
+
+  /** Set by the sandbox: the terminal's uplink is cut. */
+  @Column({ type: 'boolean', default: false })
+  offline!: boolean;
+
+  @CreateDateColumn({ name: 'created_at' })
+  createdAt!: Date;
+}

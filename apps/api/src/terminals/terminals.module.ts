@@ -1,0 +1,13 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TerminalEntity } from './terminal.entity';
+import { TerminalRepository } from './terminal.repository';
+import { TerminalResolver } from './terminal-resolver';
+
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([TerminalEntity])],
+  providers: [TerminalRepository, TerminalResolver],
+  exports: [TerminalRepository, TerminalResolver],
+})
+export class TerminalsModule {}

@@ -1,0 +1,73 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { AmountCentavos, LifecycleStatus, OperationMode, OperationType } from '@tps/domain';
+import type { TransactionEvent } from '@tps/contracts';
+import type { TransactionOutcome } from '@tps/link';
+
+export type RequestForm = 'local' | 'cloud';
+
+/** One operation, with its own lifecycle; also the idempotency record of its request. */
+@Entity('transactions')
+@Index(['merchantId', 'clientTransactionId'], { unique: true })
+@Index(['merchantId', 'createdAt'])
+export class TransactionEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id!: string;
+
+  @Column({ name: 'merchant_id', type: 'varchar', length: 64 })
+  merchantId!: string;
+
+  @Column({ name: 'client_transaction_id', type: 'varchar', length: 36 })
+  clientTransactionId!: string;
+
+  /** Method, path and body of the first request: a different one under the same id is TRX-001. */
+  @Column({ type: 'varchar', length: 64 })
+  fingerprint!: string;
+
+  @Column({ name: 'operation_type', type: 'varchar', length: 24 })
+  operationType!: OperationType;
+
+  @Column({ type: 'varchar', length: 8 })
+  mode!: OperationMode;
+
+  @Column({ type: 'varchar', length: 8 })
+  form!: RequestForm;
+
+  @Column({ name: 'terminal_serial', type: 'varchar', length: 32 })
+  terminalSerial!: string;
+
+  @Column({ type: 'varchar', length: 24, nullable: true })
+  status!: LifecycleStatus | null;
+
+  @Column({ type: 'simple-json' })
+  amount!: AmountCentavos;
+
+  @Column({ type: 'integer', default: 0 })
+  tip!: number;
+
+  @Column({ type: 'simple-json' })
+  metadata!: Record<string, string>;
+
+  @Column({ name: 'events_webhook_url', type: 'varchar', length: 2048, default: '' })
+  eventsWebhookUrl!: string;
+
+  /** This transaction's own reference, once approved. */
+  @Index()
+  @Column({ name: 'transaction_reference', type: 'varchar', length: 36, nullable: true })
+  transactionReference!: string | null;
+
+  /** The reference of the transaction this operation acts on (capture, void, …). */
+  @Column({ name: 'target_reference', type: 'varchar', length: 36, nullable: true })
+  targetReference!: string | null;
+
+  @Column({ type: 'simple-json', nullable: true })
+  acknowledgement!: TransactionEvent | null;
+
+  @Column({ type: 'simple-json', nullable: true })
+  outcome!: TransactionOutcome | null;
+
+  @CreateDateColumn({ name: 'created_at' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at' })
+  updatedAt!: Date;
+}

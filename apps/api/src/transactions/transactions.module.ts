@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TransactionWebhooks } from '../webhooks/transaction-webhooks';
+import { EventIngest } from './event-ingest';
+import { TransactionEventEntity } from './transaction-event.entity';
+import { TransactionEntity } from './transaction.entity';
+import { TransactionRepository } from './transaction.repository';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([TransactionEntity, TransactionEventEntity])],
+  providers: [TransactionRepository, EventIngest, TransactionWebhooks],
+  exports: [TransactionRepository, EventIngest],
+})
+export class TransactionsModule {}

@@ -1,0 +1,41 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TERMINAL_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { ContractExceptionFilter } from '@tps/http';
+import { SimulatorConfig } from './config/simulator-config';
+import { Fleet } from './fleet/fleet';
+import { HealthController } from './health/health.controller';
+import { ControlLink } from './link/control-link';
+import { TerminalEventEntity } from './store/terminal-event.entity';
+import { TerminalStore } from './store/terminal-store';
+import { TerminalTransactionEntity } from './store/terminal-transaction.entity';
+
+export const TERMINAL_ENTITIES = [TerminalTransactionEntity, TerminalEventEntity];
+
+@Module({})
+export class SimulatorModule {
+  static forConfig(config: SimulatorConfig): DynamicModule {
+    return {
+      module: SimulatorModule,
+      imports: [
+        TypeOrmModule.forRoot(
+          dataSourceOptions({
+            url: config.DATABASE_URL,
+            entities: TERMINAL_ENTITIES,
+            migrations: TERMINAL_MIGRATIONS,
+          }),
+        ),
+        TypeOrmModule.forFeature(TERMINAL_ENTITIES),
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: SimulatorConfig, useValue: config },
+        { provide: APP_FILTER, useClass: ContractExceptionFilter },
+        TerminalStore,
+        Fleet,
+        ControlLink,
+      ],
+    };
+  }
+}

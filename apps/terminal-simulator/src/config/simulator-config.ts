@@ -1,0 +1,47 @@
+import { plainToInstance, Type } from 'class-transformer';
+import { IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+/** Every setting of the simulator, read from the environment and validated once at start-up. */
+export class SimulatorConfig {
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3100;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  /** Where the service is; the terminals open their links to it. */
+  @Matches(/^(https?|wss?):\/\/[^\s]+$/)
+  API_URL = 'http://127.0.0.1:3000';
+
+  @IsString()
+  DATABASE_URL = 'sqlite:data/terminal.sqlite';
+
+  @IsString()
+  @MinLength(16)
+  LINK_SECRET = 'sandbox-link-secret-change-me';
+
+  /** First wait before re-opening a dropped link; it doubles up to a second. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  RECONNECT_MIN_MS = 100;
+}
+
+export function validateSimulatorConfig(env: Record<string, unknown>): SimulatorConfig {
+  const known = Object.keys(new SimulatorConfig());
+  const picked = Object.fromEntries(Object.entries(env).filter(([key]) => known.includes(key)));
+  const config = plainToInstance(SimulatorConfig, picked, { exposeDefaultValues: true });
+  const errors = validateSync(config);
+  if (errors.length > 0) {
+    const detail = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    throw new Error(`invalid simulator configuration: ${detail.join('; ')}`);
+  }
+  return config;
+}
+
+export function websocketUrl(apiUrl: string, path: string): string {
+  return `${apiUrl.replace(/^http/, 'ws').replace(/\/$/, '')}${path}`;
+}

@@ -1,0 +1,77 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { ContractError } from '@tps/domain';
+import type { TerminalProfile, TerminalRequest } from '@tps/link';
+import { SimulatorConfig } from '../config/simulator-config';
+import { Uplink } from '../link/uplink';
+import { TerminalRuntime } from '../runtime/terminal-runtime';
+import { TerminalStore } from '../store/terminal-store';
+
+interface HostedTerminal {
+  runtime: TerminalRuntime;
+  uplink: Uplink;
+}
+
+/** The terminals this simulator hosts, as the service's fleet lists them. */
+@Injectable()
+export class Fleet implements OnApplicationShutdown {
+  private readonly logger = new Logger('Fleet');
+  private readonly hosted = new Map<string, HostedTerminal>();
+
+  constructor(
+    private readonly config: SimulatorConfig,
+    private readonly store: TerminalStore,
+  ) {}
+
+  get size(): number {
+    return this.hosted.size;
+  }
+
+  linkedCount(): number {
+    return [...this.hosted.values()].filter((t) => t.uplink.isUp).length;
+  }
+
+  /** Starts hosting a terminal, or applies its new settings. */
+  async host(profile: TerminalProfile): Promise<void> {
+    let terminal = this.hosted.get(profile.serialNumber);
+    if (terminal === undefined) {
+      const uplink: Uplink = new Uplink(
+        profile.serialNumber,
+        {
+          apiUrl: this.config.API_URL,
+          linkSecret: this.config.LINK_SECRET,
+          reconnectMinMs: this.config.RECONNECT_MIN_MS,
+        },
+        this.store,
+        (request) => this.handle(profile.serialNumber, request),
+        (message) => this.logger.warn(message),
+      );
+      const runtime = new TerminalRuntime(profile, this.store, uplink, (error) =>
+        this.logger.error(`terminal ${profile.serialNumber}: ${String(error)}`),
+      );
+      terminal = { runtime, uplink };
+      this.hosted.set(profile.serialNumber, terminal);
+      await runtime.recover();
+    }
+    terminal.runtime.update(profile);
+    if (profile.offline) terminal.uplink.close();
+    else terminal.uplink.open();
+  }
+
+  /** A request for one terminal, from its uplink (Cloud form) or its local network (Local form). */
+  async handle(serial: string, request: TerminalRequest): Promise<unknown> {
+    const terminal = this.hosted.get(serial);
+    if (terminal === undefined) throw new ContractError('TER-001', `terminal ${serial} is not running`);
+    switch (request.type) {
+      case 'operation':
+        return terminal.runtime.operate(request.order);
+      default: {
+        const unknownRequest: never = request.type;
+        throw new ContractError('PAR-001', `unknown terminal request ${String(unknownRequest)}`);
+      }
+    }
+  }
+
+  onApplicationShutdown(): void {
+    for (const terminal of this.hosted.values()) terminal.uplink.close();
+  }
+}

@@ -1,0 +1,125 @@
+import { WebSocket } from 'ws';
+import {
+  LINK_SERIAL_HEADER,
+  LINK_TOKEN_HEADER,
+  LinkPeer,
+  UPLINK_PATH,
+  type TerminalRequest,
+  type UplinkRequest,
+} from '@tps/link';
+import { websocketUrl } from '../config/simulator-config';
+import type { TerminalStore } from '../store/terminal-store';
+
+export interface UplinkSettings {
+  apiUrl: string;
+  linkSecret: string;
+  reconnectMinMs: number;
+}
+
+const ACK_TIMEOUT_MS = 10_000;
+const BATCH = 100;
+const RECONNECT_MAX_MS = 1000;
+
+/**
+ * A terminal's own connection to the service. It re-opens after a drop, and sends the store's
+ * unacknowledged events strictly in order, each only after the one before was acknowledged.
+ */
+export class Uplink {
+  private peer: LinkPeer | undefined;
+  private wanted = false;
+  private draining = false;
+  private again = false;
+  private retryMs: number;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly serial: string,
+    private readonly settings: UplinkSettings,
+    private readonly store: TerminalStore,
+    private readonly onRequest: (request: TerminalRequest) => Promise<unknown>,
+    private readonly log: (message: string) => void,
+  ) {
+    this.retryMs = settings.reconnectMinMs;
+  }
+
+  get isUp(): boolean {
+    return this.peer?.isOpen ?? false;
+  }
+
+  open(): void {
+    if (this.wanted) return;
+    this.wanted = true;
+    this.connect();
+  }
+
+  /** Cuts the link (sandbox offline, or shutdown); events keep waiting in the store. */
+  close(): void {
+    this.wanted = false;
+    clearTimeout(this.retryTimer);
+    this.peer?.close();
+    this.peer = undefined;
+  }
+
+  flush(): void {
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    if (!this.isUp) return;
+    this.draining = true;
+    this.drain()
+      .catch((error: unknown) => this.log(`uplink ${this.serial}: ${String(error)}`))
+      .finally(() => {
+        this.draining = false;
+        if (this.again) {
+          this.again = false;
+          this.flush();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      this.again = false;
+      const batch = await this.store.pending(this.serial, BATCH);
+      if (batch.length === 0) return;
+      for (const row of batch) {
+        const peer = this.peer;
+        if (peer === undefined || !peer.isOpen) return;
+        const request: UplinkRequest = {
+          type: 'event',
+          link:
+            row.outcome === null ? { event: row.envelope } : { event: row.envelope, outcome: row.outcome },
+        };
+        await peer.request(request, ACK_TIMEOUT_MS);
+        await this.store.acknowledge(row.seq);
+      }
+    }
+  }
+
+  private connect(): void {
+    if (!this.wanted) return;
+    const socket = new WebSocket(websocketUrl(this.settings.apiUrl, UPLINK_PATH), {
+      headers: { [LINK_SERIAL_HEADER]: this.serial, [LINK_TOKEN_HEADER]: this.settings.linkSecret },
+    });
+    socket.once('open', () => {
+      this.retryMs = this.settings.reconnectMinMs;
+      this.flush();
+    });
+    socket.once('close', () => this.scheduleReconnect(socket));
+    socket.on('error', () => undefined);
+    this.peer = new LinkPeer(
+      socket,
+      { onRequest: (body) => this.onRequest(body as TerminalRequest) },
+      (error) => this.log(`uplink ${this.serial}: ${String(error)}`),
+    );
+  }
+
+  private scheduleReconnect(socket: WebSocket): void {
+    if (this.peer !== undefined && !this.peer.isOpen) this.peer = undefined;
+    if (!this.wanted || socket.readyState !== WebSocket.CLOSED) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
+    this.retryMs = Math.min(RECONNECT_MAX_MS, this.retryMs * 2);
+  }
+}

@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, Repository } from 'typeorm';
+import { SerialWriter } from '@tps/database';
+import type { LinkEvent, OperationOrder } from '@tps/link';
+import { TerminalEventEntity } from './terminal-event.entity';
+import { TerminalTransactionEntity } from './terminal-transaction.entity';
+
+export function transactionKey(merchantId: string, clientTransactionId: string): string {
+  return `${merchantId}:${clientTransactionId}`;
+}
+
+/** The terminal's own SQLite store: its transactions and its queue of events for the service. */
+@Injectable()
+export class TerminalStore {
+  private readonly writer: SerialWriter;
+
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    @InjectRepository(TerminalTransactionEntity)
+    private readonly transactions: Repository<TerminalTransactionEntity>,
+    @InjectRepository(TerminalEventEntity) private readonly events: Repository<TerminalEventEntity>,
+  ) {
+    this.writer = new SerialWriter(dataSource);
+  }
+
+  findTransaction(key: string): Promise<TerminalTransactionEntity | null> {
+    return this.transactions.findOneBy({ key });
+  }
+
+  /** Stores an event and the state it moved its transaction to, in one write. */
+  async record(serialNumber: string, order: OperationOrder, link: LinkEvent): Promise<TerminalEventEntity> {
+    const key = transactionKey(order.merchantId, order.clientTransactionId);
+    return this.writer.write(async (manager) => {
+      if (link.event.status === 'TERMINAL_ACKNOWLEDGED') {
+        await manager.insert(TerminalTransactionEntity, {
+          key,
+          serialNumber,
+          order,
+          status: link.event.status,
+          outcome: null,
+          createdAt: link.event.occurred_at,
+        });
+      } else {
+        const changes: Partial<TerminalTransactionEntity> = { status: link.event.status };
+        if (link.outcome !== undefined) changes.outcome = link.outcome;
+        await manager.update(TerminalTransactionEntity, { key }, changes);
+      }
+      return manager.save(
+        manager.create(TerminalEventEntity, {
+          serialNumber,
+          transactionKey: key,
+          eventId: link.event.event_id,
+          envelope: link.event,
+          outcome: link.outcome ?? null,
+          acked: false,
+        }),
+      );
+    });
+  }
+
+  /** The oldest events the service has not acknowledged yet, in emission order. */
+  pending(serialNumber: string, limit: number): Promise<TerminalEventEntity[]> {
+    return this.events.find({ where: { serialNumber, acked: false }, order: { seq: 'ASC' }, take: limit });
+  }
+
+  async acknowledge(seq: number): Promise<void> {
+    await this.writer.write((manager) => manager.update(TerminalEventEntity, { seq }, { acked: true }));
+  }
+
+  /** Transactions left unfinished by a crash, so the terminal can close them at start-up. */
+  unfinished(serialNumber: string): Promise<TerminalTransactionEntity[]> {
+    return this.transactions
+      .createQueryBuilder('t')
+      .where('t.serial_number = :serialNumber', { serialNumber })
+      .andWhere('t.status IN (:...open)', {
+        open: ['TERMINAL_ACKNOWLEDGED', 'CARD_PRESENTED', 'APPROVAL_REQUESTED'],
+      })
+      .getMany();
+  }
+
+  lastEvent(key: string): Promise<TerminalEventEntity | null> {
+    return this.events.findOne({ where: { transactionKey: key }, order: { seq: 'DESC' } });
+  }
+}

@@ -1,0 +1,33 @@
+/** Unit suites sit beside the code (*.spec.ts); end-to-end suites under test/ (*.e2e-spec.ts)
+ * start the built apps as real processes, so `npm test` builds first. */
+const moduleNameMapper = {
+  '^@tps/contracts/dto$': '<rootDir>/libs/contracts/src/dto',
+  '^@tps/(domain|contracts|delivery|database|testing|link|http)$': '<rootDir>/libs/$1/src',
+};
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      roots: ['<rootDir>/apps', '<rootDir>/libs'],
+      testRegex: '\\.spec\\.ts$',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      transform,
+      moduleNameMapper,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      roots: ['<rootDir>/test'],
+      testRegex: '\\.e2e-spec\\.ts$',
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      transform,
+      moduleNameMapper,
+      testTimeout: 60000,
+    },
+  ],
+};

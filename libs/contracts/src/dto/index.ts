@@ -1,0 +1,5 @@
+export * from './limits';
+export * from './validators';
+export * from './amount.dto';
+export * from './async-charge.dto';
+export * from './transaction-event.doc';

@@ -1,0 +1,5 @@
+export * from './transaction-event';
+export * from './authorization-response';
+export * from './signing';
+export * from './dto/limits';
+export * from './dto/validators';

@@ -1,0 +1,71 @@
+/**
+ * The catalogue of error codes of contract §4: each code fixes its HTTP status and its type,
+ * so a code can never be answered with the wrong status.
+ */
+export const ERROR_CATALOGUE = {
+  'PAR-001': { status: 400, type: 'PARAMETER' },
+  'PAR-002': { status: 400, type: 'PARAMETER' },
+  'PAR-003': { status: 400, type: 'PARAMETER' },
+  'PAR-004': { status: 400, type: 'PARAMETER' },
+  'PAR-005': { status: 413, type: 'PARAMETER' },
+  'AUTH-001': { status: 401, type: 'AUTHENTICATION' },
+  'AUTH-002': { status: 401, type: 'AUTHENTICATION' },
+  'NF-000': { status: 404, type: 'NOT_FOUND' },
+  'NF-001': { status: 404, type: 'NOT_FOUND' },
+  'NF-002': { status: 404, type: 'NOT_FOUND' },
+  'NF-003': { status: 404, type: 'NOT_FOUND' },
+  'NF-004': { status: 404, type: 'NOT_FOUND' },
+  'TER-003': { status: 409, type: 'TERMINAL' },
+  'TER-101': { status: 409, type: 'TERMINAL' },
+  'TER-102': { status: 409, type: 'TERMINAL' },
+  'TER-103': { status: 409, type: 'TERMINAL' },
+  'TER-104': { status: 409, type: 'TERMINAL' },
+  'TRX-001': { status: 409, type: 'TRANSACTION' },
+  'TRX-002': { status: 409, type: 'TRANSACTION' },
+  'TRX-003': { status: 409, type: 'TRANSACTION' },
+  'TRX-004': { status: 409, type: 'TRANSACTION' },
+  'TRX-005': { status: 409, type: 'TRANSACTION' },
+  'TRX-006': { status: 409, type: 'TRANSACTION' },
+  'RATE-001': { status: 429, type: 'RATE_LIMIT' },
+  'TER-001': { status: 503, type: 'TERMINAL' },
+  'TER-002': { status: 504, type: 'TERMINAL' },
+  'INT-001': { status: 500, type: 'INTERNAL' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export type ErrorType = (typeof ERROR_CATALOGUE)[ErrorCode]['type'];
+
+/** The single error body of the contract. */
+export interface ErrorBody {
+  type: ErrorType;
+  code: ErrorCode;
+  message: string;
+  param?: string;
+}
+
+/** A refusal the caller can act on; the HTTP layer turns it into the contract's error body. */
+export class ContractError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'ContractError';
+    this.status = ERROR_CATALOGUE[code].status;
+    this.type = ERROR_CATALOGUE[code].type;
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { type: this.type, code: this.code, message: this.message };
+    if (this.param !== undefined) body.param = this.param;
+    return body;
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, value);
+}

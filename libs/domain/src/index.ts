@@ -1,0 +1,4 @@
+export * from './lifecycle';
+export * from './amounts';
+export * from './operation-types';
+export * from './error-codes';

@@ -1,0 +1,20 @@
+export const OPERATION_TYPES = [
+  'charge',
+  'authorization',
+  'capture',
+  're_authorization',
+  'pos_tip',
+  'void',
+  'refund',
+  'abort',
+] as const;
+
+export type OperationType = (typeof OPERATION_TYPES)[number];
+
+export type OperationMode = 'sync' | 'async';
+
+export const READING_TYPES = ['CHIP', 'CONTACTLESS', 'MAGNETIC_STRIPE'] as const;
+export type ReadingType = (typeof READING_TYPES)[number];
+
+export const TERMINAL_PACES = ['instant', 'fast', 'realistic'] as const;
+export type TerminalPace = (typeof TERMINAL_PACES)[number];

@@ -1,0 +1,53 @@
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import { ContractError } from '@tps/domain';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/** Errors that Express's body parser raises before any of our code runs. */
+function fromBodyParser(error: unknown): ContractError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type } = error as BodyParserError;
+  if (type === 'entity.too.large') return new ContractError('PAR-005', 'request body is larger than 1 MiB');
+  if (type === 'entity.parse.failed') return new ContractError('PAR-001', 'request body is not valid JSON');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new ContractError('PAR-001', 'request body encoding is not supported');
+  }
+  return undefined;
+}
+
+/** Turns every error into the contract's one body shape; nothing internal ever leaks. */
+export function toContractError(error: unknown): ContractError {
+  if (error instanceof ContractError) return error;
+  const parserError = fromBodyParser(error);
+  if (parserError) return parserError;
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status === 404) return new ContractError('NF-000', 'no such route');
+    if (status === 413) return new ContractError('PAR-005', 'request body is larger than 1 MiB');
+    if (status === 429) return new ContractError('RATE-001', 'too many requests');
+    if (status === 405) return new ContractError('NF-000', 'no such route for this method');
+    if (status >= 400 && status < 500) return new ContractError('PAR-001', 'malformed request');
+  }
+  return new ContractError('INT-001', 'internal error');
+}
+
+@Catch()
+export class ContractExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const error = toContractError(exception);
+    if (error.code === 'INT-001') {
+      this.logger.error(
+        exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
+      );
+    }
+    if (response.headersSent) return;
+    response.status(error.status).json(error.toBody());
+  }
+}

@@ -1,0 +1,2 @@
+export * from './contract-exception.filter';
+export * from './validation';

@@ -1,0 +1,61 @@
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ContractError, type ErrorCode } from '@tps/domain';
+import { WEBHOOK_URL_CONSTRAINT } from '@tps/contracts';
+
+/** The other channel's webhook parameter, for a message that names the right one. */
+const WRONG_CHANNEL_HINTS: Record<string, string> = {
+  webhookUrl:
+    'webhookUrl belongs to print jobs; a payment operation takes its transaction webhook as events_webhook_url',
+  events_webhook_url:
+    'events_webhook_url belongs to payment operations; a print job takes its callback as webhookUrl',
+};
+
+function firstLeaf(
+  errors: ValidationError[],
+  prefix = '',
+): { path: string; error: ValidationError } | undefined {
+  for (const error of errors) {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    if (error.constraints && Object.keys(error.constraints).length > 0) return { path, error };
+    const nested = firstLeaf(error.children ?? [], path);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+function codeFor(constraint: string): ErrorCode {
+  if (constraint === 'whitelistValidation') return 'PAR-001';
+  if (constraint === WEBHOOK_URL_CONSTRAINT) return 'PAR-004';
+  return 'PAR-002';
+}
+
+export function validationErrorToContract(errors: ValidationError[]): ContractError {
+  const leaf = firstLeaf(errors);
+  if (leaf === undefined) return new ContractError('PAR-002', 'invalid request body');
+  const constraints = leaf.error.constraints ?? {};
+  const constraint = Object.keys(constraints)[0] ?? '';
+  const code = codeFor(constraint);
+  if (code === 'PAR-001') {
+    const hint = WRONG_CHANNEL_HINTS[leaf.error.property];
+    return new ContractError('PAR-001', hint ?? `unknown field ${leaf.path}`, leaf.path);
+  }
+  const message = constraints[constraint] ?? 'invalid value';
+  return new ContractError(code, message.replace(leaf.error.property, leaf.path), leaf.path);
+}
+
+/**
+ * Validation of every body: unknown fields refused (a typo never passes silently), no implicit
+ * conversion (a string is never taken for a number), the contract's codes and `param`.
+ */
+export function contractValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    validationError: { target: false, value: false },
+    stopAtFirstError: true,
+    exceptionFactory: validationErrorToContract,
+  });
+}

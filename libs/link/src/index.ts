@@ -1,0 +1,5 @@
+export * from './frames';
+export * from './link-peer';
+export * from './messages';
+export * from './operation-order';
+export * from './transaction-outcome';

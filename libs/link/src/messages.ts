@@ -1,0 +1,51 @@
+import type { ErrorBody, TerminalPace } from '@tps/domain';
+import type { TransactionEvent } from '@tps/contracts';
+import type { OperationOrder } from './operation-order';
+import type { TransactionOutcome } from './transaction-outcome';
+
+/** Path of a terminal's own uplink to the service (Cloud-form operations down, events up). */
+export const UPLINK_PATH = '/link/terminal';
+/** Path of the simulator's control link: the terminals' local network and the sandbox controls. */
+export const CONTROL_PATH = '/link/simulator';
+export const LINK_SERIAL_HEADER = 'x-terminal-serial';
+export const LINK_TOKEN_HEADER = 'x-link-token';
+
+/** An event as it travels up the link: the envelope plus, on a final event, the outcome. */
+export interface LinkEvent {
+  event: TransactionEvent;
+  outcome?: TransactionOutcome;
+}
+
+/** What a terminal answers to an operation: the acknowledgement, and for sync the outcome. */
+export interface OperationReply {
+  acknowledgement: TransactionEvent;
+  outcome?: TransactionOutcome;
+}
+
+/** A terminal as the service's fleet describes it to the simulator. */
+export interface TerminalProfile {
+  serialNumber: string;
+  merchantId: string;
+  model: string;
+  wifiMac: string;
+  room: string;
+  pace: TerminalPace;
+  printer: string;
+  offline: boolean;
+}
+
+/** Requests a terminal answers, whichever link they come by. */
+export type TerminalRequest = { type: 'operation'; order: OperationOrder };
+
+/** Requests on the control link name the terminal they are for. */
+export type ControlRequest =
+  | { type: 'terminal'; serial: string; request: TerminalRequest }
+  | { type: 'host'; terminal: TerminalProfile };
+
+/** Notices the service sends on the control link. */
+export type ControlNotice = { type: 'fleet'; terminals: TerminalProfile[] };
+
+/** Requests a terminal sends up its uplink. */
+export type UplinkRequest = { type: 'event'; link: LinkEvent };
+
+export type { ErrorBody };

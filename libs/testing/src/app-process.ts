@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(__dirname, '../../..');
+export const API_ENTRY = join(REPO_ROOT, 'dist/apps/api/src/main.js');
+export const SIMULATOR_ENTRY = join(REPO_ROOT, 'dist/apps/terminal-simulator/src/main.js');
+
+const LISTENING = /listening on port (\d+)/;
+
+/** One of the built apps, running as its own process, as in the field. */
+export class AppProcess {
+  private output = '';
+  private exited: Promise<number | null>;
+
+  private constructor(
+    readonly name: string,
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    this.exited = new Promise((done) => {
+      if (child.exitCode !== null) done(child.exitCode);
+      else child.once('exit', (code) => done(code));
+    });
+  }
+
+  static start(
+    name: string,
+    entry: string,
+    env: Record<string, string>,
+    timeoutMs = 20_000,
+  ): Promise<AppProcess> {
+    const child = spawn(process.execPath, [entry], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    return new Promise((resolvePort, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`${name} did not start in ${timeoutMs} ms:\n${output}`));
+      }, timeoutMs);
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString('utf8');
+        const match = LISTENING.exec(output);
+        if (!match) return;
+        clearTimeout(timer);
+        const app = new AppProcess(name, child, Number(match[1]));
+        app.output = output;
+        child.stdout?.on('data', (more: Buffer) => (app.output += more.toString('utf8')));
+        child.stderr?.on('data', (more: Buffer) => (app.output += more.toString('utf8')));
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+        resolvePort(app);
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${name} exited with ${code} before listening:\n${output}`));
+      });
+    });
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get log(): string {
+    return this.output;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** A graceful stop, as an operator's Ctrl-C. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  /** A crash: no shutdown hook runs. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}

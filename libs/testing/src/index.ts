@@ -1,0 +1,4 @@
+export * from './app-process';
+export * from './signed-client';
+export * from './stack';
+export * from './webhook-receiver';

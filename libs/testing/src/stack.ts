@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_ENTRY, AppProcess, SIMULATOR_ENTRY } from './app-process';
+import { SignedClient } from './signed-client';
+
+export interface StackOptions {
+  apiEnv?: Record<string, string>;
+  simulatorEnv?: Record<string, string>;
+  /** Serials to switch to pace `instant` once linked (the seed's by default). */
+  instant?: string[];
+  /** Start without the simulator (to try an API with no terminal linked). */
+  withoutSimulator?: boolean;
+}
+
+export const SEEDED_SERIALS = ['SIM0000001', 'SIM0000002', 'SIM0000003'];
+export const LINK_SECRET = 'test-link-secret-0123456789';
+
+async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Both apps as real processes on ephemeral ports, each on its own SQLite file. */
+export class Stack {
+  api!: AppProcess;
+  simulator: AppProcess | undefined;
+  readonly dir: string;
+
+  private constructor(private readonly options: StackOptions) {
+    this.dir = mkdtempSync(join(tmpdir(), 'tps-e2e-'));
+  }
+
+  static async start(options: StackOptions = {}): Promise<Stack> {
+    const stack = new Stack(options);
+    await stack.startApi();
+    if (!options.withoutSimulator) {
+      await stack.startSimulator();
+      await stack.waitLinked(SEEDED_SERIALS.length);
+      const client = stack.client();
+      for (const serial of options.instant ?? SEEDED_SERIALS) {
+        const owner =
+          serial === 'SIM0000003' ? { merchantId: 'other-merchant', secret: 'other-secret-key' } : undefined;
+        const response = await (owner ? client.as(owner) : client).patch(`/sandbox/terminals/${serial}`, {
+          pace: 'instant',
+        });
+        if (response.status !== 200)
+          throw new Error(`could not make ${serial} instant: ${JSON.stringify(response.body)}`);
+      }
+    }
+    return stack;
+  }
+
+  get apiUrl(): string {
+    return this.api.url;
+  }
+
+  client(): SignedClient {
+    return new SignedClient(this.api.url);
+  }
+
+  async startApi(): Promise<void> {
+    this.api = await AppProcess.start('api', API_ENTRY, {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(this.dir, 'api.sqlite')}`,
+      LINK_SECRET,
+      ...this.options.apiEnv,
+    });
+  }
+
+  async startSimulator(): Promise<void> {
+    this.simulator = await AppProcess.start('terminal-simulator', SIMULATOR_ENTRY, {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      API_URL: this.api.url,
+      DATABASE_URL: `sqlite:${join(this.dir, 'terminal.sqlite')}`,
+      LINK_SECRET,
+      RECONNECT_MIN_MS: '20',
+      ...this.options.simulatorEnv,
+    });
+  }
+
+  /** Waits until the API reports at least `count` terminals linked. */
+  async waitLinked(count: number, timeoutMs = 10_000): Promise<void> {
+    await poll(
+      `${count} linked terminals`,
+      async () => {
+        const response = await fetch(`${this.api.url}/health`);
+        const health = (await response.json()) as { linked_terminals: number };
+        return health.linked_terminals >= count ? true : undefined;
+      },
+      timeoutMs,
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.simulator?.stop();
+    await this.api?.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export { poll };

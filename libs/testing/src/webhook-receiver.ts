@@ -1,0 +1,108 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  raw: string;
+  at: number;
+}
+
+/** How the receiver answers the n-th request (from 1); the default is 200 at once. */
+export type Responder = (request: ReceivedRequest, n: number, response: ServerResponse) => void;
+
+export const answerWith =
+  (...statuses: number[]): Responder =>
+  (_request, n, response) => {
+    response.statusCode = statuses[Math.min(n, statuses.length) - 1] ?? 200;
+    response.end();
+  };
+
+/** A real HTTP server on 127.0.0.1 that records every webhook it receives. */
+export class WebhookReceiver {
+  readonly received: ReceivedRequest[] = [];
+  private server: Server | undefined;
+  private waiters: Array<() => void> = [];
+  private responder: Responder = answerWith(200);
+
+  static async start(responder?: Responder): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver();
+    if (responder) receiver.respondWith(responder);
+    await receiver.listen();
+    return receiver;
+  }
+
+  respondWith(responder: Responder): void {
+    this.responder = responder;
+  }
+
+  get port(): number {
+    return (this.server?.address() as AddressInfo).port;
+  }
+
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  bodies<T = Record<string, unknown>>(path?: string): T[] {
+    return this.received.filter((r) => path === undefined || r.path === path).map((r) => r.body as T);
+  }
+
+  /** Resolves once `predicate` holds over what was received; rejects after `timeoutMs`. */
+  async waitFor(predicate: (received: ReceivedRequest[]) => boolean, timeoutMs = 10_000): Promise<void> {
+    if (predicate(this.received)) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== check);
+        reject(
+          new Error(
+            `webhook receiver: condition not met in ${timeoutMs} ms (${this.received.length} received)`,
+          ),
+        );
+      }, timeoutMs);
+      const check = (): void => {
+        if (!predicate(this.received)) return;
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== check);
+        resolve();
+      };
+      this.waiters.push(check);
+    });
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private listen(): Promise<void> {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = raw;
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          // not JSON: kept as text
+        }
+        const received: ReceivedRequest = {
+          path: request.url ?? '',
+          headers: request.headers,
+          body,
+          raw,
+          at: Date.now(),
+        };
+        this.received.push(received);
+        this.responder(received, this.received.length, response);
+        for (const waiter of [...this.waiters]) waiter();
+      });
+    });
+    const server = this.server;
+    return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  }
+}

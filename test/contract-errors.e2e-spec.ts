@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { Stack } from '@tps/testing';
+
+const valid = () => ({
+  amount: { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 },
+  client_transaction_id: randomUUID(),
+});
+
+function expectErrorBody(body: unknown): void {
+  expect(Object.keys(body as object).sort()).toEqual(expect.arrayContaining(['code', 'message', 'type']));
+  for (const key of Object.keys(body as object)) expect(['type', 'code', 'message', 'param']).toContain(key);
+}
+
+describe('contract errors on the async charge', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('answers 404 NF-002 for a serial the merchant does not have', async () => {
+    for (const serial of ['SIM9999999', 'SIM0000003']) {
+      const response = await stack.client().post(`/terminal/v1/${serial}/async/charge`, valid());
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-002' });
+      expectErrorBody(response.body);
+    }
+  });
+
+  it.each([
+    [
+      'a missing amount field',
+      { ...valid(), amount: { iva: 1, subtotal_iva0: 0 } },
+      'PAR-002',
+      'amount.subtotal_iva',
+    ],
+    [
+      'a negative amount',
+      { ...valid(), amount: { iva: -1, subtotal_iva: 1, subtotal_iva0: 0 } },
+      'PAR-002',
+      'amount.iva',
+    ],
+    [
+      'a decimal amount',
+      { ...valid(), amount: { iva: 16.5, subtotal_iva: 1, subtotal_iva0: 0 } },
+      'PAR-002',
+      'amount.iva',
+    ],
+    [
+      'a string amount',
+      { ...valid(), amount: { iva: '16', subtotal_iva: 1, subtotal_iva0: 0 } },
+      'PAR-002',
+      'amount.iva',
+    ],
+    [
+      'a zero total',
+      { ...valid(), amount: { iva: 0, subtotal_iva: 0, subtotal_iva0: 0 } },
+      'PAR-003',
+      'amount',
+    ],
+    [
+      'a client_transaction_id that is no UUID',
+      { ...valid(), client_transaction_id: 'abc' },
+      'PAR-002',
+      'client_transaction_id',
+    ],
+    ['no amount at all', { client_transaction_id: randomUUID() }, 'PAR-002', 'amount'],
+    [
+      'an invalid webhook URL',
+      { ...valid(), events_webhook_url: 'not a url' },
+      'PAR-004',
+      'events_webhook_url',
+    ],
+    [
+      'an ftp webhook URL',
+      { ...valid(), events_webhook_url: 'ftp://127.0.0.1/x' },
+      'PAR-004',
+      'events_webhook_url',
+    ],
+    ['an unknown field', { ...valid(), tip: 100 }, 'PAR-001', 'tip'],
+    [
+      'an unknown nested field',
+      { ...valid(), amount: { iva: 1, subtotal_iva: 1, subtotal_iva0: 0, vat: 1 } },
+      'PAR-001',
+      'amount.vat',
+    ],
+    [
+      'metadata that is not flat strings',
+      { ...valid(), metadata: { nested: { a: 1 } } },
+      'PAR-002',
+      'metadata',
+    ],
+  ])('refuses %s with 400 %s and param', async (_what, body, code, param) => {
+    const response = await stack.client().post('/terminal/v1/SIM0000002/async/charge', body);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ type: 'PARAMETER', code, param });
+    expectErrorBody(response.body);
+  });
+
+  it('refuses webhookUrl on a charge, naming events_webhook_url', async () => {
+    const response = await stack
+      .client()
+      .post('/terminal/v1/SIM0000002/async/charge', { ...valid(), webhookUrl: 'http://127.0.0.1:1/hook' });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'PAR-001', param: 'webhookUrl' });
+    expect(String(response.body.message)).toContain('events_webhook_url');
+  });
+
+  it('refuses malformed JSON with PAR-001', async () => {
+    const response = await stack.client().send('POST', '/terminal/v1/SIM0000002/async/charge', '{"amount":');
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ type: 'PARAMETER', code: 'PAR-001' });
+  });
+
+  it('answers an unknown route with NF-000 in the same shape', async () => {
+    const response = await stack.client().post('/terminal/v1/SIM0000002/async/teleport', valid());
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-000' });
+    expectErrorBody(response.body);
+  });
+});
+
+describe('a terminal with no link', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ withoutSimulator: true });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('answers a Cloud-form request at once with 503 TER-001, and keeps nothing of it', async () => {
+    const body = valid();
+    const response = await stack.client().post('/terminal/v1/SIM0000002/async/charge', body);
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ type: 'TERMINAL', code: 'TER-001' });
+    // The refused request left no idempotency record: the same id is free once the terminal is back.
+    await stack.startSimulator();
+    await stack.waitLinked(3);
+    const retried = await stack.client().post('/terminal/v1/SIM0000002/async/charge', body);
+    expect(retried.status).toBe(200);
+  });
+});
