@@ -43,7 +43,8 @@ export class LinkPeer {
   ) {
     socket.on('message', (data: Buffer) => this.receive(data.toString('utf8')));
     socket.on('close', () => this.closed());
-    socket.on('error', (error) => this.onUnexpected(error));
+    // A socket error is always followed by 'close', which is where the peer reacts to it.
+    socket.on('error', () => undefined);
   }
 
   get isOpen(): boolean {
