@@ -2,3 +2,4 @@ export * from './app-process';
 export * from './signed-client';
 export * from './stack';
 export * from './webhook-receiver';
+export * from './sqlite-rows';

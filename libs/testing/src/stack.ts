@@ -99,6 +99,21 @@ export class Stack {
     );
   }
 
+  /** Waits until the terminals have no event left that the service has not acknowledged. */
+  async waitQueueDrained(timeoutMs = 10_000): Promise<void> {
+    const simulator = this.simulator;
+    if (simulator === undefined) throw new Error('no simulator running');
+    await poll(
+      'the terminal queue to drain',
+      async () => {
+        const response = await fetch(`${simulator.url}/health`);
+        const health = (await response.json()) as { queued_events: number };
+        return health.queued_events === 0 ? true : undefined;
+      },
+      timeoutMs,
+    );
+  }
+
   async stop(): Promise<void> {
     await this.simulator?.stop();
     await this.api?.stop();

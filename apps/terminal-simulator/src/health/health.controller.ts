@@ -1,9 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import type { DataSource } from 'typeorm';
 import { Fleet } from '../fleet/fleet';
 import { ControlLink } from '../link/control-link';
+import { TerminalStore } from '../store/terminal-store';
 
 export interface SimulatorHealth {
   status: 'up' | 'down';
@@ -11,22 +10,22 @@ export interface SimulatorHealth {
   service: 'connected' | 'disconnected';
   hosted_terminals: number;
   linked_terminals: number;
+  /** Events stored by the terminals and not yet acknowledged by the service. */
+  queued_events: number;
 }
 
 @Controller('health')
 export class HealthController {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly fleet: Fleet,
     private readonly control: ControlLink,
+    private readonly store: TerminalStore,
   ) {}
 
   @Get()
   async health(@Res({ passthrough: true }) response: Response): Promise<SimulatorHealth> {
-    const database = await this.dataSource.query('SELECT 1').then(
-      () => 'up' as const,
-      () => 'down' as const,
-    );
+    const queued = await this.store.queuedCount().catch(() => undefined);
+    const database = queued === undefined ? ('down' as const) : ('up' as const);
     if (database === 'down') response.status(503);
     return {
       status: database,
@@ -34,6 +33,7 @@ export class HealthController {
       service: this.control.isUp ? 'connected' : 'disconnected',
       hosted_terminals: this.fleet.size,
       linked_terminals: this.fleet.linkedCount(),
+      queued_events: queued ?? 0,
     };
   }
 }

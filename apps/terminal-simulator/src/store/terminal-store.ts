@@ -64,6 +64,11 @@ export class TerminalStore {
     return this.events.find({ where: { serialNumber, acked: false }, order: { seq: 'ASC' }, take: limit });
   }
 
+  /** How many events wait for the service, across every hosted terminal. */
+  queuedCount(): Promise<number> {
+    return this.events.countBy({ acked: false });
+  }
+
   async acknowledge(seq: number): Promise<void> {
     await this.writer.write((manager) => manager.update(TerminalEventEntity, { seq }, { acked: true }));
   }
