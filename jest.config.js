@@ -7,6 +7,8 @@ const moduleNameMapper = {
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 module.exports = {
+  testTimeout: 60000,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   projects: [
     {
       displayName: 'unit',
@@ -27,7 +29,6 @@ module.exports = {
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
       moduleNameMapper,
-      testTimeout: 60000,
     },
   ],
 };
