@@ -7,7 +7,9 @@ import { SimulatorConfig } from './config/simulator-config';
 import { Fleet } from './fleet/fleet';
 import { HealthController } from './health/health.controller';
 import { ControlLink } from './link/control-link';
+import { LocalSearch } from './search/local-search';
 import { TerminalEventEntity } from './store/terminal-event.entity';
+import { TerminalHistory } from './store/terminal-history';
 import { TerminalStore } from './store/terminal-store';
 import { TerminalTransactionEntity } from './store/terminal-transaction.entity';
 
@@ -35,6 +37,8 @@ export class SimulatorModule {
         TerminalStore,
         Fleet,
         ControlLink,
+        TerminalHistory,
+        LocalSearch,
       ],
     };
   }

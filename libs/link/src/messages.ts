@@ -1,5 +1,5 @@
 import type { ErrorBody, TerminalPace } from '@tps/domain';
-import type { TransactionEvent } from '@tps/contracts';
+import type { SearchFilters, TransactionEvent } from '@tps/contracts';
 import type { OperationOrder } from './operation-order';
 import type { TransactionOutcome } from './transaction-outcome';
 
@@ -35,7 +35,10 @@ export interface TerminalProfile {
 }
 
 /** Requests a terminal answers, whichever link they come by. */
-export type TerminalRequest = { type: 'operation'; order: OperationOrder };
+export type TerminalRequest =
+  | { type: 'operation'; order: OperationOrder }
+  /** Local transaction search (contract §7): the terminal's own store, one merchant's records; answers a SearchAnswer. */
+  | { type: 'search'; merchantId: string; filters: SearchFilters };
 
 /** Requests on the control link name the terminal they are for. */
 export type ControlRequest =

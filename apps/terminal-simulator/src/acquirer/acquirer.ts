@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { totalCentavos, type ReadingType } from '@tps/domain';
 import type { AuthorizationResponse } from '@tps/contracts';
 import type { OperationOrder } from '@tps/link';
-import { maskPan, type TestCard } from './test-cards';
+import { cardOfOriginal, maskPan, type TestCard } from './test-cards';
 
 export interface AcquirerRequest {
   order: OperationOrder;
@@ -63,7 +63,9 @@ const TRANSACTION_TYPES: Record<OperationOrder['type'], string> = {
 
 /** The simulated acquirer's answer, shaped as the specification's Authorization response. */
 export function authorize(request: AcquirerRequest): AuthorizationResponse {
-  const { order, card, readingType, responseCode, at } = request;
+  const { order, readingType, responseCode, at } = request;
+  // A follow-up (capture, void, …) acts on the card of the transaction it names.
+  const card = order.original === undefined ? request.card : cardOfOriginal(order.original);
   const approved = responseCode === '00';
   const code = approved ? authCode() : '';
   const issuerAuthenticationData = hex(10);

@@ -40,3 +40,12 @@ export function originalCard(card: TestCard, readingType: ReadingType): Original
     bin: card.pan.slice(0, 6),
   };
 }
+
+/** The card of the box that a follow-up's original transaction was paid with. */
+export function cardOfOriginal(original: OriginalCard): TestCard {
+  const cards: TestCard[] = Object.values(TEST_CARDS);
+  return (
+    cards.find((card) => maskPan(card.pan) === original.pan) ??
+    (original.cardType === 'DEBIT' ? TEST_CARDS.debit : TEST_CARDS.credit)
+  );
+}

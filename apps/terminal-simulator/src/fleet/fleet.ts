@@ -4,6 +4,7 @@ import type { TerminalProfile, TerminalRequest } from '@tps/link';
 import { SimulatorConfig } from '../config/simulator-config';
 import { Uplink } from '../link/uplink';
 import { TerminalRuntime } from '../runtime/terminal-runtime';
+import { LocalSearch } from '../search/local-search';
 import { TerminalStore } from '../store/terminal-store';
 
 interface HostedTerminal {
@@ -20,6 +21,7 @@ export class Fleet implements OnApplicationShutdown {
   constructor(
     private readonly config: SimulatorConfig,
     private readonly store: TerminalStore,
+    private readonly localSearch: LocalSearch,
   ) {}
 
   get size(): number {
@@ -64,9 +66,11 @@ export class Fleet implements OnApplicationShutdown {
     switch (request.type) {
       case 'operation':
         return terminal.runtime.operate(request.order);
+      case 'search':
+        return this.localSearch.search(serial, request.merchantId, request.filters);
       default: {
-        const unknownRequest: never = request.type;
-        throw new ContractError('PAR-001', `unknown terminal request ${String(unknownRequest)}`);
+        const unknownRequest: never = request;
+        throw new ContractError('PAR-001', `unknown terminal request ${JSON.stringify(unknownRequest)}`);
       }
     }
   }
