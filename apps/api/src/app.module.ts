@@ -4,12 +4,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { API_MIGRATIONS, dataSourceOptions } from '@tps/database';
 import { ContractExceptionFilter } from '@tps/http';
 import { AuthModule } from './auth/auth.module';
+import { SandboxClockModule } from './clock/clock.module';
 import { MerchantEntity } from './auth/merchant.entity';
 import { ApiConfig } from './config/api-config';
 import { HealthController } from './health/health.controller';
 import { LinkModule } from './link/link.module';
 import { PaymentsModule } from './payments/payments.module';
 import { SandboxModule } from './sandbox/sandbox.module';
+import { SearchModule } from './search/search.module';
 import { SandboxSeed } from './seed/sandbox-seed';
 import { TerminalEntity } from './terminals/terminal.entity';
 import { TerminalsModule } from './terminals/terminals.module';
@@ -21,7 +23,7 @@ export const API_ENTITIES = [MerchantEntity, TerminalEntity, TransactionEntity, 
 @Module({})
 export class AppModule {
   static forConfig(config: ApiConfig): DynamicModule {
-    const sandboxOnly = config.PROFILE === 'sandbox' ? [SandboxModule] : [];
+    const sandboxOnly = config.PROFILE === 'sandbox' ? [SandboxModule, SandboxClockModule] : [];
     return {
       module: AppModule,
       global: true,
@@ -33,6 +35,7 @@ export class AppModule {
         TerminalsModule,
         LinkModule,
         PaymentsModule,
+        SearchModule,
         ...sandboxOnly,
       ],
       controllers: [HealthController],

@@ -1,7 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import { mexicoCityIso } from '@tps/domain';
 import type { MerchantEntity } from '../auth/merchant.entity';
 
-/** The merchant's business clock: real time, moved forward by the sandbox (contract §8). */
+/** The answer of the sandbox clock routes (contract §11). */
+export interface ClockReading {
+  now: string;
+  local: string;
+  offset_seconds: number;
+}
+
+/**
+ * The merchant's business clock: real time, moved forward by the sandbox (contract §8). Every
+ * business rule reads it and everything written for the merchant is dated by it.
+ */
 @Injectable()
 export class MerchantClock {
   offsetMs(merchant: MerchantEntity): number {
@@ -10,5 +21,10 @@ export class MerchantClock {
 
   now(merchant: MerchantEntity): Date {
     return new Date(Date.now() + this.offsetMs(merchant));
+  }
+
+  reading(merchant: MerchantEntity): ClockReading {
+    const now = this.now(merchant);
+    return { now: now.toISOString(), local: mexicoCityIso(now), offset_seconds: merchant.clockOffsetSeconds };
   }
 }

@@ -13,7 +13,8 @@ export interface OperationRequest {
   type: OperationType;
   mode: OperationMode;
   clientTransactionId: string;
-  amount: AmountCentavos;
+  /** Absent where the request may leave it out (capture, refund) or has none (void, pos_tip). */
+  amount?: AmountCentavos;
   tip?: number;
   metadata: Record<string, string>;
   eventsWebhookUrl: string;

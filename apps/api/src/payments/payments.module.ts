@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MerchantClock } from '../clock/merchant-clock';
 import { TransactionsModule } from '../transactions/transactions.module';
+import { FollowUpPlanner } from './follow-up-planner';
 import { OperationService } from './operation-service';
-import { PaymentsController } from './payments.controller';
+import { AuthorizationController, PaymentsController } from './payments.controller';
 
 @Module({
   imports: [TransactionsModule],
-  controllers: [PaymentsController],
-  providers: [OperationService, MerchantClock],
+  controllers: [PaymentsController, AuthorizationController],
+  providers: [OperationService, FollowUpPlanner, MerchantClock],
 })
 export class PaymentsModule {}

@@ -1,9 +1,21 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { AmountCentavos, LifecycleStatus, OperationMode, OperationType } from '@tps/domain';
+import type {
+  AmountCentavos,
+  BusinessState,
+  LifecycleStatus,
+  OperationMode,
+  OperationType,
+} from '@tps/domain';
 import type { TransactionEvent } from '@tps/contracts';
 import type { TransactionOutcome } from '@tps/link';
 
 export type RequestForm = 'local' | 'cloud';
+
+/** Milliseconds stored as bigint, which some drivers hand back as strings. */
+const MILLISECONDS = {
+  to: (value: number | null): number | null => value,
+  from: (value: string | number | null): number | null => (value === null ? null : Number(value)),
+};
 
 /** One operation, with its own lifecycle; also the idempotency record of its request. */
 @Entity('transactions')
@@ -64,6 +76,36 @@ export class TransactionEntity {
 
   @Column({ type: 'simple-json', nullable: true })
   outcome!: TransactionOutcome | null;
+
+  /** Approved charge, authorization or capture only: its business state (contract §9). */
+  @Column({ name: 'business_state', type: 'varchar', length: 24, nullable: true })
+  businessState!: BusinessState | null;
+
+  /** The authorized amount (a re-authorization replaces it) or the settled one. */
+  @Column({ name: 'business_amount', type: 'simple-json', nullable: true })
+  businessAmount!: AmountCentavos | null;
+
+  /** The tip a pos_tip added to this settled transaction. */
+  @Column({ name: 'business_tip', type: 'integer', default: 0 })
+  businessTip!: number;
+
+  @Column({ name: 'refunded_total', type: 'integer', default: 0 })
+  refundedTotal!: number;
+
+  @Column({ name: 'card_type', type: 'varchar', length: 16, nullable: true })
+  cardType!: string | null;
+
+  /** Merchant-clock time of the approval: the void cut-off counts from its day. */
+  @Column({ name: 'approved_at_ms', type: 'bigint', nullable: true, transformer: MILLISECONDS })
+  approvedAtMs!: number | null;
+
+  /** Merchant-clock start of a pre-authorization's validity (approval or last re-authorization). */
+  @Column({ name: 'valid_from_ms', type: 'bigint', nullable: true, transformer: MILLISECONDS })
+  validFromMs!: number | null;
+
+  /** Merchant-clock creation time: orders and pages transaction search. */
+  @Column({ name: 'created_at_ms', type: 'bigint', default: 0, transformer: MILLISECONDS })
+  createdAtMs!: number;
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;

@@ -1,9 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { IsNull, QueryFailedError, type DataSource, type Repository } from 'typeorm';
-import { transition } from '@tps/domain';
+import { In, IsNull, QueryFailedError, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import {
+  afterFollowUp,
+  isFollowUp,
+  stateOnApproval,
+  totalCentavos,
+  transition,
+  type BusinessRecord,
+  type FollowUpType,
+} from '@tps/domain';
+import type { SearchFilters, SearchPosition } from '@tps/contracts';
 import { SerialWriter } from '@tps/database';
-import type { LinkEvent } from '@tps/link';
+import type { LinkEvent, TransactionOutcome } from '@tps/link';
+import { businessRecordOf } from './business-record';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 
@@ -31,6 +41,72 @@ export class TransactionRepository {
 
   eventsOf(transactionId: string): Promise<TransactionEventEntity[]> {
     return this.events.find({ where: { transactionId }, order: { sequence: 'ASC' } });
+  }
+
+  /** An approved transaction of this merchant by its reference; another merchant's is unknown. */
+  findByReference(merchantId: string, transactionReference: string): Promise<TransactionEntity | null> {
+    return this.transactions.findOneBy({ merchantId, transactionReference });
+  }
+
+  /** Whether a follow-up on this reference was started and has no outcome yet. */
+  hasFollowUpRunning(merchantId: string, targetReference: string): Promise<boolean> {
+    return this.transactions.existsBy({ merchantId, targetReference, outcome: IsNull() });
+  }
+
+  /**
+   * One page of the merchant's transactions for search, newest first, positioned after `after`.
+   * Transactions no terminal has acknowledged yet are not shown.
+   */
+  searchPage(
+    merchantId: string,
+    filters: SearchFilters,
+    after: SearchPosition | undefined,
+    take: number,
+  ): Promise<TransactionEntity[]> {
+    const builder = this.transactions
+      .createQueryBuilder('t')
+      .where('t.merchant_id = :merchantId', { merchantId })
+      .andWhere('t.status IS NOT NULL');
+    const equal: Array<[string, string | undefined]> = [
+      ['client_transaction_id', filters.clientTransactionId],
+      ['transaction_reference', filters.transactionReference],
+      ['status', filters.status],
+      ['operation_type', filters.operationType],
+      ['terminal_serial', filters.terminalSerial],
+    ];
+    for (const [column, value] of equal) {
+      if (value !== undefined) builder.andWhere(`t.${column} = :${column}`, { [column]: value });
+    }
+    if (filters.fromMs !== undefined)
+      builder.andWhere('t.created_at_ms >= :fromMs', { fromMs: filters.fromMs });
+    if (filters.toMs !== undefined) builder.andWhere('t.created_at_ms <= :toMs', { toMs: filters.toMs });
+    if (after !== undefined) {
+      builder.andWhere('(t.created_at_ms < :atMs OR (t.created_at_ms = :atMs AND t.id < :afterId))', {
+        atMs: Number(after.at),
+        afterId: after.key,
+      });
+    }
+    return builder.orderBy('t.created_at_ms', 'DESC').addOrderBy('t.id', 'DESC').take(take).getMany();
+  }
+
+  /** The events of these transactions, each transaction's in order. */
+  async eventsOfMany(transactionIds: string[]): Promise<Map<string, TransactionEventEntity[]>> {
+    const byId = new Map<string, TransactionEventEntity[]>(transactionIds.map((id) => [id, []]));
+    if (transactionIds.length === 0) return byId;
+    const rows = await this.events.find({
+      where: { transactionId: In(transactionIds) },
+      order: { sequence: 'ASC' },
+    });
+    for (const row of rows) byId.get(row.transactionId)?.push(row);
+    return byId;
+  }
+
+  /** Records how a transaction ended (a sync answer may come before its final event). */
+  async settle(transactionId: string, outcome: TransactionOutcome): Promise<void> {
+    await this.writer.write(async (manager) => {
+      const transaction = await manager.findOneByOrFail(TransactionEntity, { id: transactionId });
+      await this.applyOutcome(manager, transaction, outcome);
+    });
   }
 
   /** Inserts the idempotency record; false when the client_transaction_id is already taken. */
@@ -76,14 +152,64 @@ export class TransactionRepository {
       });
       const changes: Partial<TransactionEntity> = { status };
       if (status === 'TERMINAL_ACKNOWLEDGED') changes.acknowledgement = event;
-      if (outcome !== undefined) {
-        changes.outcome = outcome;
-        if (outcome.kind === 'acquirer' && outcome.response.approved) {
-          changes.transactionReference = outcome.response.rawResponse.transaction_reference;
-        }
-      }
       await manager.update(TransactionEntity, { id: transactionId }, changes);
+      if (outcome !== undefined) await this.applyOutcome(manager, transaction, outcome);
       return 'appended';
     });
+  }
+
+  /**
+   * Stores the outcome once: an approval gives the transaction its reference and business state,
+   * and an approved follow-up changes the transaction it acted on, in the same write.
+   */
+  private async applyOutcome(
+    manager: EntityManager,
+    transaction: TransactionEntity,
+    outcome: TransactionOutcome,
+  ): Promise<void> {
+    if (transaction.outcome !== null) return;
+    const changes: Partial<TransactionEntity> = { outcome };
+    if (outcome.kind === 'acquirer' && outcome.response.approved) {
+      const { rawResponse, timestamp } = outcome.response;
+      changes.transactionReference = rawResponse.transaction_reference;
+      const state = stateOnApproval(transaction.operationType);
+      if (state !== null) {
+        Object.assign(changes, {
+          businessState: state,
+          businessAmount: transaction.amount,
+          cardType: rawResponse.card_type,
+          approvedAtMs: timestamp,
+          validFromMs: timestamp,
+        });
+      }
+      if (isFollowUp(transaction.operationType) && transaction.targetReference !== null) {
+        await this.applyFollowUp(manager, transaction, transaction.operationType, timestamp);
+      }
+    }
+    await manager.update(TransactionEntity, { id: transaction.id }, changes);
+  }
+
+  private async applyFollowUp(
+    manager: EntityManager,
+    followUp: TransactionEntity,
+    type: FollowUpType,
+    at: number,
+  ): Promise<void> {
+    const target = await manager.findOneBy(TransactionEntity, {
+      merchantId: followUp.merchantId,
+      transactionReference: followUp.targetReference ?? '',
+    });
+    const record = target === null ? null : businessRecordOf(target);
+    if (target === null || record === null) return;
+    const moved = type === 'pos_tip' ? followUp.tip : totalCentavos(followUp.amount);
+    const after: Partial<BusinessRecord> = afterFollowUp(record, type, moved, at);
+    const changes: Partial<TransactionEntity> = {};
+    if (after.state !== undefined) changes.businessState = after.state;
+    if (after.tip !== undefined) changes.businessTip = after.tip;
+    if (after.refunded !== undefined) changes.refundedTotal = after.refunded;
+    if (after.validFrom !== undefined) changes.validFromMs = after.validFrom;
+    // A re-authorization sets a new authorized amount.
+    if (after.total !== undefined) changes.businessAmount = followUp.amount;
+    await manager.update(TransactionEntity, { id: target.id }, changes);
   }
 }

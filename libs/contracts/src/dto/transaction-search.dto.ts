@@ -1,5 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { LIFECYCLE_STATUSES, OPERATION_TYPES, type LifecycleStatus, type OperationType } from '@tps/domain';
 
 export const MAX_SEARCH_LIMIT = 100;
@@ -37,7 +48,12 @@ export class TransactionSearchDto {
   @IsISO8601({ strict: true })
   to?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, default: DEFAULT_SEARCH_LIMIT })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_SEARCH_LIMIT,
+    default: DEFAULT_SEARCH_LIMIT,
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

@@ -1,4 +1,5 @@
 import { InitialApiSchema1795334400000 } from './1795334400000-initial-schema';
+import { BusinessState1795334600000 } from './1795334600000-business-state';
 
 /** The API's migrations, oldest first. */
-export const API_MIGRATIONS = [InitialApiSchema1795334400000];
+export const API_MIGRATIONS = [InitialApiSchema1795334400000, BusinessState1795334600000];
