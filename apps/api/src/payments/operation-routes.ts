@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import type { OperationMode, OperationType } from '@tps/domain';
 import {
-  AmountOperationDto,
+  AsyncChargeDto,
   CaptureDto,
   PosTipDto,
   ReAuthorizationDto,
@@ -14,15 +14,15 @@ import {
 export interface OperationRoute {
   type: Exclude<OperationType, 'abort'>;
   modes: readonly OperationMode[];
-  body: Type<OperationDto>;
+  body: Type<OperationDto | AsyncChargeDto>;
   summary: string;
 }
 
 const BOTH: readonly OperationMode[] = ['sync', 'async'];
 
 export const OPERATION_ROUTES: readonly OperationRoute[] = [
-  { type: 'charge', modes: BOTH, body: AmountOperationDto, summary: 'Charge' },
-  { type: 'authorization', modes: BOTH, body: AmountOperationDto, summary: 'Pre-authorization' },
+  { type: 'charge', modes: BOTH, body: AsyncChargeDto, summary: 'Charge' },
+  { type: 'authorization', modes: BOTH, body: AsyncChargeDto, summary: 'Pre-authorization' },
   { type: 'capture', modes: BOTH, body: CaptureDto, summary: 'Capture of a pre-authorization' },
   {
     type: 're_authorization',

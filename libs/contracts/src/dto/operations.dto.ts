@@ -46,12 +46,6 @@ export class OperationDto {
   events_webhook_url?: string;
 }
 
-/** Charge and authorization (pre-authorization): a card is read for this amount. */
-export class AmountOperationDto extends OperationDto {
-  @AmountField(true, 'centavos; the total chooses the sandbox scenario')
-  amount!: AmountDto;
-}
-
 export class CaptureDto extends OperationDto {
   @ReferenceField("the authorization's transaction_reference")
   transaction_reference!: string;

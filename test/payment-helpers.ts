@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { poll, type ClientResponse, type SignedClient } from '@tps/testing';
+
+/** Shared by the operation suites: bodies, paths, and waiting for an async operation's end. */
+export type Json = Record<string, any>;
+export type Form = 'local' | 'cloud';
+export type Mode = 'sync' | 'async';
+
+/** The Local form reaches the terminal bound to demo-merchant's credentials; Cloud names another. */
+export const SERIAL_OF: Record<Form, string> = { local: 'SIM0000001', cloud: 'SIM0000002' };
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED'];
+
+export function operationPath(form: Form, mode: Mode, type: string, serial = SERIAL_OF[form]): string {
+  return form === 'local' ? `/terminal/v1/${mode}/${type}` : `/terminal/v1/${serial}/${mode}/${type}`;
+}
+
+export function searchPath(form: Form, where: 'online' | 'local', serial = SERIAL_OF[form]): string {
+  const route = `sync/transaction_search_${where}`;
+  return form === 'local' ? `/terminal/v1/${route}` : `/terminal/v1/${serial}/${route}`;
+}
+
+/** An amount of `total` centavos, split as a point of sale would (16 % IVA on the rest). */
+export function amountOf(total: number): Json {
+  const iva = Math.floor(total * 0.16);
+  return { iva, subtotal_iva: total - iva, subtotal_iva0: 0 };
+}
+
+export function newBody(fields: Json = {}): Json {
+  return { client_transaction_id: randomUUID(), metadata: { reference: 'e2e' }, ...fields };
+}
+
+/** One search item by client_transaction_id, once its transaction has ended on the service. */
+export async function finished(client: SignedClient, clientTransactionId: string): Promise<Json> {
+  return poll(
+    `transaction ${clientTransactionId} to end`,
+    async () => {
+      const answer = await client.post<Json>(searchPath('local', 'online'), {
+        client_transaction_id: clientTransactionId,
+      });
+      const item = answer.body.items?.[0];
+      return item !== undefined && FINAL.includes(item.status) && item.events.length >= 2 ? item : undefined;
+    },
+    10_000,
+  );
+}
+
+/**
+ * Runs one operation and answers what it ended with: the Authorization response (sync) or, for
+ * async, the acknowledgement and the search item once it ended. Waits until the terminal is free.
+ */
+export async function operate(
+  client: SignedClient,
+  form: Form,
+  mode: Mode,
+  type: string,
+  body: Json,
+): Promise<{ response: ClientResponse<Json>; reference: string | null; item?: Json }> {
+  const response = await poll(
+    'the terminal to be free',
+    async () => {
+      const answer = await client.post<Json>(operationPath(form, mode, type), body);
+      return answer.status === 409 && answer.body.code === 'TER-003' ? undefined : answer;
+    },
+    10_000,
+  );
+  if (response.status !== 200) return { response, reference: null };
+  if (mode === 'sync') {
+    await finished(client, body.client_transaction_id);
+    return {
+      response,
+      reference: response.body.approved ? response.body.rawResponse.transaction_reference : null,
+    };
+  }
+  const item = await finished(client, body.client_transaction_id);
+  return { response, reference: item.transaction_reference, item };
+}
+
+/** Moves the merchant's clock to the next 10:00 Mexico City when it is late in the local day. */
+export async function ensureDaytime(client: SignedClient): Promise<void> {
+  const clock = (await client.get<Json>('/sandbox/clock')).body;
+  const hour = Number(String(clock.local).slice(11, 13));
+  if (hour >= 6 && hour < 18) return;
+  const local = Date.parse(String(clock.local).replace('-06:00', 'Z'));
+  const next = new Date(local);
+  next.setUTCHours(10, 0, 0, 0);
+  if (next.getTime() <= local) next.setUTCDate(next.getUTCDate() + 1);
+  const seconds = Math.ceil((next.getTime() - local) / 1000);
+  const moved = await client.post('/sandbox/clock', { advance_seconds: seconds });
+  if (moved.status !== 200) throw new Error(`could not move the clock: ${JSON.stringify(moved.body)}`);
+}
+
+/** Seconds from the merchant's now to 22:00:00 Mexico City the same local day. */
+export async function secondsTo22h(client: SignedClient): Promise<number> {
+  const clock = (await client.get<Json>('/sandbox/clock')).body;
+  const local = Date.parse(String(clock.local).replace('-06:00', 'Z'));
+  const cutoff = new Date(local);
+  cutoff.setUTCHours(22, 0, 0, 0);
+  return Math.ceil((cutoff.getTime() - local) / 1000);
+}
