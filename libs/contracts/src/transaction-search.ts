@@ -100,7 +100,7 @@ export function decodeCursor(cursor: string): SearchPosition | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
-      return { at: value[0] as string, key: value[1] as string };
+      return { at: value[0], key: value[1] };
     }
   } catch {
     // not a cursor of ours
