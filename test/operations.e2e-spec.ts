@@ -195,6 +195,32 @@ describe('every payment operation, sync and async, Local and Cloud form', () => 
     },
   );
 
+  it('documents every route with its body in the OpenAPI document', async () => {
+    const document = (await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as Json;
+    const bodies: Record<string, string> = {
+      charge: 'AsyncChargeDto',
+      authorization: 'AsyncChargeDto',
+      capture: 'CaptureDto',
+      re_authorization: 'ReAuthorizationDto',
+      pos_tip: 'PosTipDto',
+      void: 'VoidDto',
+      refund: 'RefundDto',
+    };
+    for (const [type, schema] of Object.entries(bodies)) {
+      for (const mode of type === 'refund' ? ['sync'] : ['sync', 'async']) {
+        for (const path of [
+          `/terminal/v1/${mode}/${type}`,
+          `/terminal/v1/{terminalSerial}/${mode}/${type}`,
+        ]) {
+          expect(document.paths[path]?.post?.requestBody?.content['application/json'].schema).toEqual({
+            $ref: `#/components/schemas/${schema}`,
+          });
+        }
+      }
+    }
+    expect(document.paths['/authorization'].post).toBeDefined();
+  });
+
   it('has no async refund route', async () => {
     const response = await stack.client().post('/terminal/v1/async/refund', newBody());
     expect(response.status).toBe(404);

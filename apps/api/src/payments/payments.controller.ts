@@ -106,6 +106,8 @@ function declareRoute(route: OperationRoute, mode: OperationMode, form: RequestF
   ): Answer {
     return this.run(route, mode, form, merchant, serial, body, request);
   }
+  // OpenAPI finds a handler's parameters by the function's own name.
+  Object.defineProperty(handler, 'name', { value: name });
   Object.defineProperty(prototype, name, { value: handler, writable: true, configurable: true });
   const descriptor = Object.getOwnPropertyDescriptor(prototype, name) as PropertyDescriptor;
   const parameterTypes: unknown[] = [Object, route.body, Object];
