@@ -19,6 +19,8 @@ export interface OperationRequest {
   metadata: Record<string, string>;
   eventsWebhookUrl: string;
   transactionReference?: string;
+  /** Abort only: the operation to abort; absent, whatever runs on the terminal. */
+  targetClientTransactionId?: string;
   fingerprint: string;
 }
 

@@ -28,6 +28,8 @@ function checkTotal(total: number, param: string): void {
 }
 
 function checkAmounts(request: OperationRequest): void {
+  // An abort carries no amount (its events show zeros, contract §3).
+  if (request.type === 'abort') return;
   if (request.amount !== undefined) checkTotal(totalCentavos(request.amount), 'amount');
   else if (!isFollowUp(request.type)) throw new ContractError('PAR-002', 'amount is required', 'amount');
   if (request.type === 'pos_tip') checkTotal(request.tip ?? 0, 'tip');
@@ -187,6 +189,7 @@ export class OperationService {
       eventsWebhookUrl: request.eventsWebhookUrl,
       transactionReference: request.transactionReference,
       original,
+      targetClientTransactionId: request.targetClientTransactionId,
       clockOffsetMs: this.clock.offsetMs(request.merchant),
     };
     let reply: OperationReply;
