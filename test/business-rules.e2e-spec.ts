@@ -93,6 +93,26 @@ describe('business state of contract §9, on the merchant clock', () => {
     expectRefused(await sync('void', { transaction_reference: charge }), 'TRX-006');
   });
 
+  it('lets only one of two refunds racing on two terminals pass when both would exceed the charge', async () => {
+    const charge = await approved('charge', { amount: amountOf(10000) });
+    // Both terminals idle first, so that the race is between the refunds, not with earlier work.
+    await operate(client, 'local', 'sync', 'charge', newBody({ amount: amountOf(100) }));
+    const [local, cloud] = await Promise.all(
+      (['local', 'cloud'] as const).map((form) =>
+        client.post<Json>(
+          operationPath(form, 'sync', 'refund'),
+          newBody({ transaction_reference: charge, amount: amountOf(6000) }),
+        ),
+      ),
+    );
+    const answers = [local, cloud];
+    expect(answers.filter((a) => a.status === 200 && a.body.approved === true)).toHaveLength(1);
+    const refused = answers.find((a) => a.status !== 200) as { status: number; body: Json };
+    expect(refused.status).toBe(409);
+    expect(['TRX-005', 'TRX-006']).toContain(refused.body.code);
+    expect(await businessState(charge)).toBe('PARTIALLY_REFUNDED');
+  });
+
   it('answers NF-001 for an unknown reference and for another merchant’s', async () => {
     expectRefused(
       await sync('capture', { transaction_reference: '00000000-0000-4000-8000-000000000000' }),
