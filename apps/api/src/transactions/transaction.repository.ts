@@ -105,7 +105,10 @@ export class TransactionRepository {
   async settle(transactionId: string, outcome: TransactionOutcome): Promise<void> {
     await this.writer.write(async (manager) => {
       const transaction = await manager.findOneByOrFail(TransactionEntity, { id: transactionId });
-      await this.applyOutcome(manager, transaction, outcome);
+      const changes = await this.applyOutcome(manager, transaction, outcome);
+      if (Object.keys(changes).length > 0) {
+        await manager.update(TransactionEntity, { id: transactionId }, changes);
+      }
     });
   }
 
@@ -150,24 +153,29 @@ export class TransactionRepository {
         occurredAt: event.occurred_at,
         envelope: event,
       });
-      const changes: Partial<TransactionEntity> = { status };
+      const changes: Partial<TransactionEntity> = {
+        ...(outcome === undefined ? {} : await this.applyOutcome(manager, transaction, outcome)),
+        status,
+      };
       if (status === 'TERMINAL_ACKNOWLEDGED') changes.acknowledgement = event;
+      // Last and in one statement: SQLite readers share the writer's connection, so whoever sees
+      // the new status also sees its event, its reference and the business state it changed.
       await manager.update(TransactionEntity, { id: transactionId }, changes);
-      if (outcome !== undefined) await this.applyOutcome(manager, transaction, outcome);
       return 'appended';
     });
   }
 
   /**
-   * Stores the outcome once: an approval gives the transaction its reference and business state,
-   * and an approved follow-up changes the transaction it acted on, in the same write.
+   * The changes that store the outcome, once: an approval gives the transaction its reference and
+   * business state. An approved follow-up changes the transaction it acted on here, in the same
+   * write, before the follow-up itself shows its end.
    */
   private async applyOutcome(
     manager: EntityManager,
     transaction: TransactionEntity,
     outcome: TransactionOutcome,
-  ): Promise<void> {
-    if (transaction.outcome !== null) return;
+  ): Promise<Partial<TransactionEntity>> {
+    if (transaction.outcome !== null) return {};
     const changes: Partial<TransactionEntity> = { outcome };
     if (outcome.kind === 'acquirer' && outcome.response.approved) {
       const { rawResponse, timestamp } = outcome.response;
@@ -186,7 +194,7 @@ export class TransactionRepository {
         await this.applyFollowUp(manager, transaction, transaction.operationType, timestamp);
       }
     }
-    await manager.update(TransactionEntity, { id: transaction.id }, changes);
+    return changes;
   }
 
   private async applyFollowUp(
