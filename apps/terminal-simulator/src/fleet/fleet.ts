@@ -4,6 +4,7 @@ import type { TerminalProfile, TerminalRequest } from '@tps/link';
 import { SimulatorConfig } from '../config/simulator-config';
 import { Uplink } from '../link/uplink';
 import { TerminalRuntime } from '../runtime/terminal-runtime';
+import { REAL_TIMERS } from '../runtime/timers';
 import { TerminalStore } from '../store/terminal-store';
 
 interface HostedTerminal {
@@ -45,8 +46,12 @@ export class Fleet implements OnApplicationShutdown {
         (request) => this.handle(profile.serialNumber, request),
         (message) => this.logger.warn(message),
       );
-      const runtime = new TerminalRuntime(profile, this.store, uplink, (error) =>
-        this.logger.error(`terminal ${profile.serialNumber}: ${String(error)}`),
+      const runtime = new TerminalRuntime(
+        profile,
+        this.store,
+        uplink,
+        (error) => this.logger.error(`terminal ${profile.serialNumber}: ${String(error)}`),
+        { timers: REAL_TIMERS, scenarioWaitScale: this.config.SCENARIO_WAIT_SCALE },
       );
       terminal = { runtime, uplink };
       this.hosted.set(profile.serialNumber, terminal);
@@ -61,14 +66,7 @@ export class Fleet implements OnApplicationShutdown {
   async handle(serial: string, request: TerminalRequest): Promise<unknown> {
     const terminal = this.hosted.get(serial);
     if (terminal === undefined) throw new ContractError('TER-001', `terminal ${serial} is not running`);
-    switch (request.type) {
-      case 'operation':
-        return terminal.runtime.operate(request.order);
-      default: {
-        const unknownRequest: never = request.type;
-        throw new ContractError('PAR-001', `unknown terminal request ${String(unknownRequest)}`);
-      }
-    }
+    return terminal.runtime.handle(request);
   }
 
   onApplicationShutdown(): void {
