@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { API_MIGRATIONS, dataSourceOptions } from '@tps/database';
 import { ContractExceptionFilter } from '@tps/http';
+import { AbortModule } from './abort/abort.module';
 import { AuthModule } from './auth/auth.module';
 import { MerchantEntity } from './auth/merchant.entity';
 import { ApiConfig } from './config/api-config';
@@ -33,6 +34,7 @@ export class AppModule {
         TerminalsModule,
         LinkModule,
         PaymentsModule,
+        AbortModule,
         ...sandboxOnly,
       ],
       controllers: [HealthController],

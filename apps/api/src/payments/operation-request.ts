@@ -18,6 +18,8 @@ export interface OperationRequest {
   metadata: Record<string, string>;
   eventsWebhookUrl: string;
   transactionReference?: string;
+  /** Abort only: the operation to abort; absent, whatever runs on the terminal. */
+  targetClientTransactionId?: string;
   fingerprint: string;
 }
 

@@ -31,7 +31,8 @@ export class OperationService {
 
   async startAsync(request: OperationRequest): Promise<TransactionEvent> {
     const total = totalCentavos(request.amount);
-    if (total <= 0 || total > MAX_TOTAL_CENTAVOS) {
+    // An abort carries no amount (its events show zeros, contract §3).
+    if (request.type !== 'abort' && (total <= 0 || total > MAX_TOTAL_CENTAVOS)) {
       throw new ContractError(
         'PAR-003',
         `amount total must be above 0 and at most ${MAX_TOTAL_CENTAVOS} centavos`,
@@ -78,6 +79,7 @@ export class OperationService {
       metadata: request.metadata,
       eventsWebhookUrl: request.eventsWebhookUrl,
       transactionReference: request.transactionReference,
+      targetClientTransactionId: request.targetClientTransactionId,
       clockOffsetMs: this.clock.offsetMs(request.merchant),
     };
     let reply: OperationReply;

@@ -8,5 +8,6 @@ import { PaymentsController } from './payments.controller';
   imports: [TransactionsModule],
   controllers: [PaymentsController],
   providers: [OperationService, MerchantClock],
+  exports: [OperationService],
 })
 export class PaymentsModule {}
