@@ -66,7 +66,18 @@ export class Fleet implements OnApplicationShutdown {
   async handle(serial: string, request: TerminalRequest): Promise<unknown> {
     const terminal = this.hosted.get(serial);
     if (terminal === undefined) throw new ContractError('TER-001', `terminal ${serial} is not running`);
-    return terminal.runtime.handle(request);
+    switch (request.type) {
+      case 'operation':
+        return terminal.runtime.operate(request.order);
+      case 'abort':
+        return terminal.runtime.abort(request.merchantId, request.target);
+      case 'card':
+        return terminal.runtime.card(request.card);
+      default: {
+        const unknownRequest: never = request;
+        throw new ContractError('PAR-001', `unknown terminal request ${JSON.stringify(unknownRequest)}`);
+      }
+    }
   }
 
   onApplicationShutdown(): void {

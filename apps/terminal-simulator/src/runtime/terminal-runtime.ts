@@ -7,7 +7,6 @@ import type {
   OperationOrder,
   OperationReply,
   TerminalProfile,
-  TerminalRequest,
   TransactionOutcome,
 } from '@tps/link';
 import { authorize } from '../acquirer/acquirer';
@@ -66,22 +65,6 @@ export class TerminalRuntime {
 
   get busy(): boolean {
     return this.running !== undefined;
-  }
-
-  /** A request from the point of sale or the sandbox, whichever link it came by. */
-  handle(request: TerminalRequest): Promise<unknown> {
-    switch (request.type) {
-      case 'operation':
-        return this.operate(request.order);
-      case 'abort':
-        return this.abort(request.merchantId, request.target);
-      case 'card':
-        return Promise.resolve(this.card(request.card));
-      default: {
-        const unknownRequest: never = request;
-        throw new ContractError('PAR-001', `unknown terminal request ${JSON.stringify(unknownRequest)}`);
-      }
-    }
   }
 
   async operate(order: OperationOrder): Promise<OperationReply> {
