@@ -92,7 +92,7 @@ export class TerminalRuntime {
       acknowledgement = await transaction.acknowledge();
     } catch (error) {
       this.running = undefined;
-      settle(Promise.reject(error as Error));
+      settle(Promise.reject(error instanceof Error ? error : new Error(String(error))));
       throw error;
     }
     const done = this.run(active).finally(() => {
