@@ -90,13 +90,20 @@ describe('the offline drill: the queue survives a crash and replays in order', (
     expect(online.body.link).toBe('up');
 
     await receiver.waitFor((all) => all.length >= 9, 15_000);
-    await stack.waitQueueDrained();
+    // Every queued event acknowledged by the service, as committed in the terminal's own file.
+    const stored = await poll(
+      'the terminal queue to be acknowledged',
+      async () => {
+        const rows = (await terminalQueue()).filter((r) => ids.includes(r.client_transaction_id));
+        return rows.every((r) => r.acked === 1) ? rows : undefined;
+      },
+      10_000,
+    );
+    expect(stored).toHaveLength(12);
     expect(receiver.received).toHaveLength(9);
 
     const delivered = receiver.bodies<Event>();
     expect(new Set(delivered.map((e) => e.event_id)).size).toBe(9);
-    const stored = (await terminalQueue()).filter((r) => ids.includes(r.client_transaction_id));
-    expect(stored.every((r) => r.acked === 1)).toBe(true);
     for (const charge of charges) {
       const events = receiver.bodies<Event>(charge.hook);
       const stream = [charge.ack, ...events];

@@ -63,9 +63,12 @@ export class TerminalStore implements RuntimeStore {
     return this.events.find({ where: { serialNumber, acked: false }, order: { seq: 'ASC' }, take: limit });
   }
 
-  /** How many events wait for the service, across every hosted terminal. */
+  /**
+   * How many events wait for the service, across every hosted terminal. Counted in turn with the
+   * writes: on SQLite's one shared connection a read beside an open write would see it uncommitted.
+   */
   queuedCount(): Promise<number> {
-    return this.events.countBy({ acked: false });
+    return this.writer.write((manager) => manager.countBy(TerminalEventEntity, { acked: false }));
   }
 
   async acknowledge(seq: number): Promise<void> {
