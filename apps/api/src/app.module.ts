@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { API_MIGRATIONS, dataSourceOptions } from '@tps/database';
 import { ContractExceptionFilter } from '@tps/http';
+import { AbortModule } from './abort/abort.module';
 import { API_ENTITIES } from './api-entities';
 import { AuthModule } from './auth/auth.module';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
@@ -33,6 +34,7 @@ export class AppModule {
         LinkModule,
         PaymentsModule,
         SearchModule,
+        AbortModule,
         ...sandboxOnly,
       ],
       controllers: [HealthController],

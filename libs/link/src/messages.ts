@@ -1,4 +1,4 @@
-import type { ErrorBody, TerminalPace } from '@tps/domain';
+import type { ErrorBody, ReadingType, TerminalPace } from '@tps/domain';
 import type { SearchFilters, TransactionEvent } from '@tps/contracts';
 import type { OperationOrder } from './operation-order';
 import type { TransactionOutcome } from './transaction-outcome';
@@ -34,11 +34,29 @@ export interface TerminalProfile {
   offline: boolean;
 }
 
+/** The cardholder at the terminal's screen (sandbox card control). */
+export type CardAction = { action: 'present'; readingType: ReadingType } | { action: 'cancel' };
+
 /** Requests a terminal answers, whichever link they come by. */
 export type TerminalRequest =
   | { type: 'operation'; order: OperationOrder }
   /** Local transaction search (contract §7): the terminal's own store, one merchant's records; answers a SearchAnswer. */
-  | { type: 'search'; merchantId: string; filters: SearchFilters };
+  | { type: 'search'; merchantId: string; filters: SearchFilters }
+  /** Sync abort: cancels the named transaction, or whatever runs, if it is not past APPROVAL_REQUESTED. */
+  | { type: 'abort'; merchantId: string; target?: string }
+  | { type: 'card'; card: CardAction };
+
+/** What a terminal answers to a sync abort that canceled its target (contract §3). */
+export interface AbortReply {
+  client_transaction_id: string;
+  status: 'TERMINAL_CANCELED';
+}
+
+/** What a terminal answers to a card action: the transaction that took it. */
+export interface CardReply {
+  client_transaction_id: string;
+  action: CardAction['action'];
+}
 
 /** Requests on the control link name the terminal they are for. */
 export type ControlRequest =

@@ -3,3 +3,4 @@ export * from './signed-client';
 export * from './stack';
 export * from './webhook-receiver';
 export * from './sqlite-rows';
+export * from './scenario-bodies';

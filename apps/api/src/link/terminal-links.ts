@@ -26,12 +26,38 @@ export function terminalProfile(terminal: TerminalEntity): TerminalProfile {
 @Injectable()
 export class TerminalLinks {
   private readonly uplinks = new Map<string, LinkPeer>();
+  private readonly upWaiters = new Map<string, Set<() => void>>();
   private control: LinkPeer | undefined;
 
   attachUplink(serial: string, peer: LinkPeer): void {
     const previous = this.uplinks.get(serial);
     this.uplinks.set(serial, peer);
     previous?.terminate();
+    for (const wake of this.upWaiters.get(serial) ?? []) wake();
+  }
+
+  /** Resolves once the terminal's uplink is up, or after `timeoutMs` (whichever comes first). */
+  async waitUp(serial: string, timeoutMs: number): Promise<void> {
+    if (this.uplinks.get(serial)?.isOpen) return;
+    await new Promise<void>((resolve) => {
+      const waiters = this.upWaiters.get(serial) ?? new Set<() => void>();
+      this.upWaiters.set(serial, waiters);
+      const done = (): void => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0) this.upWaiters.delete(serial);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      waiters.add(done);
+    });
+  }
+
+  /** Drops a terminal's uplink at once (sandbox offline); the link server refuses it until online. */
+  cutUplink(serial: string): void {
+    const peer = this.uplinks.get(serial);
+    this.uplinks.delete(serial);
+    peer?.terminate();
   }
 
   detachUplink(serial: string, peer: LinkPeer): void {

@@ -9,5 +9,6 @@ import { AuthorizationController, PaymentsController } from './payments.controll
   imports: [TransactionsModule],
   controllers: [PaymentsController, AuthorizationController],
   providers: [OperationService, FollowUpPlanner, MerchantClock],
+  exports: [OperationService],
 })
 export class PaymentsModule {}

@@ -1,9 +1,15 @@
+import { createHash, randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { ContractError } from '@tps/domain';
+import type { CardAction, CardReply } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
+import { ApiConfig } from '../config/api-config';
 import { TerminalLinks, type LinkState } from '../link/terminal-links';
-import type { TerminalEntity } from '../terminals/terminal.entity';
+import { DEFAULT_MODEL } from '../seed/sandbox-seed';
+import { TerminalEntity } from '../terminals/terminal.entity';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { TerminalResolver } from '../terminals/terminal-resolver';
+import type { CreateTerminalDto } from './create-terminal.dto';
 import type { UpdateTerminalDto } from './update-terminal.dto';
 
 /** A terminal as the sandbox control routes answer it (contract §11). */
@@ -18,10 +24,19 @@ export interface TerminalRecord {
 }
 
 const HOST_TIMEOUT_MS = 5000;
+/** Contract §11: a new terminal links up within a second; the answer waits that long at most. */
+const LINK_UP_WAIT_MS = 1000;
+
+/** A locally administered MAC derived from the serial, so a terminal keeps it across restarts. */
+function macFor(serial: string): string {
+  const bytes = createHash('sha256').update(serial).digest().subarray(0, 5);
+  return ['02', ...[...bytes].map((b) => b.toString(16).padStart(2, '0'))].join(':').toUpperCase();
+}
 
 @Injectable()
 export class SandboxTerminals {
   constructor(
+    private readonly config: ApiConfig,
     private readonly resolver: TerminalResolver,
     private readonly terminals: TerminalRepository,
     private readonly links: TerminalLinks,
@@ -39,6 +54,30 @@ export class SandboxTerminals {
     };
   }
 
+  async list(merchant: MerchantEntity): Promise<TerminalRecord[]> {
+    const fleet = await this.terminals.listForMerchant(merchant.merchantId);
+    return fleet.map((terminal) => this.record(terminal));
+  }
+
+  /** Adds a simulated terminal to the merchant's fleet; the simulator starts hosting it. */
+  async create(merchant: MerchantEntity, body: CreateTerminalDto): Promise<TerminalRecord> {
+    const serial = body.serial ?? (await this.freeSerial());
+    const terminal = Object.assign(new TerminalEntity(), {
+      serialNumber: serial,
+      merchantId: merchant.merchantId,
+      model: DEFAULT_MODEL,
+      wifiMac: macFor(serial),
+      room: body.room ?? 'front-desk',
+      pace: body.pace ?? 'realistic',
+      printer: 'ok',
+      offline: false,
+    });
+    if (!(await this.terminals.insert(terminal))) {
+      throw new ContractError('TER-004', `serial ${serial} is already taken`, 'serial');
+    }
+    return this.rehost(terminal);
+  }
+
   async update(
     merchant: MerchantEntity,
     serial: string,
@@ -50,5 +89,45 @@ export class SandboxTerminals {
     const saved = await this.terminals.save(terminal);
     await this.links.host(saved, HOST_TIMEOUT_MS);
     return this.record(saved);
+  }
+
+  /**
+   * Cuts (or restores) the terminal's uplink. Offline, its events wait in its own store and
+   * Cloud-form requests get TER-001; back online, it replays them in order (contract §10).
+   */
+  async setOffline(merchant: MerchantEntity, serial: string, offline: boolean): Promise<TerminalRecord> {
+    const terminal = await this.resolver.resolve(merchant, serial);
+    terminal.offline = offline;
+    const saved = await this.terminals.save(terminal);
+    if (offline) {
+      await this.links.host(saved, HOST_TIMEOUT_MS);
+      this.links.cutUplink(serial);
+      return this.record(saved);
+    }
+    return this.rehost(saved);
+  }
+
+  /** The cardholder acts on the terminal's screen, over its local network. */
+  async card(merchant: MerchantEntity, serial: string, action: CardAction): Promise<CardReply> {
+    const terminal = await this.resolver.resolve(merchant, serial);
+    return this.links.send<CardReply>(
+      terminal,
+      'local',
+      { type: 'card', card: action },
+      this.config.TERMINAL_REPLY_TIMEOUT_MS,
+    );
+  }
+
+  private async rehost(terminal: TerminalEntity): Promise<TerminalRecord> {
+    await this.links.host(terminal, HOST_TIMEOUT_MS);
+    await this.links.waitUp(terminal.serialNumber, LINK_UP_WAIT_MS);
+    return this.record(terminal);
+  }
+
+  private async freeSerial(): Promise<string> {
+    for (;;) {
+      const serial = `SIM${String(randomInt(10_000_000)).padStart(7, '0')}`;
+      if ((await this.terminals.findBySerial(serial)) === null) return serial;
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { QueryFailedError, type Repository } from 'typeorm';
 import { TerminalEntity } from './terminal.entity';
 
 @Injectable()
@@ -22,6 +22,18 @@ export class TerminalRepository {
 
   listAll(): Promise<TerminalEntity[]> {
     return this.terminals.find({ order: { serialNumber: 'ASC' } });
+  }
+
+  /** Adds a terminal; false when its serial is already taken (by any merchant). */
+  async insert(terminal: TerminalEntity): Promise<boolean> {
+    try {
+      await this.terminals.insert(terminal);
+      return true;
+    } catch (error) {
+      if (error instanceof QueryFailedError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message))
+        return false;
+      throw error;
+    }
   }
 
   async save(terminal: TerminalEntity): Promise<TerminalEntity> {

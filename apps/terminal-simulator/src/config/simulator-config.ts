@@ -1,5 +1,5 @@
 import { plainToInstance, Type } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 /** Every setting of the simulator, read from the environment and validated once at start-up. */
 export class SimulatorConfig {
@@ -28,6 +28,16 @@ export class SimulatorConfig {
   @IsInt()
   @Min(10)
   RECONNECT_MIN_MS = 100;
+
+  /**
+   * Test-only: scales the scenario waits (95: 10 s, 97: 60 s) so that end-to-end suites need not
+   * sleep through them. Leave it at 1: the contract says those waits hold at every pace.
+   */
+  @Type(() => Number)
+  @IsNumber()
+  @Min(0.001)
+  @Max(1)
+  SCENARIO_WAIT_SCALE = 1;
 }
 
 export function validateSimulatorConfig(env: Record<string, unknown>): SimulatorConfig {

@@ -5,6 +5,7 @@ import { SimulatorConfig } from '../config/simulator-config';
 import { Uplink } from '../link/uplink';
 import { TerminalRuntime } from '../runtime/terminal-runtime';
 import { LocalSearch } from '../search/local-search';
+import { REAL_TIMERS } from '../runtime/timers';
 import { TerminalStore } from '../store/terminal-store';
 
 interface HostedTerminal {
@@ -47,8 +48,12 @@ export class Fleet implements OnApplicationShutdown {
         (request) => this.handle(profile.serialNumber, request),
         (message) => this.logger.warn(message),
       );
-      const runtime = new TerminalRuntime(profile, this.store, uplink, (error) =>
-        this.logger.error(`terminal ${profile.serialNumber}: ${String(error)}`),
+      const runtime = new TerminalRuntime(
+        profile,
+        this.store,
+        uplink,
+        (error) => this.logger.error(`terminal ${profile.serialNumber}: ${String(error)}`),
+        { timers: REAL_TIMERS, scenarioWaitScale: this.config.SCENARIO_WAIT_SCALE },
       );
       terminal = { runtime, uplink };
       this.hosted.set(profile.serialNumber, terminal);
@@ -68,6 +73,10 @@ export class Fleet implements OnApplicationShutdown {
         return terminal.runtime.operate(request.order);
       case 'search':
         return this.localSearch.search(serial, request.merchantId, request.filters);
+      case 'abort':
+        return terminal.runtime.abort(request.merchantId, request.target);
+      case 'card':
+        return terminal.runtime.card(request.card);
       default: {
         const unknownRequest: never = request;
         throw new ContractError('PAR-001', `unknown terminal request ${JSON.stringify(unknownRequest)}`);

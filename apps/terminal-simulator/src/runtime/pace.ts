@@ -12,7 +12,3 @@ const WAITS_MS: Record<TerminalPace, Record<OrdinaryWait, number>> = {
 export function ordinaryWaitMs(pace: TerminalPace, wait: OrdinaryWait): number {
   return WAITS_MS[pace][wait];
 }
-
-export function sleep(ms: number): Promise<void> {
-  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
-}

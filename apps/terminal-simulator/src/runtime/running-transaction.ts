@@ -53,9 +53,10 @@ export class RunningTransaction {
     return this.emit('APPROVAL_REQUESTED');
   }
 
+  /** A final event; `outcome` travels beside it (none for an abort's own cancellation). */
   async finish(
     status: LifecycleStatus,
-    outcome: TransactionOutcome,
+    outcome: TransactionOutcome | undefined,
     failure?: FailureReason,
   ): Promise<TransactionEvent> {
     return this.emit(status, failure, outcome);

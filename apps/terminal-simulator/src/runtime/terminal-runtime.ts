@@ -1,26 +1,58 @@
-import { ContractError, isFinalStatus } from '@tps/domain';
-import type { ErrorBody } from '@tps/domain';
-import type { OperationOrder, OperationReply, TerminalProfile, TransactionOutcome } from '@tps/link';
+import { ContractError, isFinalStatus, type ErrorBody, type ReadingType } from '@tps/domain';
+import type {
+  AbortReply,
+  CardAction,
+  CardReply,
+  LinkEvent,
+  OperationOrder,
+  OperationReply,
+  TerminalProfile,
+  TransactionOutcome,
+} from '@tps/link';
 import { authorize } from '../acquirer/acquirer';
 import { TEST_CARDS } from '../acquirer/test-cards';
-import { TerminalStore, transactionKey } from '../store/terminal-store';
-import { ordinaryWaitMs, sleep } from './pace';
+import { Interrupts, type Wake } from './interrupts';
+import { ordinaryWaitMs, type OrdinaryWait } from './pace';
+import { transactionKey, type RuntimeStore } from './runtime-store';
 import { RunningTransaction } from './running-transaction';
+import { scenarioFor, type Scenario, type ScenarioStep, type TerminalRejection } from './scenarios';
+import { sleep, type Timers } from './timers';
 
 export interface RuntimeLink {
   /** New events are in the store: send what the service has not acknowledged. */
   flush(): void;
 }
 
-/** One simulated terminal: runs one operation at a time through the seven-state lifecycle. */
+export interface RuntimeOptions {
+  timers: Timers;
+  /** Test-only knob (SCENARIO_WAIT_SCALE): scales the scenario waits of 95 and 97; 1 otherwise. */
+  scenarioWaitScale: number;
+}
+
+/** The transaction that holds the terminal, and what may interrupt it. */
+interface Active {
+  transaction: RunningTransaction;
+  interrupts: Interrupts;
+  /** Settles with the outcome once the final event is stored. */
+  ended: Promise<TransactionOutcome>;
+}
+
+const ABORTED = 'aborted by the point of sale';
+const CARDHOLDER_CANCELED = 'canceled by the cardholder';
+
+/**
+ * One simulated terminal: runs one operation at a time through the seven-state lifecycle, as
+ * the scenario chosen by its amount says (contract §10); an abort may come in while it runs.
+ */
 export class TerminalRuntime {
-  private running: RunningTransaction | undefined;
+  private running: Active | undefined;
 
   constructor(
     private profileValue: TerminalProfile,
-    private readonly store: TerminalStore,
+    private readonly store: RuntimeStore,
     private readonly link: RuntimeLink,
     private readonly onError: (error: unknown) => void,
+    private readonly options: RuntimeOptions,
   ) {}
 
   get profile(): TerminalProfile {
@@ -36,32 +68,37 @@ export class TerminalRuntime {
   }
 
   async operate(order: OperationOrder): Promise<OperationReply> {
-    const key = transactionKey(order.merchantId, order.clientTransactionId);
-    const known = await this.store.findTransaction(key);
+    const known = await this.store.findTransaction(
+      transactionKey(order.merchantId, order.clientTransactionId),
+    );
     if (known !== null)
       throw new ContractError('TRX-001', 'this terminal already ran that client_transaction_id');
+    if (order.type === 'abort') return this.startAbort(order);
     if (this.running !== undefined) {
       throw new ContractError(
         'TER-003',
         `terminal ${this.profile.serialNumber} is busy with another operation`,
       );
     }
-    const transaction = new RunningTransaction(
-      order,
-      () => this.profile,
-      (link) => this.record(order, link),
-    );
-    this.running = transaction;
+    const transaction = this.newTransaction(order);
+    let settle!: (outcome: Promise<TransactionOutcome>) => void;
+    const ended = new Promise<TransactionOutcome>((resolve) => (settle = resolve));
+    // Aborts await `ended`; a failure with no abort waiting is reported through onError.
+    ended.catch(() => undefined);
+    const active: Active = { transaction, interrupts: new Interrupts(this.options.timers), ended };
+    this.running = active;
     let acknowledgement;
     try {
       acknowledgement = await transaction.acknowledge();
     } catch (error) {
       this.running = undefined;
+      settle(Promise.reject(error instanceof Error ? error : new Error(String(error))));
       throw error;
     }
-    const done = this.run(transaction).finally(() => {
-      if (this.running === transaction) this.running = undefined;
+    const done = this.run(active).finally(() => {
+      if (this.running === active) this.running = undefined;
     });
+    settle(done);
     if (order.mode === 'async') {
       done.catch(this.onError);
       return { acknowledgement };
@@ -69,26 +106,66 @@ export class TerminalRuntime {
     return { acknowledgement, outcome: await done };
   }
 
+  /**
+   * Cancels the running transaction (the named one, or whatever runs) if it is not yet past
+   * APPROVAL_REQUESTED; answers once its TERMINAL_CANCELED is stored.
+   */
+  async abort(merchantId: string, target: string | undefined): Promise<AbortReply> {
+    const active = this.running;
+    const order = active?.transaction.order;
+    if (
+      active === undefined ||
+      order === undefined ||
+      order.merchantId !== merchantId ||
+      (target !== undefined && target !== order.clientTransactionId) ||
+      !active.interrupts.requestAbort()
+    ) {
+      throw new ContractError(
+        'TRX-002',
+        target === undefined
+          ? 'nothing on this terminal can be aborted: no operation runs, or it is past APPROVAL_REQUESTED'
+          : `transaction ${target} cannot be aborted: it does not run on this terminal, or it is past APPROVAL_REQUESTED`,
+      );
+    }
+    await active.ended;
+    return { client_transaction_id: order.clientTransactionId, status: 'TERMINAL_CANCELED' };
+  }
+
+  /** The cardholder at the screen (sandbox card control); TRX-006 when nothing waits for a card. */
+  card(action: CardAction): CardReply {
+    const active = this.running;
+    if (active === undefined || !active.interrupts.card(action)) {
+      throw new ContractError('TRX-006', `nothing on terminal ${this.profile.serialNumber} waits for a card`);
+    }
+    return { client_transaction_id: active.transaction.order.clientTransactionId, action: action.action };
+  }
+
   /** Closes what a crash left open, as far as the lifecycle allows, so both stores agree. */
   async recover(): Promise<void> {
     for (const open of await this.store.unfinished(this.profile.serialNumber)) {
       const last = await this.store.lastEvent(open.key);
       if (last === null) continue;
-      const transaction = new RunningTransaction(
-        open.order,
-        () => this.profile,
-        (link) => this.record(open.order, link),
-        last.envelope,
-      );
-      await this.closeAfterRestart(transaction);
+      await this.closeAfterRestart(this.newTransaction(open.order, last.envelope));
     }
+  }
+
+  private newTransaction(order: OperationOrder, resumeFrom?: LinkEvent['event']): RunningTransaction {
+    return new RunningTransaction(
+      order,
+      () => this.profile,
+      (link) => this.record(order, link),
+      resumeFrom,
+    );
   }
 
   private async closeAfterRestart(transaction: RunningTransaction): Promise<void> {
     const message = 'the terminal restarted during the transaction';
     switch (transaction.status) {
       case 'TERMINAL_ACKNOWLEDGED': {
-        const error: ErrorBody = { type: 'TERMINAL', code: 'TER-101', message };
+        const error: ErrorBody =
+          transaction.order.type === 'abort'
+            ? { type: 'TRANSACTION', code: 'TRX-002', message }
+            : { type: 'TERMINAL', code: 'TER-101', message };
         await transaction.finish('TERMINAL_REJECTED', { kind: 'terminal', error }, error);
         return;
       }
@@ -97,9 +174,12 @@ export class TerminalRuntime {
         await transaction.finish('TERMINAL_CANCELED', { kind: 'terminal', error });
         return;
       }
-      case 'APPROVAL_REQUESTED':
-        await this.askAcquirer(transaction);
+      case 'APPROVAL_REQUESTED': {
+        const scenario = scenarioFor(transaction.order);
+        const ask = scenario.steps.find((step) => step.step === 'ask_acquirer');
+        await this.askAcquirer(transaction, scenario, ask?.responseCode ?? '00');
         return;
+      }
       case null:
       case 'TERMINAL_CANCELED':
       case 'TERMINAL_REJECTED':
@@ -113,20 +193,112 @@ export class TerminalRuntime {
     }
   }
 
-  private async run(transaction: RunningTransaction): Promise<TransactionOutcome> {
-    await sleep(ordinaryWaitMs(this.profile.pace, 'card_read'));
-    await transaction.cardPresented(transaction.order.original?.readingType ?? 'CHIP');
-    await transaction.approvalRequested();
-    await sleep(ordinaryWaitMs(this.profile.pace, 'acquirer'));
-    return this.askAcquirer(transaction);
+  private async run(active: Active): Promise<TransactionOutcome> {
+    const scenario = scenarioFor(active.transaction.order);
+    for (const step of scenario.steps) {
+      const ending = await this.runStep(active, scenario, step);
+      if (ending !== undefined) return ending;
+    }
+    throw new Error(`scenario ${scenario.name} ended without a final event`);
   }
 
-  private async askAcquirer(transaction: RunningTransaction): Promise<TransactionOutcome> {
+  /** One step; answers the outcome when the step ended the transaction. */
+  private async runStep(
+    active: Active,
+    scenario: Scenario,
+    step: ScenarioStep,
+  ): Promise<TransactionOutcome | undefined> {
+    const { transaction, interrupts } = active;
+    switch (step.step) {
+      case 'read_card': {
+        const wake = await interrupts.wait(this.ordinaryMs('card_read'), true);
+        return this.presentCard(active, wake, step.readingType);
+      }
+      case 'wait_for_person': {
+        const wake = await interrupts.wait(this.scenarioMs(step.timeoutMs), true);
+        if (wake.kind === 'elapsed') return this.reject(active, 'TER-101', 'nobody presented a card in time');
+        return this.presentCard(active, wake, 'CHIP');
+      }
+      case 'reject': {
+        const wake = await interrupts.wait(this.ordinaryMs('card_read'), false);
+        if (wake.kind === 'abort') return this.cancel(active, ABORTED);
+        return this.reject(active, step.code, step.message);
+      }
+      case 'cardholder_cancel': {
+        const wake = await interrupts.wait(this.ordinaryMs('card_read'), false);
+        return this.cancel(active, wake.kind === 'abort' ? ABORTED : CARDHOLDER_CANCELED);
+      }
+      case 'ask_acquirer': {
+        if (interrupts.abortRequested) return this.cancel(active, ABORTED);
+        // The point of no return: from here an abort is refused (TRX-002).
+        interrupts.commit();
+        await transaction.approvalRequested();
+        await sleep(this.options.timers, this.ordinaryMs('acquirer') + this.scenarioMs(step.extraWaitMs));
+        return this.askAcquirer(transaction, scenario, step.responseCode);
+      }
+      default: {
+        const unknownStep: never = step;
+        throw new Error(`unknown scenario step ${JSON.stringify(unknownStep)}`);
+      }
+    }
+  }
+
+  private async presentCard(
+    active: Active,
+    wake: Wake,
+    scenarioReading: ReadingType,
+  ): Promise<TransactionOutcome | undefined> {
+    switch (wake.kind) {
+      case 'abort':
+        return this.cancel(active, ABORTED);
+      case 'card':
+        if (wake.card.action === 'cancel') return this.cancel(active, CARDHOLDER_CANCELED);
+        await active.transaction.cardPresented(wake.card.readingType);
+        return undefined;
+      case 'elapsed':
+        await active.transaction.cardPresented(scenarioReading);
+        return undefined;
+      default: {
+        const unknownWake: never = wake;
+        throw new Error(`unknown wake ${JSON.stringify(unknownWake)}`);
+      }
+    }
+  }
+
+  private async reject(
+    active: Active,
+    code: TerminalRejection,
+    message: string,
+  ): Promise<TransactionOutcome> {
+    if (active.interrupts.abortRequested) return this.cancel(active, ABORTED);
+    active.interrupts.commit();
+    const error: ErrorBody = { type: 'TERMINAL', code, message };
+    const outcome: TransactionOutcome = { kind: 'terminal', error };
+    await active.transaction.finish('TERMINAL_REJECTED', outcome, error);
+    return outcome;
+  }
+
+  /** TERMINAL_CANCELED; a sync operation answers it as 409 TER-104 (contract §3). */
+  private async cancel(active: Active, message: string): Promise<TransactionOutcome> {
+    active.interrupts.commit();
+    const outcome: TransactionOutcome = {
+      kind: 'terminal',
+      error: { type: 'TERMINAL', code: 'TER-104', message },
+    };
+    await active.transaction.finish('TERMINAL_CANCELED', outcome);
+    return outcome;
+  }
+
+  private async askAcquirer(
+    transaction: RunningTransaction,
+    scenario: Scenario,
+    responseCode: string,
+  ): Promise<TransactionOutcome> {
     const response = authorize({
       order: transaction.order,
-      card: TEST_CARDS.credit,
+      card: TEST_CARDS[scenario.card],
       readingType: transaction.readingType ?? 'CHIP',
-      responseCode: '00',
+      responseCode,
       at: transaction.now(),
     });
     const outcome: TransactionOutcome = { kind: 'acquirer', response };
@@ -142,9 +314,46 @@ export class TerminalRuntime {
     return outcome;
   }
 
-  private async record(order: OperationOrder, link: Parameters<TerminalStore['record']>[2]): Promise<void> {
+  /** An async abort's own lifecycle (contract §9): it runs beside the transaction it aborts. */
+  private async startAbort(order: OperationOrder): Promise<OperationReply> {
+    const transaction = this.newTransaction(order);
+    const acknowledgement = await transaction.acknowledge();
+    const done = this.runAbort(transaction);
+    if (order.mode === 'async') {
+      done.catch(this.onError);
+      return { acknowledgement };
+    }
+    const outcome = await done;
+    return outcome === undefined ? { acknowledgement } : { acknowledgement, outcome };
+  }
+
+  private async runAbort(transaction: RunningTransaction): Promise<TransactionOutcome | undefined> {
+    const { order } = transaction;
+    try {
+      await this.abort(order.merchantId, order.targetClientTransactionId);
+    } catch (error) {
+      if (!(error instanceof ContractError) || error.code !== 'TRX-002') throw error;
+      const failure: ErrorBody = { type: 'TRANSACTION', code: 'TRX-002', message: error.message };
+      const outcome: TransactionOutcome = { kind: 'terminal', error: failure };
+      await transaction.finish('TERMINAL_REJECTED', outcome, failure);
+      return outcome;
+    }
+    await transaction.finish('TERMINAL_CANCELED', undefined);
+    return undefined;
+  }
+
+  private ordinaryMs(wait: OrdinaryWait): number {
+    return ordinaryWaitMs(this.profile.pace, wait);
+  }
+
+  private scenarioMs(ms: number): number {
+    return Math.round(ms * this.options.scenarioWaitScale);
+  }
+
+  private async record(order: OperationOrder, link: LinkEvent): Promise<void> {
     await this.store.record(this.profile.serialNumber, order, link);
     this.link.flush();
-    if (isFinalStatus(link.event.status) && this.running?.order === order) this.running = undefined;
+    if (isFinalStatus(link.event.status) && this.running?.transaction.order === order)
+      this.running = undefined;
   }
 }

@@ -3,16 +3,15 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
 import { SerialWriter } from '@tps/database';
 import type { LinkEvent, OperationOrder } from '@tps/link';
+import { transactionKey, type RuntimeStore } from '../runtime/runtime-store';
 import { TerminalEventEntity } from './terminal-event.entity';
 import { TerminalTransactionEntity } from './terminal-transaction.entity';
 
-export function transactionKey(merchantId: string, clientTransactionId: string): string {
-  return `${merchantId}:${clientTransactionId}`;
-}
+export { transactionKey };
 
 /** The terminal's own SQLite store: its transactions and its queue of events for the service. */
 @Injectable()
-export class TerminalStore {
+export class TerminalStore implements RuntimeStore {
   private readonly writer: SerialWriter;
 
   constructor(
@@ -64,9 +63,12 @@ export class TerminalStore {
     return this.events.find({ where: { serialNumber, acked: false }, order: { seq: 'ASC' }, take: limit });
   }
 
-  /** How many events wait for the service, across every hosted terminal. */
+  /**
+   * How many events wait for the service, across every hosted terminal. Counted in turn with the
+   * writes: on SQLite's one shared connection a read beside an open write would see it uncommitted.
+   */
   queuedCount(): Promise<number> {
-    return this.events.countBy({ acked: false });
+    return this.writer.write((manager) => manager.countBy(TerminalEventEntity, { acked: false }));
   }
 
   async acknowledge(seq: number): Promise<void> {

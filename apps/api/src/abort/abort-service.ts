@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { ZERO_AMOUNT } from '@tps/domain';
+import type { TransactionEvent } from '@tps/contracts';
+import type { AbortReply } from '@tps/link';
+import type { MerchantEntity } from '../auth/merchant.entity';
+import { ApiConfig } from '../config/api-config';
+import { TerminalLinks } from '../link/terminal-links';
+import { OperationService } from '../payments/operation-service';
+import { TerminalResolver } from '../terminals/terminal-resolver';
+import type { RequestForm } from '../transactions/transaction.entity';
+
+export interface AbortTarget {
+  merchant: MerchantEntity;
+  form: RequestForm;
+  /** The path's serial in Cloud form; absent in Local form. */
+  serial?: string;
+  /** The operation to abort; undefined: whatever runs on the terminal. */
+  target?: string;
+}
+
+/**
+ * Abort (contract §2, §3, §9). Allowed while the terminal is busy: it is the one operation that
+ * may interrupt another. Before APPROVAL_REQUESTED the target is canceled; after it, TRX-002.
+ */
+@Injectable()
+export class AbortService {
+  constructor(
+    private readonly config: ApiConfig,
+    private readonly resolver: TerminalResolver,
+    private readonly links: TerminalLinks,
+    private readonly operations: OperationService,
+  ) {}
+
+  /** Answers once the target's TERMINAL_CANCELED is stored on the terminal, or 409 TRX-002. */
+  async sync(abort: AbortTarget): Promise<AbortReply> {
+    const terminal = await this.resolver.resolve(abort.merchant, abort.serial);
+    return this.links.send<AbortReply>(
+      terminal,
+      abort.form,
+      { type: 'abort', merchantId: abort.merchant.merchantId, target: abort.target },
+      this.config.TERMINAL_REPLY_TIMEOUT_MS,
+    );
+  }
+
+  /** An abort with its own lifecycle: ACKNOWLEDGED, then CANCELED or REJECTED (TRX-002). */
+  async(
+    abort: AbortTarget,
+    own: {
+      clientTransactionId: string;
+      metadata: Record<string, string>;
+      eventsWebhookUrl: string;
+      fingerprint: string;
+    },
+  ): Promise<TransactionEvent> {
+    return this.operations.startAsync({
+      merchant: abort.merchant,
+      form: abort.form,
+      serial: abort.serial,
+      type: 'abort',
+      mode: 'async',
+      amount: ZERO_AMOUNT,
+      targetClientTransactionId: abort.target,
+      ...own,
+    });
+  }
+}

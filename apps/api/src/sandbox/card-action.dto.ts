@@ -1,0 +1,25 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsIn, ValidateIf } from 'class-validator';
+import { ContractError, READING_TYPES, type ReadingType } from '@tps/domain';
+import type { CardAction } from '@tps/link';
+
+/** Body of `POST /sandbox/terminals/{serial}/card`: the cardholder at the terminal's screen. */
+export class CardActionDto {
+  @ApiProperty({ enum: ['present', 'cancel'] })
+  @IsIn(['present', 'cancel'])
+  action!: CardAction['action'];
+
+  @ApiPropertyOptional({ enum: READING_TYPES, description: 'required with action present' })
+  @ValidateIf((body: CardActionDto) => body.action === 'present')
+  @IsDefined()
+  @IsIn(READING_TYPES)
+  reading_type?: ReadingType;
+}
+
+export function cardAction(body: CardActionDto): CardAction {
+  if (body.action === 'cancel') return { action: 'cancel' };
+  if (body.reading_type === undefined) {
+    throw new ContractError('PAR-002', 'reading_type is required to present a card', 'reading_type');
+  }
+  return { action: 'present', readingType: body.reading_type };
+}

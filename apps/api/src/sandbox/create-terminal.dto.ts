@@ -1,0 +1,24 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { TERMINAL_PACES, type TerminalPace } from '@tps/domain';
+import { SERIAL_PATTERN } from '../terminals/terminal-serial.pipe';
+
+/** Body of `POST /sandbox/terminals` (contract §11). */
+export class CreateTerminalDto {
+  @ApiPropertyOptional({ example: 'LANE0042', description: 'chosen when omitted' })
+  @IsOptional()
+  @IsString()
+  @Matches(SERIAL_PATTERN, { message: 'serial must be 1 to 32 letters, digits, "-" or "_"' })
+  serial?: string;
+
+  @ApiPropertyOptional({ enum: TERMINAL_PACES, default: 'realistic' })
+  @IsOptional()
+  @IsIn(TERMINAL_PACES)
+  pace?: TerminalPace;
+
+  @ApiPropertyOptional({ example: 'front-desk', default: 'front-desk' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  room?: string;
+}
