@@ -1,0 +1,4 @@
+export * from './retry-policy';
+export * from './webhook-post';
+export * from './webhook-signature';
+export * from './dispatcher';
