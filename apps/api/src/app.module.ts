@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { API_MIGRATIONS, dataSourceOptions } from '@tps/database';
 import { ContractExceptionFilter } from '@tps/http';
 import { AuthModule } from './auth/auth.module';
+import { DeliveriesModule } from './deliveries/deliveries.module';
 import { MerchantEntity } from './auth/merchant.entity';
 import { ApiConfig } from './config/api-config';
 import { HealthController } from './health/health.controller';
@@ -15,13 +16,23 @@ import { TerminalEntity } from './terminals/terminal.entity';
 import { TerminalsModule } from './terminals/terminals.module';
 import { TransactionEventEntity } from './transactions/transaction-event.entity';
 import { TransactionEntity } from './transactions/transaction.entity';
+import { DeliveryAttemptEntity } from './webhooks/delivery-attempt.entity';
+import { DeliveryEntity } from './webhooks/delivery.entity';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
-export const API_ENTITIES = [MerchantEntity, TerminalEntity, TransactionEntity, TransactionEventEntity];
+export const API_ENTITIES = [
+  MerchantEntity,
+  TerminalEntity,
+  TransactionEntity,
+  TransactionEventEntity,
+  DeliveryEntity,
+  DeliveryAttemptEntity,
+];
 
 @Module({})
 export class AppModule {
   static forConfig(config: ApiConfig): DynamicModule {
-    const sandboxOnly = config.PROFILE === 'sandbox' ? [SandboxModule] : [];
+    const sandboxOnly = config.PROFILE === 'sandbox' ? [SandboxModule, DeliveriesModule] : [];
     return {
       module: AppModule,
       global: true,
@@ -30,6 +41,7 @@ export class AppModule {
           dataSourceOptions({ url: config.DATABASE_URL, entities: API_ENTITIES, migrations: API_MIGRATIONS }),
         ),
         AuthModule,
+        WebhooksModule,
         TerminalsModule,
         LinkModule,
         PaymentsModule,

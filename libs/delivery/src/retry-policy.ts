@@ -26,12 +26,12 @@ const PERMANENT_STATUSES = new Set([400, 401, 403, 404, 409, 422]);
 
 export function classify(outcome: AttemptOutcome): Verdict {
   if ('error' in outcome) {
+    // Any other transport failure (unreachable host, TLS handshake) is as transient as a reset.
     switch (outcome.error) {
       case 'timeout':
       case 'connection_refused':
       case 'connection_reset':
       case 'dns_failure':
-      // Any other transport failure (unreachable host, TLS handshake) is as transient as a reset.
       case 'network_error':
         return 'retry';
     }
@@ -81,9 +81,12 @@ export function retryDelayMs(schedule: RetrySchedule, k: number, random: () => n
   return backoff + random() * schedule.jitterMs;
 }
 
+/** Why a delivery stopped: the receiver refused it, or the 10 attempts or 15 minutes ran out. */
+export type DeliveryFailure = 'rejected' | 'attempts_exhausted' | 'window_exceeded';
+
 export type NextStep =
   | { state: 'delivered' }
-  | { state: 'failed'; reason: 'rejected' | 'attempts_exhausted' | 'window_exceeded' }
+  | { state: 'failed'; reason: DeliveryFailure }
   | { state: 'pending'; nextAttemptAt: number };
 
 export interface FinishedAttempt {

@@ -1,4 +1,5 @@
 import { InitialApiSchema1795334400000 } from './1795334400000-initial-schema';
+import { WebhookDeliveries1795334500000 } from './1795334500000-webhook-deliveries';
 
 /** The API's migrations, oldest first. */
-export const API_MIGRATIONS = [InitialApiSchema1795334400000];
+export const API_MIGRATIONS = [InitialApiSchema1795334400000, WebhookDeliveries1795334500000];
