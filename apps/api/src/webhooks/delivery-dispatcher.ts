@@ -42,6 +42,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   /** Before the database closes: no attempt is left half recorded. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.dispatcher.stop();
+    this.logger.log(`webhook dispatcher stopped: ${this.dispatcher.pendingCount} deliveries stay pending`);
   }
 
   /** Sends a delivery the outbox has just saved, at once. */
