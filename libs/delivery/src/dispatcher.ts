@@ -1,3 +1,4 @@
+import { MinHeap } from './min-heap';
 import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
 import { signWebhook } from './webhook-signature';
@@ -62,6 +63,12 @@ export interface DispatcherDeps {
 /** After a store failure the delivery is tried again this much later (it stays pending). */
 const STORE_FAILURE_BACKOFF_MS = 1000;
 
+/** A head waiting in the heap, with the time it was due when it went in. */
+interface Waiting {
+  at: number;
+  delivery: PendingDelivery;
+}
+
 /**
  * Sends each pending delivery when it is due, event-driven: a new delivery leaves at once, and a
  * single timer wakes the dispatcher for the earliest retry, however many wait. Only the head of
@@ -70,6 +77,8 @@ const STORE_FAILURE_BACKOFF_MS = 1000;
 export class Dispatcher {
   private readonly queues = new Map<string, PendingDelivery[]>();
   private readonly known = new Set<string>();
+  /** Queue heads not in flight, earliest due first. An entry gone stale is skipped when it comes out. */
+  private readonly waiting = new MinHeap<Waiting>((entry) => entry.at);
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
   private timer: { handle: unknown; at: number } | undefined;
@@ -80,6 +89,7 @@ export class Dispatcher {
   /** Resumes every pending delivery of the store at its time. */
   async start(): Promise<void> {
     for (const delivery of await this.deps.store.pending()) this.enqueue(delivery);
+    for (const queue of this.queues.values()) this.wait(queue[0]);
     this.running = true;
     this.pump();
   }
@@ -112,8 +122,25 @@ export class Dispatcher {
     this.known.add(delivery.id);
     const queue = this.queues.get(delivery.orderKey) ?? [];
     const at = queue.findIndex((other) => other.position > delivery.position);
-    queue.splice(at === -1 ? queue.length : at, 0, { ...delivery });
+    const added = { ...delivery };
+    queue.splice(at === -1 ? queue.length : at, 0, added);
     this.queues.set(delivery.orderKey, queue);
+    // Before start() the heads are put in the heap all at once.
+    if (this.running && queue[0] === added) this.wait(added);
+  }
+
+  private wait(delivery: PendingDelivery): void {
+    this.waiting.push({ at: delivery.nextAttemptAt, delivery });
+  }
+
+  /** Whether a heap entry still stands for a head that is due at that time and not in flight. */
+  private isCurrent({ at, delivery }: Waiting): boolean {
+    return (
+      this.known.has(delivery.id) &&
+      this.queues.get(delivery.orderKey)?.[0] === delivery &&
+      delivery.nextAttemptAt === at &&
+      !this.inFlight.has(delivery.id)
+    );
   }
 
   private finish(delivery: PendingDelivery): void {
@@ -121,23 +148,31 @@ export class Dispatcher {
     const queue = this.queues.get(delivery.orderKey);
     if (queue === undefined) return;
     const rest = queue.filter((other) => other.id !== delivery.id);
-    if (rest.length === 0) this.queues.delete(delivery.orderKey);
-    else this.queues.set(delivery.orderKey, rest);
+    if (rest.length === 0) {
+      this.queues.delete(delivery.orderKey);
+      return;
+    }
+    this.queues.set(delivery.orderKey, rest);
+    this.wait(rest[0]);
   }
 
   /** Launches every due head there is room for, then arms the one timer for the next. */
   private pump(): void {
     if (!this.running) return;
     const now = this.deps.now();
-    let earliest = Infinity;
-    for (const queue of this.queues.values()) {
-      const head = queue[0];
-      if (this.inFlight.has(head.id)) continue;
-      if (head.nextAttemptAt > now) earliest = Math.min(earliest, head.nextAttemptAt);
-      else if (this.inFlight.size < this.deps.maxConcurrent) this.launch(head);
-      // A due head with no room left goes when an attempt in flight ends and pumps again.
+    while (this.inFlight.size < this.deps.maxConcurrent) {
+      const next = this.waiting.peek();
+      if (next === undefined || next.at > now) break;
+      this.waiting.pop();
+      if (this.isCurrent(next)) this.launch(next.delivery);
     }
-    this.arm(earliest, now);
+    let next = this.waiting.peek();
+    while (next !== undefined && !this.isCurrent(next)) {
+      this.waiting.pop();
+      next = this.waiting.peek();
+    }
+    // A head already due waits for room: the attempt that ends next pumps again, no timer needed.
+    this.arm(next === undefined || next.at <= now ? Infinity : next.at, now);
   }
 
   private arm(at: number, now: number): void {
@@ -145,13 +180,10 @@ export class Dispatcher {
     if (this.timer !== undefined) this.deps.timers.clear(this.timer.handle);
     this.timer = undefined;
     if (at === Infinity) return;
-    const handle = this.deps.timers.set(
-      () => {
-        this.timer = undefined;
-        this.pump();
-      },
-      Math.max(0, at - now),
-    );
+    const handle = this.deps.timers.set(() => {
+      this.timer = undefined;
+      this.pump();
+    }, at - now);
     this.timer = { handle, at };
   }
 
@@ -163,6 +195,8 @@ export class Dispatcher {
       })
       .finally(() => {
         this.inFlight.delete(delivery.id);
+        // Still pending (retried later, or cut by a stop): back in the heap at its new time.
+        if (this.known.has(delivery.id)) this.wait(delivery);
         this.pump();
       });
     this.inFlight.set(delivery.id, run);

@@ -79,6 +79,16 @@ export class DeliveryRepository implements DeliveryStore {
 
   async pending(): Promise<PendingDelivery[]> {
     const rows = await this.deliveries.find({
+      // Not the payload: it is read per attempt, so thousands can wait without holding their bodies.
+      select: [
+        'id',
+        'transactionId',
+        'position',
+        'attemptCount',
+        'firstAttemptAt',
+        'nextAttemptAt',
+        'createdAt',
+      ],
       where: { state: 'pending' },
       order: { transactionId: 'ASC', position: 'ASC' },
     });
