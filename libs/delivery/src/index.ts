@@ -1,3 +1,4 @@
+export * from './destination-policy';
 export * from './retry-policy';
 export * from './webhook-post';
 export * from './webhook-signature';
