@@ -135,4 +135,8 @@ describe('classification of an attempt', () => {
       expect(classify({ error })).toBe('retry');
     },
   );
+
+  it('gives up at once on a destination the profile refuses at connect time', () => {
+    expect(classify({ error: 'destination_refused' })).toBe('give_up');
+  });
 });

@@ -4,9 +4,17 @@
  * so the schedule can be checked exactly.
  */
 
-/** Why an attempt got no HTTP status. */
+/**
+ * Why an attempt got no HTTP status. `destination_refused`: the host resolved, at connect time,
+ * to an address the profile forbids (production: non-public), so nothing was sent.
+ */
 export type AttemptErrorKind =
-  'timeout' | 'connection_refused' | 'connection_reset' | 'dns_failure' | 'network_error';
+  | 'timeout'
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'dns_failure'
+  | 'network_error'
+  | 'destination_refused';
 
 export const ATTEMPT_ERROR_KINDS: readonly AttemptErrorKind[] = [
   'timeout',
@@ -14,6 +22,7 @@ export const ATTEMPT_ERROR_KINDS: readonly AttemptErrorKind[] = [
   'connection_reset',
   'dns_failure',
   'network_error',
+  'destination_refused',
 ];
 
 /** What one attempt came to: a status answered, or an error before any. */
@@ -34,6 +43,9 @@ export function classify(outcome: AttemptOutcome): Verdict {
       case 'dns_failure':
       case 'network_error':
         return 'retry';
+      // Our own refusal, not the receiver's answer: trying again would only be refused again.
+      case 'destination_refused':
+        return 'give_up';
     }
   }
   const { statusCode } = outcome;

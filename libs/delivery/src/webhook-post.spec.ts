@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Agent } from 'undici';
+import { guardedLookup } from './destination-policy';
 import { classify } from './retry-policy';
 import { AttemptAbandoned, postWebhook, type WebhookPost } from './webhook-post';
 
@@ -138,6 +140,34 @@ describe('one webhook attempt over real sockets', () => {
     const result = await postWebhook(post('http://receiver.invalid/hook'), { timeoutMs: 5000 });
     expect(result.outcome).toEqual({ error: 'dns_failure' });
     expect(classify(result.outcome)).toBe('retry');
+  });
+
+  it('refuses at connect time a name that resolves to a non-public address, and gives up', async () => {
+    const publicOnly = new Agent({
+      connect: { lookup: guardedLookup({ requireHttps: false, allowPrivate: false }) },
+    });
+    const url = receiver.url().replace('127.0.0.1', 'localhost');
+    try {
+      const result = await postWebhook(post(url), { timeoutMs: 2000, dispatcher: publicOnly });
+      expect(result.outcome).toEqual({ error: 'destination_refused' });
+      expect(classify(result.outcome)).toBe('give_up');
+      expect(receiver.bodies).toEqual([]);
+    } finally {
+      await publicOnly.close();
+    }
+  });
+
+  it('connects through the same guarded lookup where private addresses are allowed', async () => {
+    const anywhere = new Agent({
+      connect: { lookup: guardedLookup({ requireHttps: false, allowPrivate: true }) },
+    });
+    const url = receiver.url().replace('127.0.0.1', 'localhost');
+    try {
+      const result = await postWebhook(post(url), { timeoutMs: 2000, dispatcher: anywhere });
+      expect(result.outcome).toEqual({ statusCode: 200 });
+    } finally {
+      await anywhere.close();
+    }
   });
 
   it('abandons an attempt cut by shutdown, with no outcome to record', async () => {

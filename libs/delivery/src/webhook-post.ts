@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { request } from 'undici';
+import { request, type Dispatcher as HttpDispatcher } from 'undici';
 import type { AttemptErrorKind, AttemptOutcome } from './retry-policy';
 
 /** How much of a receiver's answer is kept with the attempt, for the merchant to read. */
@@ -23,6 +23,8 @@ export interface PostOptions {
   timeoutMs: number;
   /** Aborts the attempt without an outcome: the service is stopping. */
   shutdown?: AbortSignal;
+  /** The connection pool to use, e.g. one whose lookup refuses non-public addresses. */
+  dispatcher?: HttpDispatcher;
 }
 
 /** Thrown when `shutdown` ended the attempt: it has no outcome and must not be recorded. */
@@ -34,6 +36,8 @@ export class AttemptAbandoned extends Error {
 }
 
 const ERROR_CODES: Record<string, AttemptErrorKind> = {
+  // Set by guardedLookup (destination-policy.ts) when a name resolves to a forbidden address.
+  EADDRNOTPUBLIC: 'destination_refused',
   ECONNREFUSED: 'connection_refused',
   ECONNRESET: 'connection_reset',
   EPIPE: 'connection_reset',
@@ -106,6 +110,7 @@ export async function postWebhook(post: WebhookPost, options: PostOptions): Prom
       body: post.body,
       signal: controller.signal,
       maxRedirections: 0,
+      dispatcher: options.dispatcher,
     });
     const answerExcerpt = await readExcerpt(answer.body);
     return { outcome: { statusCode: answer.statusCode }, latencyMs: latency(), answerExcerpt };
