@@ -9,12 +9,45 @@ import { MerchantEntity } from '../auth/merchant.entity';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 
+interface RecordBatch {
+  entries: Array<{ id: string; attempt: RecordedAttempt }>;
+  written: Promise<void>;
+}
+
 export interface DeliveryWithAttempts {
   delivery: DeliveryEntity;
   attempts: DeliveryAttemptEntity[];
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+const nextAttemptOf = ({ step }: RecordedAttempt): string | null =>
+  step.state === 'pending' ? iso(step.nextAttemptAt) : null;
+
+function attemptRow({ id, attempt }: RecordBatch['entries'][number]): DeliveryAttemptEntity {
+  const { outcome } = attempt;
+  return {
+    deliveryId: id,
+    n: attempt.n,
+    at: iso(attempt.at),
+    statusCode: 'statusCode' in outcome ? outcome.statusCode : null,
+    error: 'error' in outcome ? outcome.error : null,
+    latencyMs: attempt.latencyMs,
+    answerExcerpt: attempt.answerExcerpt,
+    nextAttemptAt: nextAttemptOf(attempt),
+  };
+}
+
+function deliveryChanges(attempt: RecordedAttempt): Partial<DeliveryEntity> {
+  const { step } = attempt;
+  return {
+    state: step.state,
+    failure: step.state === 'failed' ? step.reason : null,
+    attemptCount: attempt.n,
+    firstAttemptAt: iso(attempt.firstAttemptAt),
+    nextAttemptAt: nextAttemptOf(attempt),
+  };
+}
 
 export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
   return {
@@ -31,12 +64,13 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
 @Injectable()
 export class DeliveryRepository implements DeliveryStore {
   private readonly writer: SerialWriter;
+  /** The attempts waiting for the record transaction that has not begun yet. */
+  private openBatch: RecordBatch | undefined;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
     @InjectRepository(DeliveryEntity) private readonly deliveries: Repository<DeliveryEntity>,
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
-    @InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>,
   ) {
     this.writer = new SerialWriter(dataSource);
   }
@@ -96,42 +130,43 @@ export class DeliveryRepository implements DeliveryStore {
   }
 
   async target(id: string): Promise<DeliveryTarget> {
-    const delivery = await this.deliveries.findOneByOrFail({ id });
-    const merchant = await this.merchants.findOneBy({ merchantId: delivery.merchantId });
-    return {
-      url: delivery.url,
-      body: delivery.payload,
-      eventId: delivery.eventId,
-      signingSecret: merchant?.webhookSecret ?? null,
-    };
+    const row = await this.deliveries
+      .createQueryBuilder('d')
+      .leftJoin(MerchantEntity, 'm', 'm.merchant_id = d.merchant_id')
+      .select(['d.url AS url', 'd.payload AS body', 'd.event_id AS eventId', 'm.webhook_secret AS secret'])
+      .where('d.id = :id', { id })
+      .getRawOne<{ url: string; body: string; eventId: string; secret: string | null }>();
+    if (row === undefined) throw new Error(`no delivery ${id}`);
+    return { url: row.url, body: row.body, eventId: row.eventId, signingSecret: row.secret ?? null };
   }
 
-  async record(id: string, attempt: RecordedAttempt): Promise<void> {
-    const { step, outcome } = attempt;
-    const nextAttemptAt = step.state === 'pending' ? iso(step.nextAttemptAt) : null;
-    await this.writer.write(async (manager) => {
-      await manager.insert(DeliveryAttemptEntity, {
-        deliveryId: id,
-        n: attempt.n,
-        at: iso(attempt.at),
-        statusCode: 'statusCode' in outcome ? outcome.statusCode : null,
-        error: 'error' in outcome ? outcome.error : null,
-        latencyMs: attempt.latencyMs,
-        answerExcerpt: attempt.answerExcerpt,
-        nextAttemptAt,
-      });
-      await manager.update(
-        DeliveryEntity,
-        { id },
-        {
-          state: step.state,
-          failure: step.state === 'failed' ? step.reason : null,
-          attemptCount: attempt.n,
-          firstAttemptAt: iso(attempt.firstAttemptAt),
-          nextAttemptAt,
-        },
-      );
+  /**
+   * Records an attempt and the delivery's new state together. Attempts that end while an earlier
+   * write is under way share the next transaction (a group commit): each is still all-or-nothing,
+   * and a busy outbox pays one commit per batch instead of one per attempt.
+   */
+  record(id: string, attempt: RecordedAttempt): Promise<void> {
+    const batch = this.openBatch ?? this.startBatch();
+    batch.entries.push({ id, attempt });
+    return batch.written;
+  }
+
+  private startBatch(): RecordBatch {
+    const batch: RecordBatch = { entries: [], written: Promise.resolve() };
+    const close = (): void => {
+      if (this.openBatch === batch) this.openBatch = undefined;
+    };
+    batch.written = this.writer.write(async (manager) => {
+      close(); // attempts ending from now on go to the next batch
+      await manager.insert(DeliveryAttemptEntity, batch.entries.map(attemptRow));
+      for (const { id, attempt } of batch.entries) {
+        await manager.update(DeliveryEntity, { id }, deliveryChanges(attempt));
+      }
     });
+    // Closed even when the transaction could not begin, so that later attempts are not stuck on it.
+    batch.written.catch(close);
+    this.openBatch = batch;
+    return batch;
   }
 
   async expire(id: string): Promise<void> {

@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MerchantEntity } from '../auth/merchant.entity';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryEntity } from './delivery.entity';
@@ -10,7 +9,7 @@ import { WebhookSecretRepository } from './webhook-secret.repository';
 /** The webhook outbox and its dispatcher, in every profile. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity, MerchantEntity])],
+  imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity])],
   providers: [DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
   exports: [DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
 })
