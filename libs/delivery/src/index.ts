@@ -3,3 +3,4 @@ export * from './retry-policy';
 export * from './webhook-post';
 export * from './webhook-signature';
 export * from './dispatcher';
+export * from './group-commit';

@@ -3,15 +3,21 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
 import { SerialWriter } from '@tps/database';
-import type { DeliveryStore, DeliveryTarget, PendingDelivery, RecordedAttempt } from '@tps/delivery';
+import {
+  GroupCommit,
+  type DeliveryStore,
+  type DeliveryTarget,
+  type PendingDelivery,
+  type RecordedAttempt,
+} from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 
-interface RecordBatch {
-  entries: Array<{ id: string; attempt: RecordedAttempt }>;
-  written: Promise<void>;
+interface UnrecordedAttempt {
+  id: string;
+  attempt: RecordedAttempt;
 }
 
 export interface DeliveryWithAttempts {
@@ -24,7 +30,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 const nextAttemptOf = ({ step }: RecordedAttempt): string | null =>
   step.state === 'pending' ? iso(step.nextAttemptAt) : null;
 
-function attemptRow({ id, attempt }: RecordBatch['entries'][number]): DeliveryAttemptEntity {
+function attemptRow({ id, attempt }: UnrecordedAttempt): DeliveryAttemptEntity {
   const { outcome } = attempt;
   return {
     deliveryId: id,
@@ -64,8 +70,7 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
 @Injectable()
 export class DeliveryRepository implements DeliveryStore {
   private readonly writer: SerialWriter;
-  /** The attempts waiting for the record transaction that has not begun yet. */
-  private openBatch: RecordBatch | undefined;
+  private readonly records: GroupCommit<UnrecordedAttempt>;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -73,6 +78,15 @@ export class DeliveryRepository implements DeliveryStore {
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
   ) {
     this.writer = new SerialWriter(dataSource);
+    this.records = new GroupCommit((take) =>
+      this.writer.write(async (manager) => {
+        const batch = take();
+        await manager.insert(DeliveryAttemptEntity, batch.map(attemptRow));
+        for (const { id, attempt } of batch) {
+          await manager.update(DeliveryEntity, { id }, deliveryChanges(attempt));
+        }
+      }),
+    );
   }
 
   /**
@@ -146,27 +160,7 @@ export class DeliveryRepository implements DeliveryStore {
    * and a busy outbox pays one commit per batch instead of one per attempt.
    */
   record(id: string, attempt: RecordedAttempt): Promise<void> {
-    const batch = this.openBatch ?? this.startBatch();
-    batch.entries.push({ id, attempt });
-    return batch.written;
-  }
-
-  private startBatch(): RecordBatch {
-    const batch: RecordBatch = { entries: [], written: Promise.resolve() };
-    const close = (): void => {
-      if (this.openBatch === batch) this.openBatch = undefined;
-    };
-    batch.written = this.writer.write(async (manager) => {
-      close(); // attempts ending from now on go to the next batch
-      await manager.insert(DeliveryAttemptEntity, batch.entries.map(attemptRow));
-      for (const { id, attempt } of batch.entries) {
-        await manager.update(DeliveryEntity, { id }, deliveryChanges(attempt));
-      }
-    });
-    // Closed even when the transaction could not begin, so that later attempts are not stuck on it.
-    batch.written.catch(close);
-    this.openBatch = batch;
-    return batch;
+    return this.records.add({ id, attempt });
   }
 
   async expire(id: string): Promise<void> {
