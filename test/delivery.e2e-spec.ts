@@ -105,6 +105,24 @@ describe('transaction webhook delivery', () => {
       ['APPROVAL_REQUESTED', 'delivered'],
       ['APPROVAL', 'delivered'],
     ]);
+    for (const item of items) {
+      // Contract §11's shape, exactly: nothing more, nothing less.
+      expect(Object.keys(item).sort()).toEqual(
+        [
+          'attempts',
+          'client_transaction_id',
+          'event_id',
+          'event_status',
+          'id',
+          'next_attempt_at',
+          'state',
+        ].sort(),
+      );
+      for (const attempt of item.attempts) {
+        expect(Object.keys(attempt).sort()).toEqual(['at', 'error', 'latency_ms', 'n', 'status_code']);
+      }
+      expect(item.client_transaction_id).toBe(id);
+    }
     const [first] = items;
     expect(first.attempts.map((a) => [a.n, a.status_code, a.error])).toEqual([
       [1, 503, null],
