@@ -112,7 +112,7 @@ export class Dispatcher {
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  /** How many deliveries wait (for tests and health). */
+  /** How many deliveries are pending (for the logs). */
   get pendingCount(): number {
     return this.known.size;
   }
