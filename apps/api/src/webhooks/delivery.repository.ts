@@ -144,14 +144,15 @@ export class DeliveryRepository implements DeliveryStore {
   }
 
   async target(id: string): Promise<DeliveryTarget> {
+    // Lower-case aliases: PostgreSQL folds unquoted ones, SQLite keeps them as written.
     const row = await this.deliveries
       .createQueryBuilder('d')
       .leftJoin(MerchantEntity, 'm', 'm.merchant_id = d.merchant_id')
-      .select(['d.url AS url', 'd.payload AS body', 'd.event_id AS eventId', 'm.webhook_secret AS secret'])
+      .select(['d.url AS url', 'd.payload AS body', 'd.event_id AS event_id', 'm.webhook_secret AS secret'])
       .where('d.id = :id', { id })
-      .getRawOne<{ url: string; body: string; eventId: string; secret: string | null }>();
+      .getRawOne<{ url: string; body: string; event_id: string; secret: string | null }>();
     if (row === undefined) throw new Error(`no delivery ${id}`);
-    return { url: row.url, body: row.body, eventId: row.eventId, signingSecret: row.secret ?? null };
+    return { url: row.url, body: row.body, eventId: row.event_id, signingSecret: row.secret ?? null };
   }
 
   /**
