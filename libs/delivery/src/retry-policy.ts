@@ -35,7 +35,7 @@ const PERMANENT_STATUSES = new Set([400, 401, 403, 404, 409, 422]);
 
 export function classify(outcome: AttemptOutcome): Verdict {
   if ('error' in outcome) {
-    // Any other transport failure (unreachable host, TLS handshake) is as transient as a reset.
+    // network_error is any other transport failure (unreachable host, TLS handshake): as transient as a reset.
     switch (outcome.error) {
       case 'timeout':
       case 'connection_refused':
