@@ -12,6 +12,7 @@ import { formatSpread, spread } from './lib/stats';
 import type { LoadResult } from './lib/load';
 import { measureStartup } from './startup';
 import { compareSyncCharge, type SyncChargeComparison } from './sync-charge-comparison';
+import { measureWebhookDelivery, type WebhookDeliveryResult } from './webhook-delivery';
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -25,6 +26,7 @@ interface Report {
   closedLoop: PipelineResult[];
   paced: PipelineResult[];
   footprint: Footprint;
+  webhooks: WebhookDeliveryResult[];
 }
 
 const median = (values: number[]): number => spread(values).median;
@@ -39,6 +41,30 @@ function loadRows(name: string, results: LoadResult[]): string {
     formatSpread(spread(results.map((r) => r.p99))),
     String(results.reduce((sum, r) => sum + r.non2xx + r.errors, 0)),
   ]);
+}
+
+function webhookRows(results: WebhookDeliveryResult[]): string[] {
+  const figure = (pick: (r: WebhookDeliveryResult) => number, digits = 1): string =>
+    formatSpread(spread(results.map(pick)), digits);
+  const backlog = results[0]?.backlog ?? 0;
+  return [
+    '## Webhook delivery (the outbox)',
+    '',
+    `A backlog of ${backlog} due deliveries drained to a local receiver that answers 200 at once;`,
+    'events of live charges on the two seeded terminals, from their outbox row to the receiver;',
+    `the API while ${backlog} deliveries wait five minutes for their retry (one timer for all).`,
+    '',
+    row(['figure', 'value']),
+    row(['---', '---']),
+    row(['deliveries/s, draining a due backlog', figure((r) => r.deliveriesPerSecond, 0)]),
+    row(['event stored → webhook received, p50 ms', figure((r) => r.storedToReceivedP50)]),
+    row(['event stored → webhook received, p99 ms', figure((r) => r.storedToReceivedP99)]),
+    row(['API resident memory, no backlog, MiB', figure((r) => r.idleApiMiB)]),
+    row([`API resident memory, ${backlog} waiting, MiB`, figure((r) => r.waitingApiMiB)]),
+    row([`API CPU, ${backlog} waiting, % of one core`, figure((r) => r.waitingCpuPercent)]),
+    row([`API start-up resuming ${backlog} pending, ms`, figure((r) => r.resumeStartMs, 0)]),
+    '',
+  ];
 }
 
 function render(report: Report): string {
@@ -90,6 +116,7 @@ function render(report: Report): string {
     ]),
     row(['APPROVAL stored → received, p99 ms, at 100 tx/s', formatSpread(spread(pacedP99))]),
     '',
+    ...webhookRows(report.webhooks),
     '## Cost',
     '',
     row(['figure', 'value']),
@@ -161,7 +188,10 @@ async function main(): Promise<void> {
   for (let i = 0; i < REPS; i++) paced.push(await measurePipeline(CONNECTIONS * 4, SECONDS, 100));
   log(`footprint at ${STORED} stored transactions`);
   const footprint = await measureFootprint(STORED, REPS);
-  const markdown = render({ machine, startupMs, sync, closedLoop, paced, footprint });
+  log('webhook delivery: backlog drain, stored → received, 10,000 waiting');
+  const webhooks: WebhookDeliveryResult[] = [];
+  for (let i = 0; i < REPS; i++) webhooks.push(await measureWebhookDelivery());
+  const markdown = render({ machine, startupMs, sync, closedLoop, paced, footprint, webhooks });
   writeFileSync(join(REPO_ROOT, 'BENCHMARKS.md'), markdown);
   process.stdout.write(markdown);
 }

@@ -9,6 +9,7 @@ import { AuthModule } from './auth/auth.module';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { SandboxClockModule } from './clock/clock.module';
 import { ApiConfig } from './config/api-config';
+import { DeliveriesModule } from './deliveries/deliveries.module';
 import { WebhookDestinationInterceptor } from './destinations/webhook-destination.interceptor';
 import { HealthController } from './health/health.controller';
 import { LinkModule } from './link/link.module';
@@ -17,11 +18,13 @@ import { SandboxModule } from './sandbox/sandbox.module';
 import { SearchModule } from './search/search.module';
 import { SandboxSeed } from './seed/sandbox-seed';
 import { TerminalsModule } from './terminals/terminals.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
   static forConfig(config: ApiConfig): DynamicModule {
-    const sandboxOnly = config.PROFILE === 'sandbox' ? [SandboxModule, SandboxClockModule] : [];
+    const sandboxOnly =
+      config.PROFILE === 'sandbox' ? [SandboxModule, SandboxClockModule, DeliveriesModule] : [];
     return {
       module: AppModule,
       global: true,
@@ -30,6 +33,7 @@ export class AppModule {
           dataSourceOptions({ url: config.DATABASE_URL, entities: API_ENTITIES, migrations: API_MIGRATIONS }),
         ),
         AuthModule,
+        WebhooksModule,
         TerminalsModule,
         LinkModule,
         PaymentsModule,

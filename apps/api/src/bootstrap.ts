@@ -13,6 +13,9 @@ export async function createApi(config: ApiConfig): Promise<NestExpressApplicati
     rawBody: true,
     bodyParser: true,
     logger: ['log', 'warn', 'error'],
+    // A stop must not wait on keep-alive clients or terminal links: the shutdown hooks have
+    // already settled the outbox by the time the server closes.
+    forceCloseConnections: true,
   });
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useGlobalPipes(contractValidationPipe());

@@ -1,1 +1,6 @@
 export * from './destination-policy';
+export * from './retry-policy';
+export * from './webhook-post';
+export * from './webhook-signature';
+export * from './dispatcher';
+export * from './group-commit';

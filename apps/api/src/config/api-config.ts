@@ -1,5 +1,5 @@
 import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 import { SANDBOX_DESTINATIONS, type DestinationRules } from '@tps/delivery';
 
 export const PROFILES = ['sandbox', 'production'] as const;
@@ -38,6 +38,17 @@ export class ApiConfig {
   @Min(100)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
+  /**
+   * Test-only: multiplies every duration of the webhook retry schedule (2 s base, 60 s cap, 2 s
+   * jitter, 15-minute window) so that end-to-end tests run the real policy in milliseconds.
+   * Must stay 1 in production.
+   */
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.0001)
+  @Max(1)
+  WEBHOOK_RETRY_SCALE = 1;
+
   @IsIn(['true', 'false'])
   SEED = 'true';
 
@@ -74,6 +85,11 @@ export function validateApiConfig(env: Record<string, unknown>): ApiConfig {
   }
   if (config.PROFILE === 'production' && config.LINK_SECRET === new ApiConfig().LINK_SECRET) {
     throw new Error('invalid API configuration: LINK_SECRET must be set in the production profile');
+  }
+  if (config.PROFILE === 'production' && config.WEBHOOK_RETRY_SCALE !== 1) {
+    throw new Error(
+      'invalid API configuration: WEBHOOK_RETRY_SCALE is for tests and must be 1 in production',
+    );
   }
   return config;
 }

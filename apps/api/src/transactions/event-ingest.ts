@@ -25,10 +25,11 @@ export class EventIngest {
       );
       return;
     }
-    const result = await this.transactions.appendEvent(transaction.id, link);
-    // The acknowledgement is the HTTP answer; only later state changes are webhooks.
+    await this.transactions.appendEvent(transaction.id, link);
+    // The acknowledgement is the HTTP answer; only later state changes are webhooks. A replayed
+    // event is enqueued too (the outbox makes its delivery once): the service may have crashed
+    // after storing it and before its delivery was saved, and the terminal then sends it again.
     if (
-      result === 'appended' &&
       transaction.mode === 'async' &&
       transaction.eventsWebhookUrl !== '' &&
       event.status !== 'TERMINAL_ACKNOWLEDGED'

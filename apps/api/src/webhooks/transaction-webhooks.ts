@@ -1,41 +1,28 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { TransactionEvent } from '@tps/contracts';
-import { ApiConfig } from '../config/api-config';
 import type { TransactionEntity } from '../transactions/transaction.entity';
+import { DeliveryDispatcher } from './delivery-dispatcher';
+import { DeliveryRepository } from './delivery.repository';
 
 /**
- * Sends each later event of an async transaction to its events_webhook_url, one at a time per
- * transaction so that its events arrive in order.
+ * Puts each later event of an async transaction in the outbox, then hands it to the dispatcher,
+ * which sends it at once, retries it as contract §6 says, and keeps the transaction's order.
  */
 @Injectable()
 export class TransactionWebhooks {
-  private readonly logger = new Logger('TransactionWebhooks');
-  private readonly chains = new Map<string, Promise<void>>();
+  constructor(
+    private readonly outbox: DeliveryRepository,
+    private readonly dispatcher: DeliveryDispatcher,
+  ) {}
 
-  constructor(private readonly config: ApiConfig) {}
-
-  enqueue(transaction: TransactionEntity, event: TransactionEvent): Promise<void> {
-    const previous = this.chains.get(transaction.id) ?? Promise.resolve();
-    const next = previous.then(() => this.post(transaction.eventsWebhookUrl, event));
-    this.chains.set(transaction.id, next);
-    void next.then(() => {
-      if (this.chains.get(transaction.id) === next) this.chains.delete(transaction.id);
-    });
-    return Promise.resolve();
-  }
-
-  private async post(url: string, event: TransactionEvent): Promise<void> {
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(event),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.config.WEBHOOK_TIMEOUT_MS),
-      });
-      this.logger.log(`${event.status} of ${event.client_transaction_id} → ${response.status}`);
-    } catch (error) {
-      this.logger.warn(`${event.status} of ${event.client_transaction_id} not delivered: ${String(error)}`);
-    }
+  /** Resolves once the delivery is stored: only then may the terminal's event be acknowledged. */
+  async enqueue(transaction: TransactionEntity, event: TransactionEvent): Promise<void> {
+    const delivery = await this.outbox.createForEvent(
+      transaction.id,
+      transaction.eventsWebhookUrl,
+      event,
+      Date.now(),
+    );
+    if (delivery !== null) this.dispatcher.add(delivery);
   }
 }

@@ -1,5 +1,10 @@
 import { InitialApiSchema1795334400000 } from './1795334400000-initial-schema';
+import { WebhookDeliveries1795334500000 } from './1795334500000-webhook-deliveries';
 import { BusinessState1795334600000 } from './1795334600000-business-state';
 
 /** The API's migrations, oldest first. */
-export const API_MIGRATIONS = [InitialApiSchema1795334400000, BusinessState1795334600000];
+export const API_MIGRATIONS = [
+  InitialApiSchema1795334400000,
+  WebhookDeliveries1795334500000,
+  BusinessState1795334600000,
+];

@@ -1,0 +1,49 @@
+import { Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBasicAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ContractError } from '@tps/domain';
+import { CurrentMerchant } from '../auth/current-merchant.decorator';
+import type { MerchantEntity } from '../auth/merchant.entity';
+import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
+import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher';
+import { DeliveryRepository, pendingOf } from '../webhooks/delivery.repository';
+import { DeliveriesQueryDto } from './deliveries-query.dto';
+import { DeliveryList, DeliveryRecord, deliveryRecord } from './delivery-record';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The delivery log of the merchant's transaction webhooks, and redelivery (contract §11). */
+@ApiTags('sandbox')
+@ApiBasicAuth()
+@UseGuards(MerchantAuthGuard)
+@Controller('sandbox/deliveries')
+export class DeliveriesController {
+  constructor(
+    private readonly outbox: DeliveryRepository,
+    private readonly dispatcher: DeliveryDispatcher,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Every webhook delivery of a transaction, with every attempt' })
+  @ApiOkResponse({ type: DeliveryList })
+  async list(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Query() query: DeliveriesQueryDto,
+  ): Promise<DeliveryList> {
+    const deliveries = await this.outbox.listForTransaction(merchant.merchantId, query.client_transaction_id);
+    return { items: deliveries.map(deliveryRecord) };
+  }
+
+  @Post(':id/redeliver')
+  @ApiOperation({ summary: "Send a delivery's event again: a fresh delivery, same event_id" })
+  @ApiCreatedResponse({ type: DeliveryRecord, description: 'the new delivery' })
+  async redeliver(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Param('id') id: string,
+  ): Promise<DeliveryRecord> {
+    const delivery = UUID.test(id) ? await this.outbox.redeliver(merchant.merchantId, id, Date.now()) : null;
+    // Another merchant's delivery is as unknown as one that never was.
+    if (delivery === null) throw new ContractError('NF-004', `delivery ${id.slice(0, 40)} not found`);
+    this.dispatcher.add(pendingOf(delivery));
+    return deliveryRecord({ delivery, attempts: [] });
+  }
+}

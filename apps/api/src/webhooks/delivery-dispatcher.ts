@@ -1,0 +1,62 @@
+import {
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { Agent } from 'undici';
+import { Dispatcher, guardedLookup, postWebhook, scaledSchedule, type PendingDelivery } from '@tps/delivery';
+import { ApiConfig, destinationRules } from '../config/api-config';
+import { DeliveryRepository } from './delivery.repository';
+
+/** Attempts in flight at once, across all merchants: a bound on sockets, not on throughput. */
+const MAX_CONCURRENT_ATTEMPTS = 64;
+
+/** The service's one webhook dispatcher: resumes the outbox at start, cuts it cleanly at stop. */
+@Injectable()
+export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private readonly dispatcher: Dispatcher;
+  /**
+   * Every attempt connects through a lookup that applies the profile's destination rules again,
+   * so a name accepted at request time cannot rebind to a private address before delivery.
+   */
+  private readonly connections: Agent;
+
+  constructor(config: ApiConfig, store: DeliveryRepository) {
+    const connections = new Agent({ connect: { lookup: guardedLookup(destinationRules(config)) } });
+    this.connections = connections;
+    this.dispatcher = new Dispatcher({
+      store,
+      send: (post, shutdown) =>
+        postWebhook(post, { timeoutMs: config.WEBHOOK_TIMEOUT_MS, shutdown, dispatcher: connections }),
+      schedule: scaledSchedule(config.WEBHOOK_RETRY_SCALE),
+      now: () => Date.now(),
+      random: () => Math.random(),
+      timers: {
+        set: (callback, delayMs) => setTimeout(callback, delayMs),
+        clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+      },
+      maxConcurrent: MAX_CONCURRENT_ATTEMPTS,
+      onError: (message) => this.logger.error(message),
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.dispatcher.start();
+    const pending = this.dispatcher.pendingCount;
+    if (pending > 0) this.logger.log(`resuming ${pending} pending webhook deliveries`);
+  }
+
+  /** Before the database closes: no attempt is left half recorded. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.dispatcher.stop();
+    await this.connections.destroy();
+    this.logger.log(`webhook dispatcher stopped: ${this.dispatcher.pendingCount} deliveries stay pending`);
+  }
+
+  /** Sends a delivery the outbox has just saved, at once. */
+  add(delivery: PendingDelivery): void {
+    this.dispatcher.add(delivery);
+  }
+}

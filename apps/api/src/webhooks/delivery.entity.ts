@@ -1,0 +1,66 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { DeliveryFailure } from '@tps/delivery';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+/** One event to deliver to one webhook URL: the outbox row (contract §6). */
+@Entity('webhook_deliveries')
+@Index(['transactionId', 'position'], { unique: true })
+@Index(['merchantId', 'clientTransactionId'])
+export class DeliveryEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id!: string;
+
+  @Column({ name: 'merchant_id', type: 'varchar', length: 64 })
+  merchantId!: string;
+
+  /** The transaction whose events go out in order. */
+  @Column({ name: 'transaction_id', type: 'varchar', length: 36 })
+  transactionId!: string;
+
+  /** Order among the transaction's deliveries, from 1. */
+  @Column({ type: 'integer' })
+  position!: number;
+
+  @Column({ name: 'client_transaction_id', type: 'varchar', length: 36 })
+  clientTransactionId!: string;
+
+  @Index()
+  @Column({ name: 'event_id', type: 'varchar', length: 36 })
+  eventId!: string;
+
+  @Column({ name: 'event_status', type: 'varchar', length: 24 })
+  eventStatus!: string;
+
+  @Column({ type: 'varchar', length: 2048 })
+  url!: string;
+
+  /** The exact body sent (and signed) on every attempt. */
+  @Column({ type: 'text' })
+  payload!: string;
+
+  @Index()
+  @Column({ type: 'varchar', length: 16 })
+  state!: DeliveryState;
+
+  @Column({ type: 'varchar', length: 24, nullable: true })
+  failure!: DeliveryFailure | null;
+
+  @Column({ name: 'attempt_count', type: 'integer', default: 0 })
+  attemptCount!: number;
+
+  /** ISO 8601 UTC; the 15-minute window counts from here. */
+  @Column({ name: 'first_attempt_at', type: 'varchar', length: 24, nullable: true })
+  firstAttemptAt!: string | null;
+
+  /** ISO 8601 UTC while pending, else null. */
+  @Column({ name: 'next_attempt_at', type: 'varchar', length: 24, nullable: true })
+  nextAttemptAt!: string | null;
+
+  /** The delivery this one sends again (a sandbox redelivery), if any. */
+  @Column({ name: 'redelivery_of', type: 'varchar', length: 36, nullable: true })
+  redeliveryOf!: string | null;
+
+  @Column({ name: 'created_at', type: 'varchar', length: 24 })
+  createdAt!: string;
+}

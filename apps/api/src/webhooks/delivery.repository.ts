@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import { SerialWriter } from '@tps/database';
+import {
+  GroupCommit,
+  type DeliveryStore,
+  type DeliveryTarget,
+  type PendingDelivery,
+  type RecordedAttempt,
+} from '@tps/delivery';
+import type { TransactionEvent } from '@tps/contracts';
+import { MerchantEntity } from '../auth/merchant.entity';
+import { DeliveryAttemptEntity } from './delivery-attempt.entity';
+import { DeliveryEntity } from './delivery.entity';
+
+interface UnrecordedAttempt {
+  id: string;
+  attempt: RecordedAttempt;
+}
+
+export interface DeliveryWithAttempts {
+  delivery: DeliveryEntity;
+  attempts: DeliveryAttemptEntity[];
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+const nextAttemptOf = ({ step }: RecordedAttempt): string | null =>
+  step.state === 'pending' ? iso(step.nextAttemptAt) : null;
+
+function attemptRow({ id, attempt }: UnrecordedAttempt): DeliveryAttemptEntity {
+  const { outcome } = attempt;
+  return {
+    deliveryId: id,
+    n: attempt.n,
+    at: iso(attempt.at),
+    statusCode: 'statusCode' in outcome ? outcome.statusCode : null,
+    error: 'error' in outcome ? outcome.error : null,
+    latencyMs: attempt.latencyMs,
+    answerExcerpt: attempt.answerExcerpt,
+    nextAttemptAt: nextAttemptOf(attempt),
+  };
+}
+
+function deliveryChanges(attempt: RecordedAttempt): Partial<DeliveryEntity> {
+  const { step } = attempt;
+  return {
+    state: step.state,
+    failure: step.state === 'failed' ? step.reason : null,
+    attemptCount: attempt.n,
+    firstAttemptAt: iso(attempt.firstAttemptAt),
+    nextAttemptAt: nextAttemptOf(attempt),
+  };
+}
+
+export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
+  return {
+    id: delivery.id,
+    orderKey: delivery.transactionId,
+    position: delivery.position,
+    attempts: delivery.attemptCount,
+    firstAttemptAt: delivery.firstAttemptAt === null ? null : Date.parse(delivery.firstAttemptAt),
+    nextAttemptAt: Date.parse(delivery.nextAttemptAt ?? delivery.createdAt),
+  };
+}
+
+/** The webhook outbox: deliveries and their attempts, every write in the shared serial writer. */
+@Injectable()
+export class DeliveryRepository implements DeliveryStore {
+  private readonly writer: SerialWriter;
+  private readonly records: GroupCommit<UnrecordedAttempt>;
+
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    @InjectRepository(DeliveryEntity) private readonly deliveries: Repository<DeliveryEntity>,
+    @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
+  ) {
+    this.writer = new SerialWriter(dataSource);
+    this.records = new GroupCommit((take) =>
+      this.writer.write(async (manager) => {
+        const batch = take();
+        await manager.insert(DeliveryAttemptEntity, batch.map(attemptRow));
+        for (const { id, attempt } of batch) {
+          await manager.update(DeliveryEntity, { id }, deliveryChanges(attempt));
+        }
+      }),
+    );
+  }
+
+  /**
+   * The delivery of a stored event, made once: a terminal that sends an event again (its
+   * acknowledgement was lost to a crash) finds it made already, and null comes back.
+   */
+  createForEvent(
+    transactionId: string,
+    url: string,
+    event: TransactionEvent,
+    now: number,
+  ): Promise<PendingDelivery | null> {
+    return this.writer.write(async (manager) => {
+      if (await manager.existsBy(DeliveryEntity, { eventId: event.event_id })) return null;
+      const delivery = await this.insert(manager, {
+        merchantId: event.merchant_id,
+        transactionId,
+        clientTransactionId: event.client_transaction_id,
+        eventId: event.event_id,
+        eventStatus: event.status,
+        url,
+        payload: JSON.stringify(event),
+        redeliveryOf: null,
+        now,
+      });
+      return pendingOf(delivery);
+    });
+  }
+
+  /** A fresh delivery of the same event (same event_id and body); null if not the merchant's. */
+  redeliver(merchantId: string, id: string, now: number): Promise<DeliveryEntity | null> {
+    return this.writer.write(async (manager) => {
+      const original = await manager.findOneBy(DeliveryEntity, { id, merchantId });
+      if (original === null) return null;
+      return this.insert(manager, { ...original, redeliveryOf: original.id, now });
+    });
+  }
+
+  async pending(): Promise<PendingDelivery[]> {
+    const rows = await this.deliveries.find({
+      // Not the payload: it is read per attempt, so thousands can wait without holding their bodies.
+      select: [
+        'id',
+        'transactionId',
+        'position',
+        'attemptCount',
+        'firstAttemptAt',
+        'nextAttemptAt',
+        'createdAt',
+      ],
+      where: { state: 'pending' },
+      order: { transactionId: 'ASC', position: 'ASC' },
+    });
+    return rows.map(pendingOf);
+  }
+
+  async target(id: string): Promise<DeliveryTarget> {
+    // Lower-case aliases: PostgreSQL folds unquoted ones, SQLite keeps them as written.
+    const row = await this.deliveries
+      .createQueryBuilder('d')
+      .leftJoin(MerchantEntity, 'm', 'm.merchant_id = d.merchant_id')
+      .select(['d.url AS url', 'd.payload AS body', 'd.event_id AS event_id', 'm.webhook_secret AS secret'])
+      .where('d.id = :id', { id })
+      .getRawOne<{ url: string; body: string; event_id: string; secret: string | null }>();
+    if (row === undefined) throw new Error(`no delivery ${id}`);
+    return { url: row.url, body: row.body, eventId: row.event_id, signingSecret: row.secret ?? null };
+  }
+
+  /**
+   * Records an attempt and the delivery's new state together. Attempts that end while an earlier
+   * write is under way share the next transaction (a group commit): each is still all-or-nothing,
+   * and a busy outbox pays one commit per batch instead of one per attempt.
+   */
+  record(id: string, attempt: RecordedAttempt): Promise<void> {
+    return this.records.add({ id, attempt });
+  }
+
+  async expire(id: string): Promise<void> {
+    await this.writer.write((manager) =>
+      manager.update(
+        DeliveryEntity,
+        { id },
+        { state: 'failed', failure: 'window_exceeded', nextAttemptAt: null },
+      ),
+    );
+  }
+
+  /** The merchant's deliveries of one transaction, in order, each with its attempts. */
+  async listForTransaction(merchantId: string, clientTransactionId: string): Promise<DeliveryWithAttempts[]> {
+    const deliveries = await this.deliveries.find({
+      where: { merchantId, clientTransactionId },
+      order: { position: 'ASC' },
+    });
+    const attempts = await this.attemptsOf(deliveries.map((d) => d.id));
+    return deliveries.map((delivery) => ({
+      delivery,
+      attempts: attempts.filter((a) => a.deliveryId === delivery.id),
+    }));
+  }
+
+  private attemptsOf(deliveryIds: string[]): Promise<DeliveryAttemptEntity[]> {
+    if (deliveryIds.length === 0) return Promise.resolve([]);
+    return this.attempts.find({ where: { deliveryId: In(deliveryIds) }, order: { n: 'ASC' } });
+  }
+
+  private async insert(
+    manager: EntityManager,
+    fields: Pick<
+      DeliveryEntity,
+      | 'merchantId'
+      | 'transactionId'
+      | 'clientTransactionId'
+      | 'eventId'
+      | 'eventStatus'
+      | 'url'
+      | 'payload'
+      | 'redeliveryOf'
+    > & { now: number },
+  ): Promise<DeliveryEntity> {
+    const last = await manager.findOne(DeliveryEntity, {
+      where: { transactionId: fields.transactionId },
+      order: { position: 'DESC' },
+    });
+    const delivery: DeliveryEntity = {
+      id: randomUUID(),
+      merchantId: fields.merchantId,
+      transactionId: fields.transactionId,
+      position: (last?.position ?? 0) + 1,
+      clientTransactionId: fields.clientTransactionId,
+      eventId: fields.eventId,
+      eventStatus: fields.eventStatus,
+      url: fields.url,
+      payload: fields.payload,
+      state: 'pending',
+      failure: null,
+      attemptCount: 0,
+      firstAttemptAt: null,
+      nextAttemptAt: iso(fields.now),
+      redeliveryOf: fields.redeliveryOf,
+      createdAt: iso(fields.now),
+    };
+    await manager.insert(DeliveryEntity, delivery);
+    return delivery;
+  }
+}

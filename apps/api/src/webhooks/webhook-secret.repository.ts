@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { SerialWriter } from '@tps/database';
+import { MerchantEntity } from '../auth/merchant.entity';
+
+/**
+ * The merchant's webhook-signing secret. Written through the shared serial writer, not a
+ * repository `save`, whose own transaction could overlap an outbox write on SQLite's one connection.
+ */
+@Injectable()
+export class WebhookSecretRepository {
+  private readonly writer: SerialWriter;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.writer = new SerialWriter(dataSource);
+  }
+
+  async set(merchantId: string, secret: string | null): Promise<void> {
+    await this.writer.write((manager) =>
+      manager.update(MerchantEntity, { merchantId }, { webhookSecret: secret }),
+    );
+  }
+}

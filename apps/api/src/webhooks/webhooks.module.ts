@@ -1,0 +1,16 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DeliveryAttemptEntity } from './delivery-attempt.entity';
+import { DeliveryDispatcher } from './delivery-dispatcher';
+import { DeliveryEntity } from './delivery.entity';
+import { DeliveryRepository } from './delivery.repository';
+import { WebhookSecretRepository } from './webhook-secret.repository';
+
+/** The webhook outbox and its dispatcher, in every profile. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity])],
+  providers: [DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
+  exports: [DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
+})
+export class WebhooksModule {}

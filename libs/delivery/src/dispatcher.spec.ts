@@ -1,0 +1,406 @@
+import { Dispatcher, type DeliveryStore, type PendingDelivery, type RecordedAttempt } from './dispatcher';
+import { CONTRACT_SCHEDULE, type AttemptOutcome } from './retry-policy';
+import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
+import { verifyWebhook } from './webhook-signature';
+
+const T0 = 1_795_334_400_000;
+
+/** A clock that moves only when told, with timers that fire as it passes them. */
+class FakeTime {
+  now = T0;
+  private timers: Array<{ at: number; callback: () => void; id: number }> = [];
+  private nextId = 1;
+  maxArmed = 0;
+
+  readonly api = {
+    set: (callback: () => void, delayMs: number): unknown => {
+      const id = this.nextId++;
+      this.timers.push({ at: this.now + delayMs, callback, id });
+      this.maxArmed = Math.max(this.maxArmed, this.timers.length);
+      return id;
+    },
+    clear: (handle: unknown): void => {
+      this.timers = this.timers.filter((t) => t.id !== handle);
+    },
+  };
+
+  get armed(): number {
+    return this.timers.length;
+  }
+
+  async advance(ms: number): Promise<void> {
+    const until = this.now + ms;
+    for (;;) {
+      await settle();
+      const due = this.timers.filter((t) => t.at <= until).sort((a, b) => a.at - b.at)[0];
+      if (due === undefined) break;
+      this.timers = this.timers.filter((t) => t !== due);
+      this.now = Math.max(this.now, due.at);
+      due.callback();
+    }
+    this.now = until;
+    await settle();
+  }
+}
+
+/** Lets every promise chain that can move, move. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+interface Row {
+  delivery: PendingDelivery;
+  url: string;
+  body: string;
+  eventId: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: RecordedAttempt[];
+}
+
+/** The outbox as the database keeps it, in memory. */
+class MemoryStore implements DeliveryStore {
+  readonly rows = new Map<string, Row>();
+  secret: string | null = null;
+
+  save(id: string, orderKey: string, now: number): PendingDelivery {
+    const delivery: PendingDelivery = {
+      id,
+      orderKey,
+      position: this.rows.size + 1,
+      attempts: 0,
+      firstAttemptAt: null,
+      nextAttemptAt: now,
+    };
+    this.rows.set(id, {
+      delivery: { ...delivery },
+      url: `http://receiver.test/${orderKey}`,
+      body: JSON.stringify({ event_id: `evt-${id}` }),
+      eventId: `evt-${id}`,
+      state: 'pending',
+      attempts: [],
+    });
+    return delivery;
+  }
+
+  row(id: string): Row {
+    const row = this.rows.get(id);
+    if (row === undefined) throw new Error(`no row ${id}`);
+    return row;
+  }
+
+  async pending(): Promise<PendingDelivery[]> {
+    return [...this.rows.values()].filter((r) => r.state === 'pending').map((r) => ({ ...r.delivery }));
+  }
+
+  async target(id: string) {
+    const row = this.row(id);
+    return { url: row.url, body: row.body, eventId: row.eventId, signingSecret: this.secret };
+  }
+
+  async record(id: string, attempt: RecordedAttempt): Promise<void> {
+    const row = this.row(id);
+    row.attempts.push(attempt);
+    row.delivery.attempts = attempt.n;
+    row.delivery.firstAttemptAt = attempt.firstAttemptAt;
+    if (attempt.step.state === 'pending') row.delivery.nextAttemptAt = attempt.step.nextAttemptAt;
+    else row.state = attempt.step.state;
+  }
+
+  async expire(id: string): Promise<void> {
+    this.row(id).state = 'failed';
+  }
+}
+
+interface Sent {
+  post: WebhookPost;
+  at: number;
+}
+
+/** A receiver whose answers the test scripts per URL; `hold` keeps a request in flight. */
+class FakeReceiver {
+  readonly sent: Sent[] = [];
+  private readonly scripts = new Map<string, AttemptOutcome[]>();
+  hold = false;
+  private held: Array<() => void> = [];
+
+  constructor(private readonly time: FakeTime) {}
+
+  answer(orderKey: string, ...outcomes: AttemptOutcome[]): void {
+    this.scripts.set(`http://receiver.test/${orderKey}`, outcomes);
+  }
+
+  readonly send = (post: WebhookPost, shutdown: AbortSignal): Promise<PostResult> => {
+    this.sent.push({ post, at: this.time.now });
+    if (this.hold) {
+      return new Promise((resolve, reject) => {
+        this.held.push(() => resolve({ outcome: { statusCode: 200 }, latencyMs: 5, answerExcerpt: '' }));
+        shutdown.addEventListener('abort', () => reject(new AttemptAbandoned()));
+      });
+    }
+    const script = this.scripts.get(post.url) ?? [];
+    const outcome = script.length > 1 ? script.shift()! : (script[0] ?? { statusCode: 200 });
+    return Promise.resolve({ outcome, latencyMs: 5, answerExcerpt: 'ok' });
+  };
+
+  /** Answers 200 to every request held so far. */
+  release(): void {
+    const held = this.held;
+    this.held = [];
+    for (const answer of held) answer();
+  }
+
+  bodiesTo(orderKey: string): string[] {
+    return this.sent.filter((s) => s.post.url.endsWith(`/${orderKey}`)).map((s) => s.post.body);
+  }
+}
+
+function dispatcherFor(store: MemoryStore, time: FakeTime, receiver: FakeReceiver, maxConcurrent = 8) {
+  const errors: string[] = [];
+  const dispatcher = new Dispatcher({
+    store,
+    send: receiver.send,
+    schedule: CONTRACT_SCHEDULE,
+    now: () => time.now,
+    random: () => 0.5,
+    timers: time.api,
+    maxConcurrent,
+    onError: (message) => errors.push(message),
+  });
+  return { dispatcher, errors };
+}
+
+describe('the dispatcher', () => {
+  let time: FakeTime;
+  let store: MemoryStore;
+  let receiver: FakeReceiver;
+
+  beforeEach(() => {
+    time = new FakeTime();
+    store = new MemoryStore();
+    receiver = new FakeReceiver(time);
+  });
+
+  it('sends a new delivery at once, with no timer or poll tick in between', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await settle();
+    expect(receiver.sent).toEqual([
+      { post: expect.objectContaining({ body: '{"event_id":"evt-d1"}' }), at: T0 },
+    ]);
+    expect(store.row('d1').state).toBe('delivered');
+    expect(time.armed).toBe(0);
+  });
+
+  it('retries 503, 503 and delivers on the third attempt, each at its time', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    receiver.answer('tx-a', { statusCode: 503 }, { statusCode: 503 }, { statusCode: 200 });
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await settle();
+    expect(receiver.sent).toHaveLength(1);
+    await time.advance(2999);
+    expect(receiver.sent).toHaveLength(1);
+    await time.advance(1);
+    expect(receiver.sent.map((s) => s.at - T0)).toEqual([0, 3000]);
+    await time.advance(5000);
+    expect(receiver.sent.map((s) => s.at - T0)).toEqual([0, 3000, 8000]);
+    const row = store.row('d1');
+    expect(row.state).toBe('delivered');
+    expect(row.attempts.map((a) => [a.n, a.at - T0, a.outcome])).toEqual([
+      [1, 0, { statusCode: 503 }],
+      [2, 3000, { statusCode: 503 }],
+      [3, 8000, { statusCode: 200 }],
+    ]);
+    expect(row.attempts.map((a) => a.step)).toEqual([
+      { state: 'pending', nextAttemptAt: T0 + 3000 },
+      { state: 'pending', nextAttemptAt: T0 + 8000 },
+      { state: 'delivered' },
+    ]);
+  });
+
+  it('makes exactly one attempt at a permanent rejection', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    receiver.answer('tx-a', { statusCode: 400 });
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await time.advance(20 * 60_000);
+    expect(receiver.sent).toHaveLength(1);
+    expect(store.row('d1').state).toBe('failed');
+  });
+
+  it('abandons a receiver that never answers after 10 attempts', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    receiver.answer('tx-a', { error: 'timeout' });
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await time.advance(20 * 60_000);
+    expect(receiver.sent).toHaveLength(10);
+    expect(store.row('d1').state).toBe('failed');
+    expect(dispatcher.pendingCount).toBe(0);
+  });
+
+  it('keeps one timer, however many deliveries wait for a retry', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver, 1000);
+    await dispatcher.start();
+    for (let i = 0; i < 200; i += 1) {
+      receiver.answer(`tx-${i}`, { statusCode: 503 }, { statusCode: 200 });
+      dispatcher.add(store.save(`d${i}`, `tx-${i}`, time.now));
+      time.now += 7;
+    }
+    await settle();
+    expect(dispatcher.pendingCount).toBe(200);
+    expect(time.maxArmed).toBe(1);
+    await time.advance(10_000);
+    expect(time.maxArmed).toBe(1);
+    expect([...store.rows.values()].every((r) => r.state === 'delivered')).toBe(true);
+    expect(time.armed).toBe(0);
+  });
+
+  it('holds a later event of a transaction while an earlier one is retried, and no other transaction', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    receiver.answer('tx-a', { statusCode: 503 }, { statusCode: 503 }, { statusCode: 200 });
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    dispatcher.add(store.save('a2', 'tx-a', time.now));
+    dispatcher.add(store.save('b1', 'tx-b', time.now));
+    dispatcher.add(store.save('b2', 'tx-b', time.now));
+    await settle();
+    expect(receiver.bodiesTo('tx-a')).toEqual(['{"event_id":"evt-a1"}']);
+    expect(receiver.bodiesTo('tx-b')).toEqual(['{"event_id":"evt-b1"}', '{"event_id":"evt-b2"}']);
+    await time.advance(10_000);
+    expect(receiver.bodiesTo('tx-a')).toEqual([
+      '{"event_id":"evt-a1"}',
+      '{"event_id":"evt-a1"}',
+      '{"event_id":"evt-a1"}',
+      '{"event_id":"evt-a2"}',
+    ]);
+  });
+
+  it('lets the next event go once an earlier one has failed for good', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    receiver.answer('tx-a', { statusCode: 404 }, { statusCode: 200 });
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    dispatcher.add(store.save('a2', 'tx-a', time.now));
+    await settle();
+    expect(receiver.bodiesTo('tx-a')).toEqual(['{"event_id":"evt-a1"}', '{"event_id":"evt-a2"}']);
+    expect([store.row('a1').state, store.row('a2').state]).toEqual(['failed', 'delivered']);
+  });
+
+  it('resumes, after a restart, every pending delivery at its time and in order', async () => {
+    const first = dispatcherFor(store, time, receiver).dispatcher;
+    await first.start();
+    receiver.answer('tx-a', { statusCode: 503 }, { statusCode: 200 });
+    first.add(store.save('a1', 'tx-a', time.now));
+    first.add(store.save('a2', 'tx-a', time.now));
+    await settle();
+    await first.stop();
+    expect(receiver.sent).toHaveLength(1);
+
+    const second = dispatcherFor(store, time, receiver).dispatcher;
+    await second.start();
+    await time.advance(2999);
+    expect(receiver.sent).toHaveLength(1);
+    await time.advance(1);
+    expect(receiver.bodiesTo('tx-a')).toEqual([
+      '{"event_id":"evt-a1"}',
+      '{"event_id":"evt-a1"}',
+      '{"event_id":"evt-a2"}',
+    ]);
+    expect([store.row('a1').state, store.row('a2').state]).toEqual(['delivered', 'delivered']);
+  });
+
+  it('leaves an attempt cut by shutdown unrecorded and pending, and makes it again after a restart', async () => {
+    const first = dispatcherFor(store, time, receiver).dispatcher;
+    await first.start();
+    receiver.hold = true;
+    first.add(store.save('a1', 'tx-a', time.now));
+    await settle();
+    expect(receiver.sent).toHaveLength(1);
+    await first.stop();
+    expect(store.row('a1')).toMatchObject({ state: 'pending', attempts: [] });
+
+    receiver.hold = false;
+    const second = dispatcherFor(store, time, receiver).dispatcher;
+    await second.start();
+    await settle();
+    expect(receiver.bodiesTo('tx-a')).toEqual(['{"event_id":"evt-a1"}', '{"event_id":"evt-a1"}']);
+    expect(store.row('a1').state).toBe('delivered');
+    expect(store.row('a1').attempts.map((a) => a.n)).toEqual([1]);
+  });
+
+  it('fails with no further attempt a delivery found past its 15 minutes after a long stop', async () => {
+    const first = dispatcherFor(store, time, receiver).dispatcher;
+    await first.start();
+    receiver.answer('tx-a', { statusCode: 503 }, { statusCode: 200 });
+    first.add(store.save('a1', 'tx-a', time.now));
+    await settle();
+    await first.stop();
+    await time.advance(16 * 60_000);
+
+    const second = dispatcherFor(store, time, receiver).dispatcher;
+    await second.start();
+    await settle();
+    expect(receiver.sent).toHaveLength(1);
+    expect(store.row('a1').state).toBe('failed');
+  });
+
+  it('never has more attempts in flight than allowed; the others go as room frees', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver, 2);
+    await dispatcher.start();
+    receiver.hold = true;
+    for (let i = 0; i < 5; i += 1) dispatcher.add(store.save(`d${i}`, `tx-${i}`, time.now));
+    await settle();
+    expect(receiver.sent).toHaveLength(2);
+    // Due heads waiting for room need no timer: an attempt ending makes room and sends the next.
+    expect(time.armed).toBe(0);
+    receiver.release();
+    await settle();
+    expect(receiver.sent).toHaveLength(4);
+    receiver.release();
+    await settle();
+    expect(receiver.sent).toHaveLength(5);
+    receiver.release();
+    await settle();
+    expect([...store.rows.values()].map((r) => r.state)).toEqual(Array(5).fill('delivered'));
+  });
+
+  it('keeps a delivery pending when the store fails to record, and tries it again later', async () => {
+    const { dispatcher, errors } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    const record = store.record.bind(store);
+    let failures = 1;
+    store.record = async (id, attempt) => {
+      if (failures-- > 0) throw new Error('disk full');
+      return record(id, attempt);
+    };
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    await settle();
+    expect(errors).toEqual([expect.stringContaining('disk full')]);
+    expect(store.row('a1').state).toBe('pending');
+    await time.advance(1000);
+    expect(store.row('a1').state).toBe('delivered');
+    expect(receiver.sent).toHaveLength(2);
+  });
+
+  it('signs each attempt when the merchant has a secret, with the event_id as webhook-id', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    store.secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    await settle();
+    const { post } = receiver.sent[0];
+    expect(post.headers['webhook-id']).toBe('evt-a1');
+    expect(post.headers['webhook-timestamp']).toBe(String(T0 / 1000));
+    expect(verifyWebhook(store.secret, post.headers, post.body, T0 / 1000)).toBe(true);
+  });
+
+  it('sends no signature headers when the merchant has no secret', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    await settle();
+    expect(receiver.sent[0].post.headers).toEqual({});
+  });
+});

@@ -1,0 +1,239 @@
+import { MinHeap } from './min-heap';
+import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
+import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
+import { signWebhook } from './webhook-signature';
+
+/** A delivery still to make, as the dispatcher tracks it. */
+export interface PendingDelivery {
+  id: string;
+  /** Deliveries sharing a key (a transaction) go out one at a time, in `position` order. */
+  orderKey: string;
+  position: number;
+  /** Attempts recorded so far. */
+  attempts: number;
+  firstAttemptAt: number | null;
+  nextAttemptAt: number;
+}
+
+/** What one delivery sends. */
+export interface DeliveryTarget {
+  url: string;
+  body: string;
+  eventId: string;
+  /** The merchant's `whsec_` secret when it has one: the attempt is then signed. */
+  signingSecret: string | null;
+}
+
+export interface RecordedAttempt extends PostResult {
+  n: number;
+  /** When the attempt started (epoch ms). */
+  at: number;
+  firstAttemptAt: number;
+  step: NextStep;
+}
+
+/** The outbox, in the database: the dispatcher's only memory that survives a crash. */
+export interface DeliveryStore {
+  /** Every delivery still pending. */
+  pending(): Promise<PendingDelivery[]>;
+  target(id: string): Promise<DeliveryTarget>;
+  /** The attempt row and the delivery's new state, written together. */
+  record(id: string, attempt: RecordedAttempt): Promise<void>;
+  /** A delivery found past its window when due fails with no further attempt. */
+  expire(id: string): Promise<void>;
+}
+
+export interface Timers {
+  set(callback: () => void, delayMs: number): unknown;
+  clear(handle: unknown): void;
+}
+
+export interface DispatcherDeps {
+  store: DeliveryStore;
+  send: (post: WebhookPost, shutdown: AbortSignal) => Promise<PostResult>;
+  schedule: RetrySchedule;
+  now: () => number;
+  random: () => number;
+  timers: Timers;
+  /** Attempts in flight at once, across all transactions. */
+  maxConcurrent: number;
+  onError: (message: string) => void;
+}
+
+/** After a store failure the delivery is tried again this much later (it stays pending). */
+const STORE_FAILURE_BACKOFF_MS = 1000;
+
+/** A head waiting in the heap, with the time it was due when it went in. */
+interface Waiting {
+  at: number;
+  delivery: PendingDelivery;
+}
+
+/**
+ * Sends each pending delivery when it is due, event-driven: a new delivery leaves at once, and a
+ * single timer wakes the dispatcher for the earliest retry, however many wait. Only the head of
+ * each transaction's queue is ever eligible, so a later event waits for an earlier one.
+ */
+export class Dispatcher {
+  private readonly queues = new Map<string, PendingDelivery[]>();
+  private readonly known = new Set<string>();
+  /** Queue heads not in flight, earliest due first. An entry gone stale is skipped when it comes out. */
+  private readonly waiting = new MinHeap<Waiting>((entry) => entry.at);
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly shutdown = new AbortController();
+  private timer: { handle: unknown; at: number } | undefined;
+  private running = false;
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** Resumes every pending delivery of the store at its time. */
+  async start(): Promise<void> {
+    for (const delivery of await this.deps.store.pending()) this.enqueue(delivery);
+    for (const queue of this.queues.values()) this.wait(queue[0]);
+    this.running = true;
+    this.pump();
+  }
+
+  /** Takes a delivery the store has just saved. */
+  add(delivery: PendingDelivery): void {
+    this.enqueue(delivery);
+    this.pump();
+  }
+
+  /**
+   * Starts no attempt any more and cuts those in flight: an attempt whose answer came is recorded
+   * in full, one cut before its answer is not recorded at all and stays pending in the store.
+   */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer !== undefined) this.deps.timers.clear(this.timer.handle);
+    this.timer = undefined;
+    this.shutdown.abort();
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** How many deliveries are pending (for the logs). */
+  get pendingCount(): number {
+    return this.known.size;
+  }
+
+  private enqueue(delivery: PendingDelivery): void {
+    if (this.known.has(delivery.id)) return;
+    this.known.add(delivery.id);
+    const queue = this.queues.get(delivery.orderKey) ?? [];
+    const at = queue.findIndex((other) => other.position > delivery.position);
+    const added = { ...delivery };
+    queue.splice(at === -1 ? queue.length : at, 0, added);
+    this.queues.set(delivery.orderKey, queue);
+    // Before start() the heads are put in the heap all at once.
+    if (this.running && queue[0] === added) this.wait(added);
+  }
+
+  private wait(delivery: PendingDelivery): void {
+    this.waiting.push({ at: delivery.nextAttemptAt, delivery });
+  }
+
+  /** Whether a heap entry still stands for a head that is due at that time and not in flight. */
+  private isCurrent({ at, delivery }: Waiting): boolean {
+    return (
+      this.known.has(delivery.id) &&
+      this.queues.get(delivery.orderKey)?.[0] === delivery &&
+      delivery.nextAttemptAt === at &&
+      !this.inFlight.has(delivery.id)
+    );
+  }
+
+  private finish(delivery: PendingDelivery): void {
+    this.known.delete(delivery.id);
+    const queue = this.queues.get(delivery.orderKey);
+    if (queue === undefined) return;
+    const rest = queue.filter((other) => other.id !== delivery.id);
+    if (rest.length === 0) {
+      this.queues.delete(delivery.orderKey);
+      return;
+    }
+    this.queues.set(delivery.orderKey, rest);
+    this.wait(rest[0]);
+  }
+
+  /** Launches every due head there is room for, then arms the one timer for the next. */
+  private pump(): void {
+    if (!this.running) return;
+    const now = this.deps.now();
+    while (this.inFlight.size < this.deps.maxConcurrent) {
+      const next = this.waiting.peek();
+      if (next === undefined || next.at > now) break;
+      this.waiting.pop();
+      if (this.isCurrent(next)) this.launch(next.delivery);
+    }
+    let next = this.waiting.peek();
+    while (next !== undefined && !this.isCurrent(next)) {
+      this.waiting.pop();
+      next = this.waiting.peek();
+    }
+    // A head already due waits for room: the attempt that ends next pumps again, no timer needed.
+    this.arm(next === undefined || next.at <= now ? Infinity : next.at, now);
+  }
+
+  private arm(at: number, now: number): void {
+    if (this.timer?.at === at) return;
+    if (this.timer !== undefined) this.deps.timers.clear(this.timer.handle);
+    this.timer = undefined;
+    if (at === Infinity) return;
+    const handle = this.deps.timers.set(() => {
+      this.timer = undefined;
+      this.pump();
+    }, at - now);
+    this.timer = { handle, at };
+  }
+
+  private launch(delivery: PendingDelivery): void {
+    const run = this.attempt(delivery)
+      .catch((error: unknown) => {
+        this.deps.onError(`delivery ${delivery.id}: ${String(error)}; tried again later`);
+        delivery.nextAttemptAt = this.deps.now() + STORE_FAILURE_BACKOFF_MS;
+      })
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        // Still pending (retried later, or cut by a stop): back in the heap at its new time.
+        if (this.known.has(delivery.id)) this.wait(delivery);
+        this.pump();
+      });
+    this.inFlight.set(delivery.id, run);
+  }
+
+  private async attempt(delivery: PendingDelivery): Promise<void> {
+    const { store, schedule } = this.deps;
+    const at = this.deps.now();
+    if (!mayStart(schedule, delivery.firstAttemptAt, at)) {
+      await store.expire(delivery.id);
+      this.finish(delivery);
+      return;
+    }
+    const target = await store.target(delivery.id);
+    const headers =
+      target.signingSecret === null
+        ? {}
+        : { ...signWebhook(target.signingSecret, target.eventId, Math.floor(at / 1000), target.body) };
+    let result: PostResult;
+    try {
+      result = await this.deps.send({ url: target.url, body: target.body, headers }, this.shutdown.signal);
+    } catch (error) {
+      if (error instanceof AttemptAbandoned) return;
+      throw error;
+    }
+    const n = delivery.attempts + 1;
+    const firstAttemptAt = delivery.firstAttemptAt ?? at;
+    const endedAt = this.deps.now();
+    const step = nextStep(
+      schedule,
+      { n, firstAttemptAt, endedAt, outcome: result.outcome },
+      this.deps.random,
+    );
+    await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
+    delivery.attempts = n;
+    delivery.firstAttemptAt = firstAttemptAt;
+    if (step.state === 'pending') delivery.nextAttemptAt = step.nextAttemptAt;
+    else this.finish(delivery);
+  }
+}

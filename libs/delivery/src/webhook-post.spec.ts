@@ -1,0 +1,181 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Agent } from 'undici';
+import { guardedLookup } from './destination-policy';
+import { classify } from './retry-policy';
+import { AttemptAbandoned, postWebhook, type WebhookPost } from './webhook-post';
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** A real receiver on 127.0.0.1 whose behaviour each test sets. */
+class Receiver {
+  handler: Handler = (_request, response) => response.end();
+  readonly bodies: string[] = [];
+  readonly headers: IncomingMessage['headers'][] = [];
+  private readonly sockets = new Set<Socket>();
+  private readonly server: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      this.bodies.push(body);
+      this.headers.push(request.headers);
+      this.handler(request, response);
+    });
+  });
+
+  async listen(): Promise<void> {
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  }
+
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const post = (url: string): WebhookPost => ({
+  url,
+  body: '{"event_id":"e-1"}',
+  headers: { 'x-test': 'yes' },
+});
+
+describe('one webhook attempt over real sockets', () => {
+  let receiver: Receiver;
+
+  beforeEach(async () => {
+    receiver = new Receiver();
+    await receiver.listen();
+  });
+
+  afterEach(() => receiver.close());
+
+  it('POSTs the exact body as JSON with the given headers, and keeps the first 1 KB of the answer', async () => {
+    receiver.handler = (_request, response) => {
+      response.statusCode = 200;
+      response.end('x'.repeat(5000));
+    };
+    const result = await postWebhook(post(receiver.url()), { timeoutMs: 2000 });
+    expect(result.outcome).toEqual({ statusCode: 200 });
+    expect(result.answerExcerpt).toBe('x'.repeat(1024));
+    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(receiver.bodies).toEqual(['{"event_id":"e-1"}']);
+    expect(receiver.headers[0]['content-type']).toBe('application/json');
+    expect(receiver.headers[0]['x-test']).toBe('yes');
+  });
+
+  it.each([408, 429, 500, 502, 503, 504, 400, 401, 403, 404, 409, 422, 501])(
+    'reports the status %i answered',
+    async (status) => {
+      receiver.handler = (_request, response) => {
+        response.statusCode = status;
+        response.end(`status ${status}`);
+      };
+      const result = await postWebhook(post(receiver.url()), { timeoutMs: 2000 });
+      expect(result.outcome).toEqual({ statusCode: status });
+      expect(result.answerExcerpt).toBe(`status ${status}`);
+    },
+  );
+
+  it('does not follow a redirect: the 3xx is the outcome, and gives up', async () => {
+    receiver.handler = (request, response) => {
+      response.statusCode = request.url === '/hook' ? 302 : 200;
+      response.setHeader('location', '/elsewhere');
+      response.end();
+    };
+    const result = await postWebhook(post(receiver.url()), { timeoutMs: 2000 });
+    expect(result.outcome).toEqual({ statusCode: 302 });
+    expect(classify(result.outcome)).toBe('give_up');
+    expect(receiver.bodies).toHaveLength(1);
+  });
+
+  it('times out a receiver that never answers, and retries', async () => {
+    receiver.handler = () => undefined;
+    const result = await postWebhook(post(receiver.url()), { timeoutMs: 150 });
+    expect(result.outcome).toEqual({ error: 'timeout' });
+    expect(classify(result.outcome)).toBe('retry');
+  });
+
+  it('times out a receiver that answers the status but never ends the body: the status counts', async () => {
+    receiver.handler = (_request, response) => {
+      response.writeHead(200);
+      response.write('partial');
+    };
+    const result = await postWebhook(post(receiver.url()), { timeoutMs: 150 });
+    expect(result.outcome).toEqual({ statusCode: 200 });
+    expect(result.answerExcerpt).toBe('partial');
+  });
+
+  it('reports a connection reset, and retries', async () => {
+    receiver.handler = (request) => request.socket.resetAndDestroy();
+    const result = await postWebhook(post(receiver.url()), { timeoutMs: 2000 });
+    expect(result.outcome).toEqual({ error: 'connection_reset' });
+    expect(classify(result.outcome)).toBe('retry');
+  });
+
+  it('reports a connection closed without an answer as a reset', async () => {
+    receiver.handler = (request) => request.socket.destroy();
+    const result = await postWebhook(post(receiver.url()), { timeoutMs: 2000 });
+    expect(result.outcome).toEqual({ error: 'connection_reset' });
+  });
+
+  it('reports a refused connection, and retries', async () => {
+    const url = receiver.url();
+    await receiver.close();
+    const result = await postWebhook(post(url), { timeoutMs: 2000 });
+    expect(result.outcome).toEqual({ error: 'connection_refused' });
+    expect(classify(result.outcome)).toBe('retry');
+    receiver = new Receiver();
+    await receiver.listen();
+  });
+
+  it('reports an unresolvable host (.invalid) as a DNS failure, and retries', async () => {
+    const result = await postWebhook(post('http://receiver.invalid/hook'), { timeoutMs: 5000 });
+    expect(result.outcome).toEqual({ error: 'dns_failure' });
+    expect(classify(result.outcome)).toBe('retry');
+  });
+
+  it('refuses at connect time a name that resolves to a non-public address, and gives up', async () => {
+    const publicOnly = new Agent({
+      connect: { lookup: guardedLookup({ requireHttps: false, allowPrivate: false }) },
+    });
+    const url = receiver.url().replace('127.0.0.1', 'localhost');
+    try {
+      const result = await postWebhook(post(url), { timeoutMs: 2000, dispatcher: publicOnly });
+      expect(result.outcome).toEqual({ error: 'destination_refused' });
+      expect(classify(result.outcome)).toBe('give_up');
+      expect(receiver.bodies).toEqual([]);
+    } finally {
+      await publicOnly.close();
+    }
+  });
+
+  it('connects through the same guarded lookup where private addresses are allowed', async () => {
+    const anywhere = new Agent({
+      connect: { lookup: guardedLookup({ requireHttps: false, allowPrivate: true }) },
+    });
+    const url = receiver.url().replace('127.0.0.1', 'localhost');
+    try {
+      const result = await postWebhook(post(url), { timeoutMs: 2000, dispatcher: anywhere });
+      expect(result.outcome).toEqual({ statusCode: 200 });
+    } finally {
+      await anywhere.close();
+    }
+  });
+
+  it('abandons an attempt cut by shutdown, with no outcome to record', async () => {
+    receiver.handler = () => undefined;
+    const shutdown = new AbortController();
+    const attempt = postWebhook(post(receiver.url()), { timeoutMs: 5000, shutdown: shutdown.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    shutdown.abort();
+    await expect(attempt).rejects.toBeInstanceOf(AttemptAbandoned);
+  });
+});
