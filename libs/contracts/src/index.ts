@@ -3,3 +3,4 @@ export * from './authorization-response';
 export * from './signing';
 export * from './dto/limits';
 export * from './dto/validators';
+export * from './dto/print-job';

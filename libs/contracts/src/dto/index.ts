@@ -3,3 +3,5 @@ export * from './validators';
 export * from './amount.dto';
 export * from './async-charge.dto';
 export * from './transaction-event.doc';
+export * from './print-job';
+export * from './print-job.dto';
