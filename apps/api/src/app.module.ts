@@ -9,6 +9,8 @@ import { ApiConfig } from './config/api-config';
 import { HealthController } from './health/health.controller';
 import { LinkModule } from './link/link.module';
 import { PaymentsModule } from './payments/payments.module';
+import { PrintJobEntity } from './print/print-job.entity';
+import { PrintModule } from './print/print.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SandboxSeed } from './seed/sandbox-seed';
 import { TerminalEntity } from './terminals/terminal.entity';
@@ -16,7 +18,13 @@ import { TerminalsModule } from './terminals/terminals.module';
 import { TransactionEventEntity } from './transactions/transaction-event.entity';
 import { TransactionEntity } from './transactions/transaction.entity';
 
-export const API_ENTITIES = [MerchantEntity, TerminalEntity, TransactionEntity, TransactionEventEntity];
+export const API_ENTITIES = [
+  MerchantEntity,
+  TerminalEntity,
+  TransactionEntity,
+  TransactionEventEntity,
+  PrintJobEntity,
+];
 
 @Module({})
 export class AppModule {
@@ -33,6 +41,7 @@ export class AppModule {
         TerminalsModule,
         LinkModule,
         PaymentsModule,
+        PrintModule,
         ...sandboxOnly,
       ],
       controllers: [HealthController],

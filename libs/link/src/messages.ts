@@ -1,6 +1,7 @@
 import type { ErrorBody, TerminalPace } from '@tps/domain';
 import type { TransactionEvent } from '@tps/contracts';
 import type { OperationOrder } from './operation-order';
+import type { PrintJobReport, PrintOrder } from './print-order';
 import type { TransactionOutcome } from './transaction-outcome';
 
 /** Path of a terminal's own uplink to the service (Cloud-form operations down, events up). */
@@ -35,7 +36,8 @@ export interface TerminalProfile {
 }
 
 /** Requests a terminal answers, whichever link they come by. */
-export type TerminalRequest = { type: 'operation'; order: OperationOrder };
+export type TerminalRequest =
+  { type: 'operation'; order: OperationOrder } | { type: 'print'; job: PrintOrder };
 
 /** Requests on the control link name the terminal they are for. */
 export type ControlRequest =
@@ -46,6 +48,6 @@ export type ControlRequest =
 export type ControlNotice = { type: 'fleet'; terminals: TerminalProfile[] };
 
 /** Requests a terminal sends up its uplink. */
-export type UplinkRequest = { type: 'event'; link: LinkEvent };
+export type UplinkRequest = { type: 'event'; link: LinkEvent } | { type: 'print'; report: PrintJobReport };
 
 export type { ErrorBody };

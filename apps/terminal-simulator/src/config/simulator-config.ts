@@ -28,6 +28,12 @@ export class SimulatorConfig {
   @IsInt()
   @Min(10)
   RECONNECT_MIN_MS = 100;
+
+  /** How long the terminal waits for a print webhook's answer (the specification's 15 s). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  PRINT_CALLBACK_TIMEOUT_MS = 15_000;
 }
 
 export function validateSimulatorConfig(env: Record<string, unknown>): SimulatorConfig {

@@ -3,12 +3,15 @@ import { ContractError } from '@tps/domain';
 import type { TerminalProfile, TerminalRequest } from '@tps/link';
 import { SimulatorConfig } from '../config/simulator-config';
 import { Uplink } from '../link/uplink';
+import { PrintStore } from '../printer/print-store';
+import { TerminalPrinter } from '../printer/terminal-printer';
 import { TerminalRuntime } from '../runtime/terminal-runtime';
 import { TerminalStore } from '../store/terminal-store';
 
 interface HostedTerminal {
   runtime: TerminalRuntime;
   uplink: Uplink;
+  printer: TerminalPrinter;
 }
 
 /** The terminals this simulator hosts, as the service's fleet lists them. */
@@ -20,6 +23,7 @@ export class Fleet implements OnApplicationShutdown {
   constructor(
     private readonly config: SimulatorConfig,
     private readonly store: TerminalStore,
+    private readonly printStore: PrintStore,
   ) {}
 
   get size(): number {
@@ -48,9 +52,11 @@ export class Fleet implements OnApplicationShutdown {
       const runtime = new TerminalRuntime(profile, this.store, uplink, (error) =>
         this.logger.error(`terminal ${profile.serialNumber}: ${String(error)}`),
       );
-      terminal = { runtime, uplink };
+      const printer = this.printer(profile.serialNumber, runtime, uplink);
+      terminal = { runtime, uplink, printer };
       this.hosted.set(profile.serialNumber, terminal);
       await runtime.recover();
+      printer.start();
     }
     terminal.runtime.update(profile);
     if (profile.offline) terminal.uplink.close();
@@ -64,11 +70,26 @@ export class Fleet implements OnApplicationShutdown {
     switch (request.type) {
       case 'operation':
         return terminal.runtime.operate(request.order);
+      case 'print':
+        return terminal.printer.enqueue(request.job);
       default: {
-        const unknownRequest: never = request.type;
-        throw new ContractError('PAR-001', `unknown terminal request ${String(unknownRequest)}`);
+        const unknownRequest: never = request;
+        throw new ContractError('PAR-001', `unknown terminal request ${JSON.stringify(unknownRequest)}`);
       }
     }
+  }
+
+  private printer(serial: string, runtime: TerminalRuntime, uplink: Uplink): TerminalPrinter {
+    const printer = new TerminalPrinter(
+      serial,
+      () => runtime.profile,
+      this.printStore,
+      uplink,
+      { callbackTimeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS },
+      (message) => this.logger.log(message),
+    );
+    uplink.whenUp(() => printer.report());
+    return printer;
   }
 
   onApplicationShutdown(): void {
