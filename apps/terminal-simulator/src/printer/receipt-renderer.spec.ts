@@ -57,6 +57,12 @@ describe('renderReceipt', () => {
     expect(out).toContain('7501');
   });
 
+  it('keeps the spacing inside a line that fits', () => {
+    expect(renderReceipt([{ type: 'text', value: 'IVA                      $16.00' }])).toBe(
+      'IVA                      $16.00',
+    );
+  });
+
   it('prints an empty text as an empty line', () => {
     expect(wrap('')).toEqual(['']);
     expect(

@@ -11,27 +11,20 @@ function printable(value: string): string {
   return value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, ' ');
 }
 
-/** Wraps one paragraph at word boundaries; a word longer than the line is cut. */
+/**
+ * Wraps one paragraph at the last space that fits, keeping the spacing inside a line (receipts
+ * line up columns with spaces); a word longer than the line is cut.
+ */
 export function wrap(paragraph: string, columns = RECEIPT_COLUMNS): string[] {
   const lines: string[] = [];
-  let line = '';
-  for (const word of paragraph.split(' ').filter((w) => w.length > 0)) {
-    let rest = word;
-    while (rest.length > 0) {
-      const room = line.length === 0 ? columns : columns - line.length - 1;
-      if (rest.length <= room) {
-        line = line.length === 0 ? rest : `${line} ${rest}`;
-        rest = '';
-      } else if (line.length > 0) {
-        lines.push(line);
-        line = '';
-      } else {
-        lines.push(rest.slice(0, columns));
-        rest = rest.slice(columns);
-      }
-    }
+  let rest = paragraph.trimEnd();
+  while (rest.length > columns) {
+    const space = rest.lastIndexOf(' ', columns);
+    const cut = space > 0 ? space : columns;
+    lines.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
   }
-  if (line.length > 0 || lines.length === 0) lines.push(line);
+  lines.push(rest);
   return lines;
 }
 

@@ -103,11 +103,11 @@ function toCommandInstances(value: unknown): unknown {
   return value.map((item: unknown) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
     const type = (item as { type?: unknown }).type;
-    const target =
-      typeof type === 'string' && Object.prototype.hasOwnProperty.call(COMMAND_CLASSES, type)
-        ? COMMAND_CLASSES[type as keyof typeof COMMAND_CLASSES]
-        : PrintCommandDto;
-    return plainToInstance<object, object>(target, item);
+    if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(COMMAND_CLASSES, type)) {
+      return plainToInstance<object, object>(COMMAND_CLASSES[type as keyof typeof COMMAND_CLASSES], item);
+    }
+    // Only the type is wrong: say so, rather than call its other fields unknown.
+    return plainToInstance(PrintCommandDto, { type });
   });
 }
 
