@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type { DataSource, Repository } from 'typeorm';
+import { SerialWriter } from '@tps/database';
 import { TerminalEntity } from './terminal.entity';
 
 @Injectable()
 export class TerminalRepository {
-  constructor(@InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>) {}
+  private readonly writer: SerialWriter;
+
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    @InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>,
+  ) {
+    this.writer = new SerialWriter(dataSource);
+  }
 
   findBySerial(serialNumber: string): Promise<TerminalEntity | null> {
     return this.terminals.findOneBy({ serialNumber });
@@ -25,6 +33,7 @@ export class TerminalRepository {
   }
 
   async save(terminal: TerminalEntity): Promise<TerminalEntity> {
-    return this.terminals.save(terminal);
+    // Through the shared writer: save() opens a transaction, which must not interleave with others.
+    return this.writer.write((manager) => manager.save(terminal));
   }
 }
