@@ -8,6 +8,12 @@ import {
   type UplinkRequest,
 } from '@tps/link';
 import type { PrintJobChanges, PrintStore } from './print-store';
+
+/** What the printer needs of the store (an interface, so that unit tests can stand in for it). */
+export type PrintQueueStore = Pick<
+  PrintStore,
+  'enqueue' | 'nextToPrint' | 'update' | 'unreported' | 'markReported'
+>;
 import { renderReceipt } from './receipt-renderer';
 import type { TerminalPrintJobEntity } from './terminal-print-job.entity';
 
@@ -20,6 +26,8 @@ export interface PrinterUplink {
 export interface PrinterSettings {
   /** The print webhook's timeout: the specification's 15 s unless configured. */
   callbackTimeoutMs: number;
+  /** The print webhook sender; tests stand in for the network. */
+  sendCallback?: typeof sendPrintCallback;
 }
 
 /** How long the paper takes to come out, by the terminal's pace. */
@@ -62,7 +70,7 @@ export class TerminalPrinter {
   constructor(
     private readonly serial: string,
     private readonly profile: () => TerminalProfile,
-    private readonly store: PrintStore,
+    private readonly store: PrintQueueStore,
     private readonly uplink: PrinterUplink,
     private readonly settings: PrinterSettings,
     private readonly log: (message: string) => void,
@@ -163,7 +171,8 @@ export class TerminalPrinter {
       errorCode: job.errorCode ?? undefined,
       errorMessage: job.errorMessage ?? undefined,
     });
-    const outcome = await sendPrintCallback(job.order.webhookUrl, payload, {
+    const send = this.settings.sendCallback ?? sendPrintCallback;
+    const outcome = await send(job.order.webhookUrl, payload, {
       timeoutMs: this.settings.callbackTimeoutMs,
     });
     this.log(
