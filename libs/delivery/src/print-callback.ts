@@ -40,7 +40,7 @@ export async function sendPrintCallback(
   payload: PrintWebhookPayload,
   options: PrintCallbackOptions,
 ): Promise<PrintCallbackRecord> {
-  const send = options.fetch ?? (globalThis.fetch as unknown as CallbackFetch);
+  const send: CallbackFetch = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
   const started = now();
   const attemptedAt = new Date(started).toISOString();
