@@ -65,7 +65,7 @@ export async function measurePipeline(
   durationSeconds: number,
   ratePerSecond?: number,
 ): Promise<PipelineResult> {
-  const stack = await Stack.start({ apiEnv: { LOG_LEVEL: 'warn' }, simulatorEnv: { LOG_LEVEL: 'warn' } });
+  const stack = await Stack.start();
   const receiver = await WebhookReceiver.start();
   try {
     const serials = await createInstantTerminals(stack.client(), terminals);

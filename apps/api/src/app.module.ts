@@ -1,30 +1,20 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { API_MIGRATIONS, dataSourceOptions } from '@tps/database';
 import { ContractExceptionFilter } from '@tps/http';
+import { API_ENTITIES } from './api-entities';
 import { AuthModule } from './auth/auth.module';
-import { MerchantEntity } from './auth/merchant.entity';
+import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { ApiConfig } from './config/api-config';
+import { WebhookDestinationInterceptor } from './destinations/webhook-destination.interceptor';
 import { HealthController } from './health/health.controller';
 import { LinkModule } from './link/link.module';
 import { PaymentsModule } from './payments/payments.module';
-import { PrintJobEntity } from './print/print-job.entity';
 import { PrintModule } from './print/print.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SandboxSeed } from './seed/sandbox-seed';
-import { TerminalEntity } from './terminals/terminal.entity';
 import { TerminalsModule } from './terminals/terminals.module';
-import { TransactionEventEntity } from './transactions/transaction-event.entity';
-import { TransactionEntity } from './transactions/transaction.entity';
-
-export const API_ENTITIES = [
-  MerchantEntity,
-  TerminalEntity,
-  TransactionEntity,
-  TransactionEventEntity,
-  PrintJobEntity,
-];
 
 @Module({})
 export class AppModule {
@@ -48,6 +38,8 @@ export class AppModule {
       providers: [
         { provide: ApiConfig, useValue: config },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
+        { provide: APP_GUARD, useExisting: MerchantAuthGuard },
+        { provide: APP_INTERCEPTOR, useClass: WebhookDestinationInterceptor },
         SandboxSeed,
       ],
       exports: [ApiConfig],

@@ -1,1 +1,2 @@
+export * from './destination-policy';
 export * from './print-callback';

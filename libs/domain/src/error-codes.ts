@@ -66,6 +66,13 @@ export class ContractError extends Error {
   }
 }
 
+/** 429 RATE-001, telling the caller when to come back (the HTTP layer adds Retry-After). */
+export class RateLimitedError extends ContractError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('RATE-001', `too many requests for this merchant; retry after ${retryAfterSeconds} s`);
+  }
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, value);
 }

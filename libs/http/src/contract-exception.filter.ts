@@ -1,6 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { ContractError } from '@tps/domain';
+import { ContractError, RateLimitedError } from '@tps/domain';
 
 interface BodyParserError {
   type?: string;
@@ -48,6 +48,7 @@ export class ContractExceptionFilter implements ExceptionFilter {
       );
     }
     if (response.headersSent) return;
+    if (error instanceof RateLimitedError) response.setHeader('Retry-After', String(error.retryAfterSeconds));
     response.status(error.status).json(error.toBody());
   }
 }

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
-export const REPO_ROOT = resolve(__dirname, '../../..');
+/** The checkout's root, whether this file runs from source (tests) or from dist/ (benchmarks). */
+export const REPO_ROOT = resolve(__dirname, '../../..').replace(/[\\/]dist$/, '');
 export const API_ENTRY = join(REPO_ROOT, 'dist/apps/api/src/main.js');
 export const SIMULATOR_ENTRY = join(REPO_ROOT, 'dist/apps/terminal-simulator/src/main.js');
 

@@ -64,14 +64,25 @@ export class Stack {
     return new SignedClient(this.api.url);
   }
 
-  async startApi(): Promise<void> {
+  get apiDatabase(): string {
+    return join(this.dir, 'api.sqlite');
+  }
+
+  async startApi(extraEnv: Record<string, string> = {}): Promise<void> {
     this.api = await AppProcess.start('api', API_ENTRY, {
       PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(this.dir, 'api.sqlite')}`,
+      DATABASE_URL: `sqlite:${this.apiDatabase}`,
       LINK_SECRET,
       ...this.options.apiEnv,
+      ...extraEnv,
     });
+  }
+
+  /** Stops the API and starts it again on the same database, with settings changed. */
+  async restartApi(extraEnv: Record<string, string> = {}): Promise<void> {
+    await this.api.stop();
+    await this.startApi(extraEnv);
   }
 
   async startSimulator(): Promise<void> {

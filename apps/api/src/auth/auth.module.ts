@@ -2,12 +2,13 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MerchantEntity } from './merchant.entity';
 import { MerchantAuthGuard } from './merchant-auth.guard';
+import { MerchantRateLimiter } from './merchant-rate-limiter';
 import { MerchantRepository } from './merchant.repository';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([MerchantEntity])],
-  providers: [MerchantRepository, MerchantAuthGuard],
-  exports: [MerchantRepository, MerchantAuthGuard],
+  providers: [MerchantRepository, MerchantRateLimiter, MerchantAuthGuard],
+  exports: [MerchantRepository, MerchantRateLimiter, MerchantAuthGuard],
 })
 export class AuthModule {}

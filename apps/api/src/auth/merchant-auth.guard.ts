@@ -1,8 +1,13 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ContractError } from '@tps/domain';
+import { ApiConfig } from '../config/api-config';
+import { isDemoCredential } from './demo-credentials';
 import type { MerchantEntity } from './merchant.entity';
+import { MerchantRateLimiter } from './merchant-rate-limiter';
 import { MerchantRepository } from './merchant.repository';
+import { PUBLIC_ROUTE } from './public-route.decorator';
 import { checkTimestamp, parseAuthorization, signatureMatches } from './request-signature';
 
 export interface AuthenticatedRequest extends Request {
@@ -10,14 +15,30 @@ export interface AuthenticatedRequest extends Request {
   rawBody?: Buffer;
 }
 
-/** The one door of every merchant route: resolves the merchant from a signed request. */
+/**
+ * The one door of every route (installed globally, so a new controller cannot forget it):
+ * resolves the merchant from a signed request. Only routes marked @PublicRoute() skip it.
+ */
 @Injectable()
 export class MerchantAuthGuard implements CanActivate {
-  constructor(private readonly merchants: MerchantRepository) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: ApiConfig,
+    private readonly merchants: MerchantRepository,
+    private readonly limiter: MerchantRateLimiter,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (isPublic === true) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // A controller that also names this guard must not count the request twice.
+    if ((request.merchant as MerchantEntity | undefined) !== undefined) return true;
     const credentials = parseAuthorization(request.header('authorization'));
+    // The real clock, never a merchant's sandbox clock (contract §5 and §8).
     const timestamp = checkTimestamp(request.header('timestamp'), Math.floor(Date.now() / 1000));
     const merchant = await this.merchants.findById(credentials.merchantId);
     const body = request.rawBody ?? Buffer.alloc(0);
@@ -34,6 +55,10 @@ export class MerchantAuthGuard implements CanActivate {
     ) {
       throw new ContractError('AUTH-001', 'unknown merchant or wrong signature');
     }
+    if (this.config.PROFILE === 'production' && isDemoCredential(merchant)) {
+      throw new ContractError('AUTH-001', 'the demo credentials are refused in the production profile');
+    }
+    await this.limiter.consume(merchant.merchantId);
     request.merchant = merchant;
     return true;
   }

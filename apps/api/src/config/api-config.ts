@@ -1,5 +1,6 @@
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { SANDBOX_DESTINATIONS, type DestinationRules } from '@tps/delivery';
 
 export const PROFILES = ['sandbox', 'production'] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -39,6 +40,27 @@ export class ApiConfig {
 
   @IsIn(['true', 'false'])
   SEED = 'true';
+
+  /** Requests each merchant may make per window before 429 RATE-001 (contract §4). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_MAX = 1000;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  RATE_LIMIT_WINDOW_MS = 1000;
+
+  /** Production only: let webhooks and callbacks reach loopback, private and link-local addresses. */
+  @IsIn(['true', 'false'])
+  ALLOW_PRIVATE_WEBHOOKS = 'false';
+}
+
+/** The rules every webhook and callback URL must meet under this configuration. */
+export function destinationRules(config: ApiConfig): DestinationRules {
+  if (config.PROFILE === 'sandbox') return SANDBOX_DESTINATIONS;
+  return { requireHttps: true, allowPrivate: config.ALLOW_PRIVATE_WEBHOOKS === 'true' };
 }
 
 export function validateApiConfig(env: Record<string, unknown>): ApiConfig {

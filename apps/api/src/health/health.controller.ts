@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { PublicRoute } from '../auth/public-route.decorator';
 import { TerminalLinks } from '../link/terminal-links';
 
 export interface ApiHealth {
@@ -13,6 +14,7 @@ export interface ApiHealth {
 }
 
 @ApiTags('health')
+@PublicRoute()
 @Controller('health')
 export class HealthController {
   constructor(

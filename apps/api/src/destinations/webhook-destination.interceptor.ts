@@ -1,0 +1,35 @@
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Observable } from 'rxjs';
+import { refusalOf, type DestinationRules } from '@tps/delivery';
+import { ContractError } from '@tps/domain';
+import { ApiConfig, destinationRules } from '../config/api-config';
+
+/** The body fields that name where the service will later send something (contract §2). */
+export const DESTINATION_FIELDS = ['events_webhook_url', 'webhookUrl'] as const;
+
+/**
+ * Refuses, at request time, a webhook or callback URL the profile forbids (PAR-004). Delivery
+ * checks again when it connects, since a name may resolve elsewhere by then.
+ */
+@Injectable()
+export class WebhookDestinationInterceptor implements NestInterceptor {
+  private readonly rules: DestinationRules;
+
+  constructor(config: ApiConfig) {
+    this.rules = destinationRules(config);
+  }
+
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const body: unknown = context.switchToHttp().getRequest<Request>().body;
+    if (typeof body === 'object' && body !== null) {
+      for (const field of DESTINATION_FIELDS) {
+        const value = (body as Record<string, unknown>)[field];
+        if (typeof value !== 'string') continue;
+        const refusal = await refusalOf(value, this.rules);
+        if (refusal !== null) throw new ContractError('PAR-004', `${field} ${refusal}`, field);
+      }
+    }
+    return next.handle();
+  }
+}

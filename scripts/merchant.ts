@@ -1,0 +1,71 @@
+/**
+ * Provisions a merchant, its secret key and its terminals: how the production profile, which
+ * never seeds the demo credentials, gets its first merchant.
+ *   npm run merchant -- add acme --terminal TPV0000001 --bound TPV0000001
+ * Reads DATABASE_URL like the API (default sqlite:data/api.sqlite); prints the new secret once.
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { DataSource } from 'typeorm';
+import { API_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { API_ENTITIES } from '../apps/api/src/api-entities';
+import { MerchantEntity } from '../apps/api/src/auth/merchant.entity';
+import { MerchantRepository } from '../apps/api/src/auth/merchant.repository';
+import { newTerminal } from '../apps/api/src/seed/sandbox-seed';
+import { TerminalEntity } from '../apps/api/src/terminals/terminal.entity';
+import { TerminalRepository } from '../apps/api/src/terminals/terminal.repository';
+
+const USAGE = 'usage: npm run merchant -- add MERCHANT_ID [--terminal SERIAL]... [--bound SERIAL]\n';
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { terminal: { type: 'string', multiple: true, default: [] }, bound: { type: 'string' } },
+  });
+  const [command, merchantId] = positionals;
+  if (command !== 'add' || merchantId === undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(merchantId)) {
+    process.stderr.write(USAGE);
+    process.exit(2);
+  }
+  const serials = [...new Set([...values.terminal, ...(values.bound === undefined ? [] : [values.bound])])];
+  const dataSource = await new DataSource(
+    dataSourceOptions({
+      url: process.env.DATABASE_URL ?? 'sqlite:data/api.sqlite',
+      entities: API_ENTITIES,
+      migrations: API_MIGRATIONS,
+    }),
+  ).initialize();
+  try {
+    const merchants = new MerchantRepository(dataSource.getRepository(MerchantEntity));
+    const terminals = new TerminalRepository(dataSource.getRepository(TerminalEntity));
+    if ((await merchants.findById(merchantId)) !== null)
+      throw new Error(`merchant ${merchantId} already exists`);
+    for (const serial of serials) {
+      if ((await terminals.findBySerial(serial)) !== null)
+        throw new Error(`terminal ${serial} already exists`);
+    }
+    const secretKey = randomBytes(32).toString('hex');
+    await merchants.save(
+      Object.assign(new MerchantEntity(), {
+        merchantId,
+        secretKey,
+        boundTerminalSerial: values.bound ?? null,
+        webhookSecret: null,
+        clockOffsetSeconds: 0,
+      }),
+    );
+    for (const serial of serials)
+      await terminals.save(newTerminal(serial, merchantId, 'realistic', 'front-desk'));
+    process.stdout.write(
+      `${JSON.stringify({ merchant_id: merchantId, secret_key: secretKey, terminals: serials })}\n`,
+    );
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
