@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
 import { SerialWriter } from '@tps/database';
 import { MerchantEntity } from './merchant.entity';
 
@@ -8,11 +8,8 @@ import { MerchantEntity } from './merchant.entity';
 export class MerchantRepository {
   private readonly writer: SerialWriter;
 
-  constructor(
-    @InjectDataSource() dataSource: DataSource,
-    @InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>,
-  ) {
-    this.writer = new SerialWriter(dataSource);
+  constructor(@InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>) {
+    this.writer = new SerialWriter(merchants.manager.connection);
   }
 
   findById(merchantId: string): Promise<MerchantEntity | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
 import { SerialWriter } from '@tps/database';
 import { TerminalEntity } from './terminal.entity';
 
@@ -8,11 +8,8 @@ import { TerminalEntity } from './terminal.entity';
 export class TerminalRepository {
   private readonly writer: SerialWriter;
 
-  constructor(
-    @InjectDataSource() dataSource: DataSource,
-    @InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>,
-  ) {
-    this.writer = new SerialWriter(dataSource);
+  constructor(@InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>) {
+    this.writer = new SerialWriter(terminals.manager.connection);
   }
 
   findBySerial(serialNumber: string): Promise<TerminalEntity | null> {
