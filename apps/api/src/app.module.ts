@@ -14,6 +14,7 @@ import { WebhookDestinationInterceptor } from './destinations/webhook-destinatio
 import { HealthController } from './health/health.controller';
 import { LinkModule } from './link/link.module';
 import { PaymentsModule } from './payments/payments.module';
+import { PrintModule } from './print/print.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SearchModule } from './search/search.module';
 import { SandboxSeed } from './seed/sandbox-seed';
@@ -39,6 +40,7 @@ export class AppModule {
         PaymentsModule,
         SearchModule,
         AbortModule,
+        PrintModule,
         ...sandboxOnly,
       ],
       controllers: [HealthController],

@@ -8,12 +8,14 @@ import { Fleet } from './fleet/fleet';
 import { HealthController } from './health/health.controller';
 import { ControlLink } from './link/control-link';
 import { LocalSearch } from './search/local-search';
+import { PrintStore } from './printer/print-store';
+import { TerminalPrintJobEntity } from './printer/terminal-print-job.entity';
 import { TerminalEventEntity } from './store/terminal-event.entity';
 import { TerminalHistory } from './store/terminal-history';
 import { TerminalStore } from './store/terminal-store';
 import { TerminalTransactionEntity } from './store/terminal-transaction.entity';
 
-export const TERMINAL_ENTITIES = [TerminalTransactionEntity, TerminalEventEntity];
+export const TERMINAL_ENTITIES = [TerminalTransactionEntity, TerminalEventEntity, TerminalPrintJobEntity];
 
 @Module({})
 export class SimulatorModule {
@@ -35,6 +37,7 @@ export class SimulatorModule {
         { provide: SimulatorConfig, useValue: config },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         TerminalStore,
+        PrintStore,
         Fleet,
         ControlLink,
         TerminalHistory,

@@ -5,3 +5,4 @@ export * from './dto/limits';
 export * from './dto/validators';
 export * from './entry-modes';
 export * from './transaction-search';
+export * from './dto/print-job';

@@ -4,3 +4,4 @@ export * from './webhook-post';
 export * from './webhook-signature';
 export * from './dispatcher';
 export * from './group-commit';
+export * from './print-callback';

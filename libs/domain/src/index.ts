@@ -6,3 +6,4 @@ export * from './mexico-city-time';
 export * from './void-cutoff';
 export * from './preauth-validity';
 export * from './business-state';
+export * from './print-lifecycle';

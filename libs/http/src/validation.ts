@@ -15,7 +15,12 @@ function firstLeaf(
   prefix = '',
 ): { path: string; error: ValidationError } | undefined {
   for (const error of errors) {
-    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    // An array item is named by its index in brackets: `commands[3].lines`.
+    const path = /^\d+$/.test(error.property)
+      ? `${prefix}[${error.property}]`
+      : prefix
+        ? `${prefix}.${error.property}`
+        : error.property;
     if (error.constraints && Object.keys(error.constraints).length > 0) return { path, error };
     const nested = firstLeaf(error.children ?? [], path);
     if (nested) return nested;

@@ -3,3 +3,4 @@ export * from './link-peer';
 export * from './messages';
 export * from './operation-order';
 export * from './transaction-outcome';
+export * from './print-order';

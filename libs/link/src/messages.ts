@@ -1,6 +1,7 @@
 import type { ErrorBody, ReadingType, TerminalPace } from '@tps/domain';
 import type { SearchFilters, TransactionEvent } from '@tps/contracts';
 import type { OperationOrder } from './operation-order';
+import type { PrintJobReport, PrintOrder } from './print-order';
 import type { TransactionOutcome } from './transaction-outcome';
 
 /** Path of a terminal's own uplink to the service (Cloud-form operations down, events up). */
@@ -44,7 +45,8 @@ export type TerminalRequest =
   | { type: 'search'; merchantId: string; filters: SearchFilters }
   /** Sync abort: cancels the named transaction, or whatever runs, if it is not past APPROVAL_REQUESTED. */
   | { type: 'abort'; merchantId: string; target?: string }
-  | { type: 'card'; card: CardAction };
+  | { type: 'card'; card: CardAction }
+  | { type: 'print'; job: PrintOrder };
 
 /** What a terminal answers to a sync abort that canceled its target (contract §3). */
 export interface AbortReply {
@@ -67,6 +69,6 @@ export type ControlRequest =
 export type ControlNotice = { type: 'fleet'; terminals: TerminalProfile[] };
 
 /** Requests a terminal sends up its uplink. */
-export type UplinkRequest = { type: 'event'; link: LinkEvent };
+export type UplinkRequest = { type: 'event'; link: LinkEvent } | { type: 'print'; report: PrintJobReport };
 
 export type { ErrorBody };

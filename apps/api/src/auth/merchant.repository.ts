@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { SerialWriter } from '@tps/database';
 import { MerchantEntity } from './merchant.entity';
 
 @Injectable()
 export class MerchantRepository {
-  constructor(@InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>) {}
+  private readonly writer: SerialWriter;
+
+  constructor(@InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>) {
+    this.writer = new SerialWriter(merchants.manager.connection);
+  }
 
   findById(merchantId: string): Promise<MerchantEntity | null> {
     return this.merchants.findOneBy({ merchantId });
@@ -16,6 +21,7 @@ export class MerchantRepository {
   }
 
   async save(merchant: MerchantEntity): Promise<void> {
-    await this.merchants.save(merchant);
+    // Through the shared writer: save() opens a transaction, which must not interleave with others.
+    await this.writer.write((manager) => manager.save(merchant));
   }
 }

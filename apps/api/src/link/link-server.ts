@@ -14,6 +14,7 @@ import {
   type UplinkRequest,
 } from '@tps/link';
 import { ApiConfig } from '../config/api-config';
+import { PrintReportIngest } from '../print/print-report-ingest';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { EventIngest } from '../transactions/event-ingest';
 import { TerminalLinks, terminalProfile } from './terminal-links';
@@ -36,6 +37,7 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly links: TerminalLinks,
     private readonly terminals: TerminalRepository,
     private readonly ingest: EventIngest,
+    private readonly printReports: PrintReportIngest,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -87,9 +89,18 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async onUplinkRequest(serial: string, request: UplinkRequest): Promise<unknown> {
-    if (request.type !== 'event') throw new ContractError('PAR-001', 'unknown uplink request');
-    await this.ingest.ingest(serial, request.link);
-    return { acknowledged: request.link.event.event_id };
+    switch (request.type) {
+      case 'event':
+        await this.ingest.ingest(serial, request.link);
+        return { acknowledged: request.link.event.event_id };
+      case 'print':
+        await this.printReports.ingest(serial, request.report);
+        return { acknowledged: request.report.printJobId };
+      default: {
+        const unknownRequest: never = request;
+        throw new ContractError('PAR-001', `unknown uplink request ${JSON.stringify(unknownRequest)}`);
+      }
+    }
   }
 
   private async acceptControl(ws: WebSocket): Promise<void> {

@@ -1,11 +1,12 @@
 import { Global, Module } from '@nestjs/common';
+import { PrintJobsModule } from '../print/print-jobs.module';
 import { TransactionsModule } from '../transactions/transactions.module';
 import { LinkServer } from './link-server';
 import { TerminalLinks } from './terminal-links';
 
 @Global()
 @Module({
-  imports: [TransactionsModule],
+  imports: [TransactionsModule, PrintJobsModule],
   providers: [TerminalLinks, LinkServer],
   exports: [TerminalLinks],
 })

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, type Repository } from 'typeorm';
+import { SerialWriter } from '@tps/database';
 import { TerminalEntity } from './terminal.entity';
 
 @Injectable()
 export class TerminalRepository {
-  constructor(@InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>) {}
+  private readonly writer: SerialWriter;
+
+  constructor(@InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>) {
+    this.writer = new SerialWriter(terminals.manager.connection);
+  }
 
   findBySerial(serialNumber: string): Promise<TerminalEntity | null> {
     return this.terminals.findOneBy({ serialNumber });
@@ -27,7 +32,7 @@ export class TerminalRepository {
   /** Adds a terminal; false when its serial is already taken (by any merchant). */
   async insert(terminal: TerminalEntity): Promise<boolean> {
     try {
-      await this.terminals.insert(terminal);
+      await this.writer.write((manager) => manager.insert(TerminalEntity, terminal));
       return true;
     } catch (error) {
       if (error instanceof QueryFailedError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message))
@@ -37,6 +42,7 @@ export class TerminalRepository {
   }
 
   async save(terminal: TerminalEntity): Promise<TerminalEntity> {
-    return this.terminals.save(terminal);
+    // Through the shared writer: save() opens a transaction, which must not interleave with others.
+    return this.writer.write((manager) => manager.save(terminal));
   }
 }

@@ -38,6 +38,12 @@ export class SimulatorConfig {
   @Min(0.001)
   @Max(1)
   SCENARIO_WAIT_SCALE = 1;
+
+  /** How long the terminal waits for a print webhook's answer (the specification's 15 s). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  PRINT_CALLBACK_TIMEOUT_MS = 15_000;
 }
 
 export function validateSimulatorConfig(env: Record<string, unknown>): SimulatorConfig {

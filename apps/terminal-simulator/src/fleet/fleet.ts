@@ -3,6 +3,8 @@ import { ContractError } from '@tps/domain';
 import type { TerminalProfile, TerminalRequest } from '@tps/link';
 import { SimulatorConfig } from '../config/simulator-config';
 import { Uplink } from '../link/uplink';
+import { PrintStore } from '../printer/print-store';
+import { TerminalPrinter } from '../printer/terminal-printer';
 import { TerminalRuntime } from '../runtime/terminal-runtime';
 import { LocalSearch } from '../search/local-search';
 import { REAL_TIMERS } from '../runtime/timers';
@@ -11,6 +13,7 @@ import { TerminalStore } from '../store/terminal-store';
 interface HostedTerminal {
   runtime: TerminalRuntime;
   uplink: Uplink;
+  printer: TerminalPrinter;
 }
 
 /** The terminals this simulator hosts, as the service's fleet lists them. */
@@ -23,6 +26,7 @@ export class Fleet implements OnApplicationShutdown {
     private readonly config: SimulatorConfig,
     private readonly store: TerminalStore,
     private readonly localSearch: LocalSearch,
+    private readonly printStore: PrintStore,
   ) {}
 
   get size(): number {
@@ -55,9 +59,11 @@ export class Fleet implements OnApplicationShutdown {
         (error) => this.logger.error(`terminal ${profile.serialNumber}: ${String(error)}`),
         { timers: REAL_TIMERS, scenarioWaitScale: this.config.SCENARIO_WAIT_SCALE },
       );
-      terminal = { runtime, uplink };
+      const printer = this.printer(profile.serialNumber, runtime, uplink);
+      terminal = { runtime, uplink, printer };
       this.hosted.set(profile.serialNumber, terminal);
       await runtime.recover();
+      printer.start();
     }
     terminal.runtime.update(profile);
     if (profile.offline) terminal.uplink.close();
@@ -77,11 +83,26 @@ export class Fleet implements OnApplicationShutdown {
         return terminal.runtime.abort(request.merchantId, request.target);
       case 'card':
         return terminal.runtime.card(request.card);
+      case 'print':
+        return terminal.printer.enqueue(request.job);
       default: {
         const unknownRequest: never = request;
         throw new ContractError('PAR-001', `unknown terminal request ${JSON.stringify(unknownRequest)}`);
       }
     }
+  }
+
+  private printer(serial: string, runtime: TerminalRuntime, uplink: Uplink): TerminalPrinter {
+    const printer = new TerminalPrinter(
+      serial,
+      () => runtime.profile,
+      this.printStore,
+      uplink,
+      { callbackTimeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS },
+      (message) => this.logger.log(message),
+    );
+    uplink.whenUp(() => printer.report());
+    return printer;
   }
 
   onApplicationShutdown(): void {

@@ -3,6 +3,7 @@ import {
   LINK_SERIAL_HEADER,
   LINK_TOKEN_HEADER,
   LinkPeer,
+  LinkUnavailableError,
   UPLINK_PATH,
   type TerminalRequest,
   type UplinkRequest,
@@ -31,6 +32,7 @@ export class Uplink {
   private again = false;
   private retryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
+  private readonly upListeners: Array<() => void> = [];
 
   constructor(
     private readonly serial: string,
@@ -58,6 +60,18 @@ export class Uplink {
     clearTimeout(this.retryTimer);
     this.peer?.close();
     this.peer = undefined;
+  }
+
+  /** Calls `listener` each time the link (re)opens, for senders with their own queue. */
+  whenUp(listener: () => void): void {
+    this.upListeners.push(listener);
+  }
+
+  /** Sends one request now; a link that is down rejects with LinkUnavailableError. */
+  request<T>(body: UplinkRequest, timeoutMs: number): Promise<T> {
+    const peer = this.peer;
+    if (peer === undefined || !peer.isOpen) return Promise.reject(new LinkUnavailableError('closed'));
+    return peer.request<T>(body, timeoutMs);
   }
 
   flush(): void {
@@ -105,6 +119,7 @@ export class Uplink {
     socket.once('open', () => {
       this.retryMs = this.settings.reconnectMinMs;
       this.flush();
+      for (const listener of this.upListeners) listener();
     });
     socket.once('close', () => this.scheduleReconnect(socket));
     socket.on('error', () => undefined);

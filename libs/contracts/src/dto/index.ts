@@ -5,3 +5,5 @@ export * from './async-charge.dto';
 export * from './transaction-event.doc';
 export * from './operations.dto';
 export * from './transaction-search.dto';
+export * from './print-job';
+export * from './print-job.dto';

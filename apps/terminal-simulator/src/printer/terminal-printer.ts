@@ -1,0 +1,211 @@
+import { ContractError, transitionPrintJob, type PrintJobStatus, type TerminalPace } from '@tps/domain';
+import { printWebhookPayload, sendPrintCallback } from '@tps/delivery';
+import {
+  LinkUnavailableError,
+  type PrintJobReport,
+  type PrintOrder,
+  type TerminalProfile,
+  type UplinkRequest,
+} from '@tps/link';
+import type { PrintJobChanges, PrintStore } from './print-store';
+
+/** What the printer needs of the store (an interface, so that unit tests can stand in for it). */
+export type PrintQueueStore = Pick<
+  PrintStore,
+  'enqueue' | 'nextToPrint' | 'update' | 'unreported' | 'markReported'
+>;
+import { renderReceipt } from './receipt-renderer';
+import type { TerminalPrintJobEntity } from './terminal-print-job.entity';
+
+/** The terminal's uplink as the printer uses it: to report its jobs to the service. */
+export interface PrinterUplink {
+  readonly isUp: boolean;
+  request<T>(body: UplinkRequest, timeoutMs: number): Promise<T>;
+}
+
+export interface PrinterSettings {
+  /** The print webhook's timeout: the specification's 15 s unless configured. */
+  callbackTimeoutMs: number;
+  /** The print webhook sender; tests stand in for the network. */
+  sendCallback?: typeof sendPrintCallback;
+}
+
+/** How long the paper takes to come out, by the terminal's pace. */
+const PRINT_MS: Record<TerminalPace, number> = { instant: 0, fast: 30, realistic: 1500 };
+
+/** The printer conditions of the sandbox settings that make a job fail (contract §11, §12). */
+const FAILURES: Record<string, { errorCode: string; errorMessage: string } | undefined> = {
+  cover_open: { errorCode: 'COVER_OPEN', errorMessage: 'the printer cover is open' },
+  paper_out: { errorCode: 'PAPER_OUT', errorMessage: 'the printer is out of paper' },
+};
+
+const REPORT_TIMEOUT_MS = 10_000;
+const REPORT_BATCH = 50;
+
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function jobReport(job: TerminalPrintJobEntity): PrintJobReport {
+  const report: PrintJobReport = { printJobId: job.printJobId, status: job.status, updatedAt: job.updatedAt };
+  if (job.errorCode !== null) report.errorCode = job.errorCode;
+  if (job.errorMessage !== null) report.errorMessage = job.errorMessage;
+  if (job.printedText !== null) report.printedText = job.printedText;
+  if (job.callback !== null) report.callback = job.callback;
+  return report;
+}
+
+/**
+ * A terminal's printer: one job at a time, in the order taken, PENDING → IN_PROGRESS →
+ * COMPLETED, or FAILED while the printer is set to a failing condition. A finished job's
+ * webhook gets one attempt in the background; the printer moves on at once. Each change is
+ * reported up the uplink, again after a cut or a restart until the service acknowledges it.
+ */
+export class TerminalPrinter {
+  private printing = false;
+  private printAgain = false;
+  private reporting = false;
+  private reportAgain = false;
+
+  constructor(
+    private readonly serial: string,
+    private readonly profile: () => TerminalProfile,
+    private readonly store: PrintQueueStore,
+    private readonly uplink: PrinterUplink,
+    private readonly settings: PrinterSettings,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Takes a job into the queue and answers at once; printing goes on in the background. */
+  async enqueue(order: PrintOrder): Promise<PrintJobReport> {
+    const job = await this.store.enqueue(this.serial, order, this.now(order));
+    this.report();
+    this.work();
+    return jobReport(job);
+  }
+
+  /** Resumes what a restart left: jobs to print, changes to report. */
+  start(): void {
+    this.work();
+    this.report();
+  }
+
+  /** Sends the changes the service has not acknowledged (also called when the uplink opens). */
+  report(): void {
+    if (this.reporting) {
+      this.reportAgain = true;
+      return;
+    }
+    this.reporting = true;
+    this.sendReports()
+      .catch((error: unknown) => this.log(`printer ${this.serial}: reporting stopped: ${String(error)}`))
+      .finally(() => {
+        this.reporting = false;
+        if (this.reportAgain) {
+          this.reportAgain = false;
+          this.report();
+        }
+      });
+  }
+
+  private work(): void {
+    if (this.printing) {
+      this.printAgain = true;
+      return;
+    }
+    this.printing = true;
+    this.printQueue()
+      .catch((error: unknown) => this.log(`printer ${this.serial}: ${String(error)}`))
+      .finally(() => {
+        this.printing = false;
+        if (this.printAgain) {
+          this.printAgain = false;
+          this.work();
+        }
+      });
+  }
+
+  private async printQueue(): Promise<void> {
+    for (;;) {
+      this.printAgain = false;
+      const job = await this.store.nextToPrint(this.serial);
+      if (job === null) return;
+      await this.print(job);
+    }
+  }
+
+  private async print(queued: TerminalPrintJobEntity): Promise<void> {
+    let job = queued;
+    if (job.status === 'PENDING') job = await this.move(job, 'IN_PROGRESS', {});
+    await sleep(PRINT_MS[this.profile().pace]);
+    const failure = FAILURES[this.profile().printer];
+    job =
+      failure === undefined
+        ? await this.move(job, 'COMPLETED', { printedText: renderReceipt(job.order.commands) })
+        : await this.move(job, 'FAILED', failure);
+    if (job.order.webhookUrl !== '') {
+      // Fire and forget: the next job does not wait for the receiver.
+      void this.callBack(job).catch((error: unknown) =>
+        this.log(`printer ${this.serial}: callback of ${job.printJobId}: ${String(error)}`),
+      );
+    }
+  }
+
+  private async move(
+    job: TerminalPrintJobEntity,
+    to: PrintJobStatus,
+    changes: PrintJobChanges,
+  ): Promise<TerminalPrintJobEntity> {
+    const status = transitionPrintJob(job.status, to);
+    const moved = await this.store.update(job, { ...changes, status, updatedAt: this.now(job.order) });
+    this.report();
+    return moved;
+  }
+
+  private async callBack(job: TerminalPrintJobEntity): Promise<void> {
+    if (job.status !== 'COMPLETED' && job.status !== 'FAILED') return;
+    const payload = printWebhookPayload({
+      printJobId: job.printJobId,
+      status: job.status,
+      externalReference: job.order.externalReference,
+      errorCode: job.errorCode ?? undefined,
+      errorMessage: job.errorMessage ?? undefined,
+    });
+    const send = this.settings.sendCallback ?? sendPrintCallback;
+    const outcome = await send(job.order.webhookUrl, payload, {
+      timeoutMs: this.settings.callbackTimeoutMs,
+    });
+    this.log(
+      `printer ${this.serial}: callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
+    );
+    await this.store.update(job, { callback: outcome });
+    this.report();
+  }
+
+  private async sendReports(): Promise<void> {
+    for (;;) {
+      this.reportAgain = false;
+      const batch = await this.store.unreported(this.serial, REPORT_BATCH);
+      if (batch.length === 0) return;
+      for (const job of batch) {
+        if (!this.uplink.isUp) return;
+        try {
+          await this.uplink.request({ type: 'print', report: jobReport(job) }, REPORT_TIMEOUT_MS);
+        } catch (error) {
+          // A cut link: the uplink calls again when it is back.
+          if (error instanceof LinkUnavailableError) return;
+          // The service answered, and refused: sending it again would not change its mind.
+          if (!(error instanceof ContractError)) throw error;
+          this.log(
+            `printer ${this.serial}: the service refused the report of ${job.printJobId}: ${error.message}`,
+          );
+        }
+        await this.store.markReported(job);
+      }
+    }
+  }
+
+  private now(order: PrintOrder): string {
+    return new Date(Date.now() + order.clockOffsetMs).toISOString();
+  }
+}

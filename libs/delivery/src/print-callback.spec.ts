@@ -1,0 +1,127 @@
+import type { PrintWebhookPayload } from '@tps/contracts';
+import { printWebhookPayload, sendPrintCallback, type CallbackFetch } from './print-callback';
+
+const URL_ = 'http://127.0.0.1:9/hook';
+const PAYLOAD: PrintWebhookPayload = { printJobId: 'job-1', status: 'COMPLETED', externalReference: '' };
+
+function clock(...readings: number[]): () => number {
+  let i = 0;
+  return () => readings[Math.min(i++, readings.length - 1)];
+}
+
+function answering(status: number) {
+  const calls: Array<Parameters<CallbackFetch>> = [];
+  const fetch: CallbackFetch = (url, init) => {
+    calls.push([url, init]);
+    return Promise.resolve({ status, body: null });
+  };
+  return { fetch, calls };
+}
+
+describe('sendPrintCallback', () => {
+  it('POSTs the payload once as JSON, without following redirects', async () => {
+    const { fetch, calls } = answering(204);
+    const outcome = await sendPrintCallback(URL_, PAYLOAD, {
+      timeoutMs: 15_000,
+      fetch,
+      now: clock(1000, 1042),
+    });
+    expect(calls).toHaveLength(1);
+    const [url, init] = calls[0];
+    expect(url).toBe(URL_);
+    expect(init.method).toBe('POST');
+    expect(init.redirect).toBe('manual');
+    expect(init.headers).toEqual({ 'content-type': 'application/json' });
+    expect(JSON.parse(init.body)).toEqual(PAYLOAD);
+    expect(outcome).toEqual({
+      attemptedAt: new Date(1000).toISOString(),
+      statusCode: 204,
+      error: null,
+      latencyMs: 42,
+    });
+  });
+
+  it.each([500, 503, 404, 302, 429])(
+    'makes one attempt only when the receiver answers %i',
+    async (status) => {
+      const { fetch, calls } = answering(status);
+      const outcome = await sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch });
+      expect(calls).toHaveLength(1);
+      expect(outcome.statusCode).toBe(status);
+      expect(outcome.error).toBe(`HTTP ${status}`);
+    },
+  );
+
+  it('ends the one attempt as a timeout when the timeout fires, and does not retry', async () => {
+    const timer = new AbortController();
+    const asked: number[] = [];
+    let calls = 0;
+    const fetch: CallbackFetch = (_url, init) => {
+      calls += 1;
+      return new Promise((_resolve, reject) =>
+        init.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'TimeoutError'))),
+      );
+    };
+    const pending = sendPrintCallback(URL_, PAYLOAD, {
+      timeoutMs: 15_000,
+      fetch,
+      now: clock(0, 15_000),
+      timeoutSignal: (ms) => {
+        asked.push(ms);
+        return timer.signal;
+      },
+    });
+    timer.abort();
+    const outcome = await pending;
+    expect(asked).toEqual([15_000]);
+    expect(calls).toBe(1);
+    expect(outcome).toMatchObject({ statusCode: null, error: 'timeout', latencyMs: 15_000 });
+  });
+
+  it('reports a connection failure by its code, once', async () => {
+    let calls = 0;
+    const fetch: CallbackFetch = () => {
+      calls += 1;
+      return Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }));
+    };
+    const outcome = await sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch });
+    expect(calls).toBe(1);
+    expect(outcome).toMatchObject({ statusCode: null, error: 'ECONNREFUSED' });
+  });
+
+  it('releases the answer body', async () => {
+    const cancel = jest.fn(() => Promise.resolve());
+    const fetch: CallbackFetch = () => Promise.resolve({ status: 200, body: { cancel } });
+    await sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch });
+    expect(cancel).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('printWebhookPayload', () => {
+  it('has exactly the specification fields for a completed job', () => {
+    const payload = printWebhookPayload({
+      printJobId: 'j',
+      status: 'COMPLETED',
+      externalReference: '',
+      errorCode: 'COVER_OPEN',
+    });
+    expect(payload).toEqual({ printJobId: 'j', status: 'COMPLETED', externalReference: '' });
+  });
+
+  it('carries errorCode and errorMessage for a failed job', () => {
+    const payload = printWebhookPayload({
+      printJobId: 'j',
+      status: 'FAILED',
+      externalReference: 'order-7',
+      errorCode: 'COVER_OPEN',
+      errorMessage: 'the printer cover is open',
+    });
+    expect(payload).toEqual({
+      printJobId: 'j',
+      status: 'FAILED',
+      externalReference: 'order-7',
+      errorCode: 'COVER_OPEN',
+      errorMessage: 'the printer cover is open',
+    });
+  });
+});

@@ -1,0 +1,93 @@
+import type { PrintCallbackRecord, PrintWebhookPayload } from '@tps/contracts';
+
+/** The part of `fetch` the sender needs, so that tests can stand in for the network. */
+export type CallbackFetch = (
+  url: string,
+  init: {
+    method: 'POST';
+    headers: Record<string, string>;
+    body: string;
+    redirect: 'manual';
+    signal: AbortSignal;
+  },
+) => Promise<{ status: number; body?: { cancel(): Promise<void> } | null }>;
+
+export interface PrintCallbackOptions {
+  /** The specification's 15 s; tests shorten it. */
+  timeoutMs: number;
+  fetch?: CallbackFetch;
+  now?: () => number;
+  /** Makes the signal that ends the attempt after `timeoutMs`; tests fire it by hand. */
+  timeoutSignal?: (timeoutMs: number) => AbortSignal;
+}
+
+export const PRINT_CALLBACK_TIMEOUT_MS = 15_000;
+
+function describeFailure(error: unknown, timedOut: boolean): string {
+  if (timedOut) return 'timeout';
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  if (typeof cause?.code === 'string') return cause.code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The print webhook (specification, Print webhook; contract §6): exactly one POST of the payload,
+ * with a timeout, and no retry whatever happens: not on a timeout, not on any status. Redirects
+ * are not followed. Never throws: the outcome says what happened, for the job's record.
+ */
+export async function sendPrintCallback(
+  url: string,
+  payload: PrintWebhookPayload,
+  options: PrintCallbackOptions,
+): Promise<PrintCallbackRecord> {
+  const send: CallbackFetch = options.fetch ?? globalThis.fetch;
+  const now = options.now ?? Date.now;
+  const started = now();
+  const attemptedAt = new Date(started).toISOString();
+  const signal = (options.timeoutSignal ?? AbortSignal.timeout)(options.timeoutMs);
+  try {
+    const response = await send(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+      redirect: 'manual',
+      signal,
+    });
+    // The answer's body is of no interest; release the connection.
+    await response.body?.cancel().catch(() => undefined);
+    const ok = response.status >= 200 && response.status < 300;
+    return {
+      attemptedAt,
+      statusCode: response.status,
+      error: ok ? null : `HTTP ${response.status}`,
+      latencyMs: now() - started,
+    };
+  } catch (error) {
+    return {
+      attemptedAt,
+      statusCode: null,
+      error: describeFailure(error, signal.aborted),
+      latencyMs: now() - started,
+    };
+  }
+}
+
+/** The payload of a finished job: `errorCode` and `errorMessage` only when it FAILED. */
+export function printWebhookPayload(job: {
+  printJobId: string;
+  status: 'COMPLETED' | 'FAILED';
+  externalReference: string;
+  errorCode?: string;
+  errorMessage?: string;
+}): PrintWebhookPayload {
+  const payload: PrintWebhookPayload = {
+    printJobId: job.printJobId,
+    status: job.status,
+    externalReference: job.externalReference,
+  };
+  if (job.status === 'FAILED') {
+    if (job.errorCode !== undefined) payload.errorCode = job.errorCode;
+    if (job.errorMessage !== undefined) payload.errorMessage = job.errorMessage;
+  }
+  return payload;
+}
