@@ -97,12 +97,10 @@ describe('the scenarios of contract §10, sync, end to end', () => {
     const body = scenarioBody('97');
     const charge = stack.client().post<Answer>('/terminal/v1/SIM0000002/sync/charge', body);
     await poll(async () => {
-      const answer = await stack
-        .client()
-        .post<Answer>('/sandbox/terminals/SIM0000002/card', {
-          action: 'present',
-          reading_type: 'CONTACTLESS',
-        });
+      const answer = await stack.client().post<Answer>('/sandbox/terminals/SIM0000002/card', {
+        action: 'present',
+        reading_type: 'CONTACTLESS',
+      });
       return answer.status === 200 ? answer : undefined;
     });
     const answer = await charge;
