@@ -1,28 +1,35 @@
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { signRequest } from '@tps/contracts';
-import { DEMO_MERCHANT, Stack, WebhookReceiver, sqliteRows } from '@tps/testing';
+import { DEMO_MERCHANT, Stack, WebhookReceiver, type AppProcess } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
 import { createInstantTerminals } from './lib/fleet';
+import { storedToReceivedMs } from './lib/outbox-latency';
+import { cpuTimeMs } from './lib/resident-memory';
 import { percentile } from './lib/stats';
 
 export interface PipelineResult {
   transactionsPerSecond: number;
   completed: number;
   failedRequests: number;
-  /** From APPROVAL stored by the service to APPROVAL received by the webhook receiver, ms. */
+  /** Webhooks received by the receiver, all events of all charges. */
+  webhooks: number;
+  /** From APPROVAL stored by the service (its outbox row) to APPROVAL received, ms. */
   approvalP50: number;
   approvalP99: number;
+  /** CPU time each app spent per completed transaction during the load, ms. */
+  apiCpuMsPerTransaction: number;
+  simulatorCpuMsPerTransaction: number;
 }
 
-interface Approval {
+interface Event {
   event_id: string;
   client_transaction_id: string;
   status: string;
 }
 
-async function postCharge(apiUrl: string, serial: string, webhook: string): Promise<string | undefined> {
+async function postCharge(apiUrl: string, serial: string, webhook: string, id: string): Promise<boolean> {
   const path = `/terminal/v1/${serial}/async/charge`;
-  const body = chargeBody(webhook);
+  const body = chargeBody(webhook, id);
   const signed = signRequest({ ...DEMO_MERCHANT, method: 'POST', path, body });
   const response = await fetch(`${apiUrl}${path}`, {
     method: 'POST',
@@ -33,27 +40,8 @@ async function postCharge(apiUrl: string, serial: string, webhook: string): Prom
     },
     body,
   });
-  const answer = (await response.json()) as { client_transaction_id?: string };
-  return response.status === 200 ? answer.client_transaction_id : undefined;
-}
-
-/** Latency of each APPROVAL from the service's stored row to the receiver, in ms. */
-async function approvalLatencies(stack: Stack, receiver: WebhookReceiver): Promise<number[]> {
-  const received = new Map<string, number>();
-  for (const request of receiver.received) {
-    const event = request.body as Approval;
-    if (event.status === 'APPROVAL') received.set(event.event_id, request.at);
-  }
-  const rows = await sqliteRows<{ event_id: string; received_at: string }>(
-    join(stack.dir, 'api.sqlite'),
-    `SELECT event_id, received_at FROM transaction_events WHERE status = 'APPROVAL'`,
-  );
-  const latencies: number[] = [];
-  for (const row of rows) {
-    const at = received.get(row.event_id);
-    if (at !== undefined) latencies.push(at - Date.parse(`${row.received_at.replace(' ', 'T')}Z`));
-  }
-  return latencies;
+  await response.arrayBuffer();
+  return response.status === 200;
 }
 
 /**
@@ -72,29 +60,27 @@ export async function measurePipeline(
     const waiting = new Map<string, () => void>();
     receiver.respondWith((request, _n, response) => {
       response.end();
-      const event = request.body as Approval;
+      const event = request.body as Event;
       if (event.status === 'APPROVAL') waiting.get(event.client_transaction_id)?.();
     });
     const deadline = Date.now() + durationSeconds * 1000;
     let completed = 0;
     let failedRequests = 0;
     const runOne = async (serial: string): Promise<void> => {
-      const approved = new Promise<void>((resolve) => {
-        void postCharge(stack.apiUrl, serial, receiver.url()).then((id) => {
-          if (id === undefined) {
-            failedRequests++;
-            resolve();
-          } else {
-            waiting.set(id, () => {
-              waiting.delete(id);
-              completed++;
-              resolve();
-            });
-          }
-        });
-      });
-      await approved;
+      const id = randomUUID();
+      // Registered before the request: the APPROVAL may arrive before the 200 is read.
+      const approved = new Promise<void>((resolve) => waiting.set(id, resolve));
+      if (await postCharge(stack.apiUrl, serial, receiver.url(), id)) {
+        await approved;
+        completed++;
+      } else {
+        failedRequests++;
+      }
+      waiting.delete(id);
     };
+    const cpuOf = (app: AppProcess | undefined): number =>
+      app?.pid === undefined ? NaN : cpuTimeMs(app.pid);
+    const cpuBefore = { api: cpuOf(stack.api), simulator: cpuOf(stack.simulator) };
     const started = Date.now();
     if (ratePerSecond === undefined) {
       await Promise.all(
@@ -116,15 +102,21 @@ export async function measurePipeline(
       await Promise.all(inFlight);
     }
     const elapsed = (Date.now() - started) / 1000;
+    const apiCpuMs = cpuOf(stack.api) - cpuBefore.api;
+    const simulatorCpuMs = cpuOf(stack.simulator) - cpuBefore.simulator;
     await stack.simulator?.stop();
     await stack.api.stop();
-    const latencies = await approvalLatencies(stack, receiver);
+    const approvals = receiver.received.filter((r) => (r.body as Event).status === 'APPROVAL');
+    const latencies = await storedToReceivedMs(stack.apiDatabase, approvals);
     return {
       transactionsPerSecond: completed / elapsed,
       completed,
       failedRequests,
+      webhooks: receiver.received.length,
       approvalP50: percentile(latencies, 50),
       approvalP99: percentile(latencies, 99),
+      apiCpuMsPerTransaction: apiCpuMs / completed,
+      simulatorCpuMsPerTransaction: simulatorCpuMs / completed,
     };
   } finally {
     await receiver.close();

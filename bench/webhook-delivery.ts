@@ -12,6 +12,7 @@ import { DEMO_MERCHANT, poll, sqliteRows, Stack, WebhookReceiver, answerWith } f
 import { chargeBody } from './lib/charge-body';
 import { cloneRows, uuidFor } from './lib/clone-rows';
 import { cpuTimeMs, residentMiB } from './lib/resident-memory';
+import { storedToReceivedMs } from './lib/outbox-latency';
 import { percentile } from './lib/stats';
 
 export interface WebhookDeliveryResult {
@@ -66,15 +67,10 @@ async function storedToReceived(stack: Stack, receiver: WebhookReceiver, charges
     );
   }
   await receiver.waitFor((all) => all.filter((r) => r.path === '/live').length >= charges * 6, 60_000);
-  const rows = await sqliteRows<{ event_id: string; created_at: string }>(
-    join(stack.dir, 'api.sqlite'),
-    'SELECT event_id, created_at FROM webhook_deliveries',
+  return storedToReceivedMs(
+    stack.apiDatabase,
+    receiver.received.filter((r) => r.path === '/live'),
   );
-  const stored = new Map(rows.map((row) => [row.event_id, Date.parse(row.created_at)]));
-  return receiver.received
-    .filter((r) => r.path === '/live')
-    .map((r) => r.at - (stored.get((r.body as { event_id: string }).event_id) ?? NaN))
-    .filter((ms) => Number.isFinite(ms));
 }
 
 export async function measureWebhookDelivery(

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { percentile } from './stats';
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -14,46 +15,67 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   total: number;
+  /** Answers by status code, so a refusal is named in the report instead of counted as work. */
+  statusCodes: Record<string, number>;
 }
 
 export interface LoadOptions {
   url: string;
   connections: number;
   durationSeconds: number;
-  /** Builds each request; `connection` is stable per connection (0…connections-1). */
+  /** Builds each request of connection `connection` (0…connections-1). */
   request: (connection: number) => LoadRequest;
 }
 
-/** Closed-loop HTTP load with autocannon: each connection sends its next request on each answer. */
+/**
+ * Closed-loop HTTP load: each connection sends its next request on each answer. One autocannon
+ * instance per connection, all in this process, because autocannon clears a request's context
+ * on every loop and gives `setupRequest` no stable connection identity; a terminal runs one
+ * operation at a time, so connection c must always speak to terminal c.
+ */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  let nextConnection = 0;
-  const result = await autocannon({
-    url: options.url,
-    connections: options.connections,
-    duration: options.durationSeconds,
-    requests: [
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let errors = 0;
+  const runs = Array.from({ length: options.connections }, (_, connection) => {
+    let finished!: (error: Error | null) => void;
+    const done = new Promise<void>((resolve, reject) => {
+      finished = (error) => (error ? reject(error) : resolve());
+    });
+    const instance = autocannon(
       {
-        setupRequest: (request, context) => {
-          const ctx = context as { connection?: number };
-          ctx.connection ??= nextConnection++;
-          const built = options.request(ctx.connection);
-          return {
-            ...request,
-            method: built.method,
-            path: built.path,
-            headers: built.headers,
-            body: built.body,
-          };
-        },
+        url: options.url,
+        connections: 1,
+        duration: options.durationSeconds,
+        requests: [
+          {
+            setupRequest: (request) => {
+              const built = options.request(connection);
+              return { ...request, ...built };
+            },
+          },
+        ],
       },
-    ],
+      (error: unknown) => finished(error instanceof Error ? error : null),
+    );
+    instance.on('response', (_client, statusCode: number, _bytes: number, responseTime: number) => {
+      statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+    instance.on('reqError', () => {
+      errors++;
+    });
+    return done;
   });
+  await Promise.all(runs);
+  const total = Object.values(statusCodes).reduce((sum, n) => sum + n, 0);
   return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    total: result.requests.total,
+    rps: latencies.length / options.durationSeconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    non2xx: total - latencies.length,
+    errors,
+    total,
+    statusCodes,
   };
 }

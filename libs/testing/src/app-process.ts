@@ -30,7 +30,10 @@ export class AppProcess {
     env: Record<string, string>,
     timeoutMs = 20_000,
   ): Promise<AppProcess> {
-    const child = spawn(process.execPath, [entry], {
+    // APP_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the apps a benchmark
+    // starts: Node refuses --cpu-prof in NODE_OPTIONS.
+    const nodeArgs = (process.env.APP_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+    const child = spawn(process.execPath, [...nodeArgs, entry], {
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,0 +1,21 @@
+import type { ReceivedRequest } from '@tps/testing';
+import { sqliteRows } from '@tps/testing';
+
+/**
+ * Each received webhook's wait from its outbox row (written with the event, millisecond
+ * timestamp) to its arrival at the receiver, in ms. transaction_events.received_at is only
+ * second-precise, so it cannot time a wait of a few milliseconds.
+ */
+export async function storedToReceivedMs(
+  apiDatabase: string,
+  received: ReceivedRequest[],
+): Promise<number[]> {
+  const rows = await sqliteRows<{ event_id: string; created_at: string }>(
+    apiDatabase,
+    'SELECT event_id, created_at FROM webhook_deliveries',
+  );
+  const stored = new Map(rows.map((row) => [row.event_id, Date.parse(row.created_at)]));
+  return received
+    .map((r) => r.at - (stored.get((r.body as { event_id: string }).event_id) ?? NaN))
+    .filter((ms) => Number.isFinite(ms));
+}
