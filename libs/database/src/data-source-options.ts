@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import sqlite3 from 'sqlite3';
 import type { DataSourceOptions } from 'typeorm';
 
 type ClassList = NonNullable<DataSourceOptions['migrations']>;
@@ -21,6 +22,15 @@ const URL_DRIVERS = {
   'mariadb:': 'mariadb',
 } as const;
 
+/**
+ * The sqlite3 module as TypeORM's driver, minus the `verbose()` TypeORM always calls: verbose mode
+ * wraps every statement to capture a long stack trace, a fifth of the API's time under load
+ * (BENCHMARKS.md). Errors still carry the statement and its message.
+ */
+const quietSqlite3: typeof sqlite3 = Object.assign(Object.create(sqlite3) as typeof sqlite3, {
+  verbose: () => sqlite3,
+});
+
 export function sqlitePath(url: string): string | undefined {
   if (url.startsWith('sqlite:')) return url.slice('sqlite:'.length);
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? undefined : url;
@@ -38,7 +48,14 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
   const path = sqlitePath(settings.url);
   if (path !== undefined) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    return { ...common, type: 'sqlite', database: path, enableWAL: true, busyTimeout: 5000 };
+    return {
+      ...common,
+      type: 'sqlite',
+      driver: quietSqlite3,
+      database: path,
+      enableWAL: true,
+      busyTimeout: 5000,
+    };
   }
   const scheme = new URL(settings.url).protocol as keyof typeof URL_DRIVERS;
   const type = URL_DRIVERS[scheme];

@@ -2,3 +2,4 @@ export * from './data-source-options';
 export * from './serial-writer';
 export * from './migrations/api';
 export * from './migrations/terminal';
+export * from './insert-rows';
