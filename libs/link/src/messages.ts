@@ -68,7 +68,16 @@ export type ControlRequest =
 /** Notices the service sends on the control link. */
 export type ControlNotice = { type: 'fleet'; terminals: TerminalProfile[] };
 
-/** Requests a terminal sends up its uplink. */
-export type UplinkRequest = { type: 'event'; link: LinkEvent } | { type: 'print'; report: PrintJobReport };
+/**
+ * Requests a terminal sends up its uplink. Events go as a run of the oldest unacknowledged ones,
+ * in order: one round trip and one write for what a busy terminal produced meanwhile.
+ */
+export type UplinkRequest =
+  { type: 'events'; links: LinkEvent[] } | { type: 'print'; report: PrintJobReport };
+
+/** How many events of the run, from its start, the service has stored (or knowingly dropped). */
+export interface EventsReceipt {
+  stored: number;
+}
 
 export type { ErrorBody };

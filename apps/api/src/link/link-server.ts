@@ -11,6 +11,7 @@ import {
   LINK_TOKEN_HEADER,
   LinkPeer,
   UPLINK_PATH,
+  type EventsReceipt,
   type UplinkRequest,
 } from '@tps/link';
 import { ApiConfig } from '../config/api-config';
@@ -90,9 +91,10 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
 
   private async onUplinkRequest(serial: string, request: UplinkRequest): Promise<unknown> {
     switch (request.type) {
-      case 'event':
-        await this.ingest.ingest(serial, request.link);
-        return { acknowledged: request.link.event.event_id };
+      case 'events': {
+        const receipt: EventsReceipt = { stored: await this.ingest.ingestRun(serial, request.links) };
+        return receipt;
+      }
       case 'print':
         await this.printReports.ingest(serial, request.report);
         return { acknowledged: request.report.printJobId };

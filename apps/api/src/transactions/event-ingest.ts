@@ -13,28 +13,42 @@ export class EventIngest {
     private readonly webhooks: TransactionWebhooks,
   ) {}
 
+  /** Stores one event; throws if it does not follow its transaction's state. */
   async ingest(serial: string, link: LinkEvent): Promise<void> {
-    const { event } = link;
-    const transaction = await this.transactions.findByClientId(
-      event.merchant_id,
-      event.client_transaction_id,
+    const refusal = await this.store(serial, [link]);
+    if (refusal !== undefined) throw refusal.error;
+  }
+
+  /**
+   * Stores a terminal's run of events, in order, and answers how many from its start are stored.
+   * Throws only when not even the first could be: the terminal then sends it again later.
+   */
+  async ingestRun(serial: string, links: LinkEvent[]): Promise<number> {
+    const refusal = await this.store(serial, links);
+    if (refusal === undefined) return links.length;
+    if (refusal.stored === 0) throw refusal.error;
+    this.logger.warn(`uplink ${serial}: ${refusal.error.message}`);
+    return refusal.stored;
+  }
+
+  private async store(
+    serial: string,
+    links: LinkEvent[],
+  ): Promise<{ stored: number; error: Error } | undefined> {
+    // A replayed event is staged again (made once by the outbox): a database written before
+    // events and deliveries shared one write may hold the event without its delivery.
+    const run = await this.transactions.appendEvents(serial, links, (manager, transaction, event, result) =>
+      this.webhooks.stage(manager, transaction, event, result === 'duplicate'),
     );
-    if (transaction === null || transaction.terminalSerial !== serial) {
-      this.logger.warn(
-        `event ${event.event_id} from ${serial} names no transaction of that terminal; dropped`,
-      );
-      return;
+    for (const appended of run.appended) {
+      if (appended.result === 'unknown') {
+        this.logger.warn(
+          `event ${appended.link.event.event_id} from ${serial} names no transaction of that terminal; dropped`,
+        );
+      } else {
+        this.webhooks.dispatch(appended.alongside);
+      }
     }
-    await this.transactions.appendEvent(transaction.id, link);
-    // The acknowledgement is the HTTP answer; only later state changes are webhooks. A replayed
-    // event is enqueued too (the outbox makes its delivery once): the service may have crashed
-    // after storing it and before its delivery was saved, and the terminal then sends it again.
-    if (
-      transaction.mode === 'async' &&
-      transaction.eventsWebhookUrl !== '' &&
-      event.status !== 'TERMINAL_ACKNOWLEDGED'
-    ) {
-      await this.webhooks.enqueue(transaction, event);
-    }
+    return run.refusal === undefined ? undefined : { stored: run.appended.length, error: run.refusal };
   }
 }

@@ -9,15 +9,40 @@ import {
   transition,
   type BusinessRecord,
   type FollowUpType,
+  type LifecycleStatus,
 } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
-import { SerialWriter } from '@tps/database';
+import { insertRows, SerialWriter } from '@tps/database';
 import type { LinkEvent, TransactionOutcome } from '@tps/link';
 import { businessRecordOf } from './business-record';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
+import { EventRunState } from './event-run-state';
 
 export type AppendResult = 'appended' | 'duplicate';
+
+export type Appended<T> =
+  { link: LinkEvent; result: AppendResult; alongside: T } | { link: LinkEvent; result: 'unknown' };
+
+export interface AppendedRun<T> {
+  appended: Array<Appended<T>>;
+  /** Why the event after the appended ones was refused; absent when the whole run went in. */
+  refusal?: Error;
+}
+
+/** The state an event moves its transaction to, or why it cannot: checked before any write. */
+function followingStatus(transaction: TransactionEntity, event: LinkEvent['event']): LifecycleStatus | Error {
+  if (event.previous_status !== (transaction.status ?? '')) {
+    return new Error(
+      `event ${event.event_id} follows ${event.previous_status || '(none)'} but ${transaction.clientTransactionId} is at ${transaction.status ?? '(none)'}`,
+    );
+  }
+  try {
+    return transition(transaction.status, event.status);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof QueryFailedError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message);
@@ -115,7 +140,7 @@ export class TransactionRepository {
   /** Inserts the idempotency record; false when the client_transaction_id is already taken. */
   async insert(transaction: TransactionEntity): Promise<boolean> {
     try {
-      await this.writer.write((manager) => manager.insert(TransactionEntity, transaction));
+      await this.writer.write((manager) => insertRows(manager, TransactionEntity, transaction));
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -129,40 +154,81 @@ export class TransactionRepository {
   }
 
   /**
-   * Appends one event to its transaction, moving the stored state through the domain's
-   * transition function; an event already stored (a replay) changes nothing.
+   * Appends a terminal's run of events, in order and in one write, each to the transaction it
+   * names, moving the stored state through the domain's transition function. An event already
+   * stored (a replay) changes nothing; one that names no transaction of that terminal is
+   * dropped. `alongside` stores what follows from an event (its webhook) in the same write, so
+   * neither is ever kept without the other. The run stops at the first event that does not
+   * follow its transaction's state: the ones before it are stored, it and the rest are not.
    */
-  appendEvent(transactionId: string, link: LinkEvent): Promise<AppendResult> {
-    const { event, outcome } = link;
+  appendEvents<T>(
+    serial: string,
+    links: LinkEvent[],
+    alongside: (
+      manager: EntityManager,
+      transaction: TransactionEntity,
+      event: LinkEvent['event'],
+      result: AppendResult,
+    ) => Promise<T>,
+  ): Promise<AppendedRun<T>> {
     return this.writer.write(async (manager) => {
-      if (await manager.existsBy(TransactionEventEntity, { eventId: event.event_id })) return 'duplicate';
-      const transaction = await manager.findOneByOrFail(TransactionEntity, { id: transactionId });
-      if (event.previous_status !== (transaction.status ?? '')) {
-        throw new Error(
-          `event ${event.event_id} follows ${event.previous_status || '(none)'} but ${transaction.clientTransactionId} is at ${transaction.status ?? '(none)'}`,
-        );
+      const appended: Array<Appended<T>> = [];
+      // A run mostly holds several events of one transaction: each is read and counted once.
+      const run = new EventRunState(manager, links);
+      for (const link of links) {
+        const transaction = await run.transaction(link.event);
+        if (transaction === null || transaction.terminalSerial !== serial) {
+          appended.push({ link, result: 'unknown' });
+          continue;
+        }
+        if (await run.isStored(link.event.event_id)) {
+          appended.push({
+            link,
+            result: 'duplicate',
+            alongside: await alongside(manager, transaction, link.event, 'duplicate'),
+          });
+          continue;
+        }
+        const status = followingStatus(transaction, link.event);
+        if (status instanceof Error) return { appended, refusal: status };
+        await this.append(manager, transaction, link, status, await run.nextSequence(transaction.id));
+        run.remember(link.event.event_id);
+        appended.push({
+          link,
+          result: 'appended',
+          alongside: await alongside(manager, transaction, link.event, 'appended'),
+        });
       }
-      const status = transition(transaction.status, event.status);
-      const sequence = (await manager.countBy(TransactionEventEntity, { transactionId })) + 1;
-      await manager.insert(TransactionEventEntity, {
-        eventId: event.event_id,
-        transactionId,
-        sequence,
-        status,
-        previousStatus: event.previous_status,
-        occurredAt: event.occurred_at,
-        envelope: event,
-      });
-      const changes: Partial<TransactionEntity> = {
-        ...(outcome === undefined ? {} : await this.applyOutcome(manager, transaction, outcome)),
-        status,
-      };
-      if (status === 'TERMINAL_ACKNOWLEDGED') changes.acknowledgement = event;
-      // Last and in one statement: SQLite readers share the writer's connection, so whoever sees
-      // the new status also sees its event, its reference and the business state it changed.
-      await manager.update(TransactionEntity, { id: transactionId }, changes);
-      return 'appended';
+      return { appended };
     });
+  }
+
+  private async append(
+    manager: EntityManager,
+    transaction: TransactionEntity,
+    { event, outcome }: LinkEvent,
+    status: LifecycleStatus,
+    sequence: number,
+  ): Promise<void> {
+    await insertRows(manager, TransactionEventEntity, {
+      eventId: event.event_id,
+      transactionId: transaction.id,
+      sequence,
+      status,
+      previousStatus: event.previous_status,
+      occurredAt: event.occurred_at,
+      envelope: event,
+    });
+    const changes: Partial<TransactionEntity> = {
+      ...(outcome === undefined ? {} : await this.applyOutcome(manager, transaction, outcome)),
+      status,
+    };
+    if (status === 'TERMINAL_ACKNOWLEDGED') changes.acknowledgement = event;
+    // Last and in one statement: SQLite readers share the writer's connection, so whoever sees
+    // the new status also sees its event, its reference and the business state it changed.
+    await manager.update(TransactionEntity, { id: transaction.id }, changes);
+    // The next event of the run may be for the same transaction.
+    Object.assign(transaction, changes);
   }
 
   /**

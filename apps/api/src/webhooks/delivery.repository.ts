@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
-import { SerialWriter } from '@tps/database';
+import { insertRows, SerialWriter } from '@tps/database';
 import {
   GroupCommit,
   type DeliveryStore,
@@ -81,7 +81,7 @@ export class DeliveryRepository implements DeliveryStore {
     this.records = new GroupCommit((take) =>
       this.writer.write(async (manager) => {
         const batch = take();
-        await manager.insert(DeliveryAttemptEntity, batch.map(attemptRow));
+        await insertRows(manager, DeliveryAttemptEntity, batch.map(attemptRow));
         for (const { id, attempt } of batch) {
           await manager.update(DeliveryEntity, { id }, deliveryChanges(attempt));
         }
@@ -90,30 +90,31 @@ export class DeliveryRepository implements DeliveryStore {
   }
 
   /**
-   * The delivery of a stored event, made once: a terminal that sends an event again (its
-   * acknowledgement was lost to a crash) finds it made already, and null comes back.
+   * Stages the delivery of an event inside the write that stores the event. A replayed event
+   * (`checkFirst`) may already have its delivery (made once: then null comes back); a new one
+   * cannot, since an event and its delivery are stored together.
    */
-  createForEvent(
+  async stageForEvent(
+    manager: EntityManager,
     transactionId: string,
     url: string,
     event: TransactionEvent,
     now: number,
+    checkFirst: boolean,
   ): Promise<PendingDelivery | null> {
-    return this.writer.write(async (manager) => {
-      if (await manager.existsBy(DeliveryEntity, { eventId: event.event_id })) return null;
-      const delivery = await this.insert(manager, {
-        merchantId: event.merchant_id,
-        transactionId,
-        clientTransactionId: event.client_transaction_id,
-        eventId: event.event_id,
-        eventStatus: event.status,
-        url,
-        payload: JSON.stringify(event),
-        redeliveryOf: null,
-        now,
-      });
-      return pendingOf(delivery);
+    if (checkFirst && (await manager.existsBy(DeliveryEntity, { eventId: event.event_id }))) return null;
+    const delivery = await this.insert(manager, {
+      merchantId: event.merchant_id,
+      transactionId,
+      clientTransactionId: event.client_transaction_id,
+      eventId: event.event_id,
+      eventStatus: event.status,
+      url,
+      payload: JSON.stringify(event),
+      redeliveryOf: null,
+      now,
     });
+    return pendingOf(delivery);
   }
 
   /** A fresh delivery of the same event (same event_id and body); null if not the merchant's. */
@@ -228,7 +229,7 @@ export class DeliveryRepository implements DeliveryStore {
       redeliveryOf: fields.redeliveryOf,
       createdAt: iso(fields.now),
     };
-    await manager.insert(DeliveryEntity, delivery);
+    await insertRows(manager, DeliveryEntity, delivery);
     return delivery;
   }
 }

@@ -5,6 +5,7 @@ import {
   LinkPeer,
   LinkUnavailableError,
   UPLINK_PATH,
+  type EventsReceipt,
   type TerminalRequest,
   type UplinkRequest,
 } from '@tps/link';
@@ -23,7 +24,8 @@ const RECONNECT_MAX_MS = 1000;
 
 /**
  * A terminal's own connection to the service. It re-opens after a drop, and sends the store's
- * unacknowledged events strictly in order, each only after the one before was acknowledged.
+ * unacknowledged events strictly in order, as runs: a run goes once the one before it was
+ * acknowledged, and holds whatever the terminal produced meanwhile.
  */
 export class Uplink {
   private peer: LinkPeer | undefined;
@@ -97,17 +99,18 @@ export class Uplink {
       this.again = false;
       const batch = await this.store.pending(this.serial, BATCH);
       if (batch.length === 0) return;
-      for (const row of batch) {
-        const peer = this.peer;
-        if (peer === undefined || !peer.isOpen) return;
-        const request: UplinkRequest = {
-          type: 'event',
-          link:
-            row.outcome === null ? { event: row.envelope } : { event: row.envelope, outcome: row.outcome },
-        };
-        await peer.request(request, ACK_TIMEOUT_MS);
-        await this.store.acknowledge(row.seq);
-      }
+      const peer = this.peer;
+      if (peer === undefined || !peer.isOpen) return;
+      const request: UplinkRequest = {
+        type: 'events',
+        links: batch.map((row) =>
+          row.outcome === null ? { event: row.envelope } : { event: row.envelope, outcome: row.outcome },
+        ),
+      };
+      const receipt = await peer.request<EventsReceipt>(request, ACK_TIMEOUT_MS);
+      await this.store.acknowledge(batch.slice(0, receipt.stored).map((row) => row.seq));
+      // The service refused the next event: it stays queued, and the next flush offers it again.
+      if (receipt.stored < batch.length) return;
     }
   }
 

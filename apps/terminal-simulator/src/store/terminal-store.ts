@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
-import { SerialWriter } from '@tps/database';
+import { In, type DataSource, type Repository } from 'typeorm';
+import { insertRows, SerialWriter } from '@tps/database';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { transactionKey, type RuntimeStore } from '../runtime/runtime-store';
 import { TerminalEventEntity } from './terminal-event.entity';
@@ -28,11 +28,11 @@ export class TerminalStore implements RuntimeStore {
   }
 
   /** Stores an event and the state it moved its transaction to, in one write. */
-  async record(serialNumber: string, order: OperationOrder, link: LinkEvent): Promise<TerminalEventEntity> {
+  async record(serialNumber: string, order: OperationOrder, link: LinkEvent): Promise<void> {
     const key = transactionKey(order.merchantId, order.clientTransactionId);
     return this.writer.write(async (manager) => {
       if (link.event.status === 'TERMINAL_ACKNOWLEDGED') {
-        await manager.insert(TerminalTransactionEntity, {
+        await insertRows(manager, TerminalTransactionEntity, {
           key,
           serialNumber,
           order,
@@ -45,16 +45,14 @@ export class TerminalStore implements RuntimeStore {
         if (link.outcome !== undefined) changes.outcome = link.outcome;
         await manager.update(TerminalTransactionEntity, { key }, changes);
       }
-      return manager.save(
-        manager.create(TerminalEventEntity, {
-          serialNumber,
-          transactionKey: key,
-          eventId: link.event.event_id,
-          envelope: link.event,
-          outcome: link.outcome ?? null,
-          acked: false,
-        }),
-      );
+      await insertRows(manager, TerminalEventEntity, {
+        serialNumber,
+        transactionKey: key,
+        eventId: link.event.event_id,
+        envelope: link.event,
+        outcome: link.outcome ?? null,
+        acked: false,
+      });
     });
   }
 
@@ -71,8 +69,11 @@ export class TerminalStore implements RuntimeStore {
     return this.writer.write((manager) => manager.countBy(TerminalEventEntity, { acked: false }));
   }
 
-  async acknowledge(seq: number): Promise<void> {
-    await this.writer.write((manager) => manager.update(TerminalEventEntity, { seq }, { acked: true }));
+  async acknowledge(seqs: number[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await this.writer.write((manager) =>
+      manager.update(TerminalEventEntity, { seq: In(seqs) }, { acked: true }),
+    );
   }
 
   /** Transactions left unfinished by a crash, so the terminal can close them at start-up. */

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { WebSocket } from 'ws';
+import { ContractError } from '@tps/domain';
+import {
+  LINK_SERIAL_HEADER,
+  LINK_TOKEN_HEADER,
+  LinkPeer,
+  UPLINK_PATH,
+  type EventsReceipt,
+  type LinkEvent,
+} from '@tps/link';
+import { LINK_SECRET, Stack, WebhookReceiver, sqliteRows } from '@tps/testing';
+
+type Envelope = LinkEvent['event'];
+
+/**
+ * A terminal sends its queued events up as runs (one request, one write). What the service
+ * answers for a run decides what the terminal may forget, so it must never claim an event it
+ * did not store, nor store anything after one it refused.
+ */
+describe('event runs on the uplink', () => {
+  let stack: Stack;
+  let receiver: WebhookReceiver;
+  let peer: LinkPeer;
+  let events: Envelope[];
+
+  const counts = async (): Promise<{ events: number; deliveries: number }> => {
+    const [row] = await sqliteRows<{ events: number; deliveries: number }>(
+      stack.apiDatabase,
+      `SELECT (SELECT COUNT(*) FROM transaction_events) AS events,
+              (SELECT COUNT(*) FROM webhook_deliveries) AS deliveries`,
+    );
+    return row;
+  };
+
+  beforeAll(async () => {
+    stack = await Stack.start();
+    receiver = await WebhookReceiver.start();
+    const clientTransactionId = randomUUID();
+    const response = await stack.client().post('/terminal/v1/SIM0000001/async/charge', {
+      amount: { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 },
+      client_transaction_id: clientTransactionId,
+      events_webhook_url: receiver.url(),
+    });
+    expect(response.status).toBe(200);
+    await receiver.waitFor((all) => all.some((r) => (r.body as Envelope).status === 'APPROVAL'), 10_000);
+    const rows = await sqliteRows<{ envelope: string }>(
+      stack.apiDatabase,
+      `SELECT e.envelope FROM transaction_events e JOIN transactions t ON t.id = e.transaction_id
+       WHERE t.client_transaction_id = ? ORDER BY e.sequence`,
+      [clientTransactionId],
+    );
+    events = rows.map((row) => JSON.parse(row.envelope) as Envelope);
+    expect(events.map((e) => e.status)).toEqual([
+      'TERMINAL_ACKNOWLEDGED',
+      'CARD_PRESENTED',
+      'APPROVAL_REQUESTED',
+      'APPROVAL',
+    ]);
+    // The real terminal goes away; this test speaks for SIM0000001 instead.
+    await stack.simulator?.stop();
+    const socket = new WebSocket(`ws://127.0.0.1:${stack.api.port}${UPLINK_PATH}`, {
+      headers: { [LINK_SERIAL_HEADER]: 'SIM0000001', [LINK_TOKEN_HEADER]: LINK_SECRET },
+    });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    peer = new LinkPeer(socket, { onRequest: () => Promise.resolve(undefined) });
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await stack?.stop();
+  });
+
+  const run = (links: Envelope[]): Promise<EventsReceipt> =>
+    peer.request<EventsReceipt>({ type: 'events', links: links.map((event) => ({ event })) }, 5_000);
+
+  it('counts replays and events of unknown transactions as taken, and stops at the first refused one', async () => {
+    const before = await counts();
+    const unknown: Envelope = { ...events[1], event_id: randomUUID(), client_transaction_id: randomUUID() };
+    // Moves an approved transaction back: it does not follow its state.
+    const outOfOrder: Envelope = { ...events[2], event_id: randomUUID() };
+    const wouldFollow: Envelope = { ...events[3], event_id: randomUUID() };
+    const receipt = await run([events[0], unknown, events[1], outOfOrder, wouldFollow]);
+    expect(receipt).toEqual({ stored: 3 });
+    // Replays store nothing again and make no second delivery; nothing after the refusal is kept.
+    expect(await counts()).toEqual(before);
+    const forged = await sqliteRows(
+      stack.apiDatabase,
+      'SELECT event_id FROM transaction_events WHERE event_id IN (?, ?, ?)',
+      [unknown.event_id, outOfOrder.event_id, wouldFollow.event_id],
+    );
+    expect(forged).toEqual([]);
+  });
+
+  it('answers an error when not even the first event of a run can be stored', async () => {
+    const before = await counts();
+    const outOfOrder: Envelope = { ...events[1], event_id: randomUUID() };
+    await expect(run([outOfOrder, events[0]])).rejects.toBeInstanceOf(ContractError);
+    expect(await counts()).toEqual(before);
+  });
+});
