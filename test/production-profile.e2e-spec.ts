@@ -137,7 +137,8 @@ describe('the production profile at delivery time (contract §5: a destination i
 
   beforeAll(async () => {
     // The sandbox starts the simulator; the terminals provisioned here link up once in production.
-    stack = await Stack.start();
+    // The simulator runs in production throughout, with private callback destinations forbidden.
+    stack = await Stack.start({ simulatorEnv: { PROFILE: 'production' } });
     acme = provisionMerchant(stack, 'acme', 'TPV0000001', 'TPV0000002');
     await stack.api.stop();
     await startInProduction(true);
@@ -149,6 +150,36 @@ describe('the production profile at delivery time (contract §5: a destination i
   afterAll(async () => {
     await receiver?.close();
     await stack?.stop();
+  });
+
+  it('refuses a print callback to a private destination when the terminal connects, by name or by address', async () => {
+    const client = stack.client().as(acme);
+    const connectionsBefore = receiver.connections;
+    const urls = {
+      TPV0000001: `https://localhost:${receiver.port}/print`,
+      TPV0000002: `https://127.0.0.1:${receiver.port}/print`,
+    };
+    for (const [serial, webhookUrl] of Object.entries(urls)) {
+      // The service allows private destinations, so it takes the job; the terminal does not.
+      const created = await client.post(`/terminal/v1/${serial}/print`, {
+        commands: [{ type: 'text', value: 'receipt' }],
+        webhookUrl,
+      });
+      expect(created.status).toBe(202);
+      const job = await poll(
+        `the callback of the job on ${serial}`,
+        async () => {
+          const answer = await client.get(`/terminal/v1/${serial}/print/${String(created.body.printJobId)}`);
+          return answer.body.callback === undefined ? undefined : answer.body;
+        },
+        15_000,
+      );
+      expect(job).toMatchObject({
+        status: 'COMPLETED',
+        callback: { statusCode: null, error: 'destination_refused' },
+      });
+    }
+    expect(receiver.connections).toBe(connectionsBefore);
   });
 
   it('refuses at delivery a private destination accepted while private ones were allowed, by name or by address', async () => {

@@ -12,6 +12,15 @@ export interface DestinationRules {
 
 export const SANDBOX_DESTINATIONS: DestinationRules = { requireHttps: false, allowPrivate: true };
 
+/** The profiles both apps run under (contract §5). */
+export const PROFILES = ['sandbox', 'production'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** Contract §5: the sandbox sends anywhere; production demands https and public addresses unless allowed. */
+export function destinationsOf(profile: Profile, allowPrivate: boolean): DestinationRules {
+  return profile === 'sandbox' ? SANDBOX_DESTINATIONS : { requireHttps: true, allowPrivate };
+}
+
 /** Every address a host name resolves to, as `dns.lookup` with `all: true` gives them. */
 export type ResolveAll = (host: string) => Promise<string[]>;
 
