@@ -1,12 +1,22 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { DEMO_MERCHANT, REPO_ROOT, Stack, type Credentials } from '@tps/testing';
+import {
+  DEMO_MERCHANT,
+  REPO_ROOT,
+  Stack,
+  WebhookReceiver,
+  poll,
+  sqliteRows,
+  type Credentials,
+} from '@tps/testing';
 
-function provisionMerchant(stack: Stack, merchantId: string, serial: string): Credentials {
+/** Adds a merchant with its terminals, the first one bound to its credentials. */
+function provisionMerchant(stack: Stack, merchantId: string, ...serials: string[]): Credentials {
+  const terminals = serials.flatMap((serial) => ['--terminal', serial]);
   const result = spawnSync(
     process.execPath,
-    [join(REPO_ROOT, 'dist/scripts/merchant.js'), 'add', merchantId, '--terminal', serial, '--bound', serial],
+    [join(REPO_ROOT, 'dist/scripts/merchant.js'), 'add', merchantId, ...terminals, '--bound', serials[0]],
     { env: { ...process.env, DATABASE_URL: `sqlite:${stack.apiDatabase}` }, encoding: 'utf8' },
   );
   if (result.status !== 0) throw new Error(`provisioning failed: ${result.stderr}`);
@@ -89,5 +99,139 @@ describe('the production profile (contract §5)', () => {
       charge('http://127.0.0.1/hook'),
     );
     expect(privateHttp.body).toMatchObject({ code: 'PAR-004' });
+  });
+});
+
+interface AttemptRow {
+  client_transaction_id: string;
+  event_status: string;
+  state: string;
+  n: number;
+  at: string;
+  error: string | null;
+}
+
+describe('the production profile at delivery time (contract §5: a destination is checked again when connecting)', () => {
+  let stack: Stack;
+  let receiver: WebhookReceiver;
+  let acme: Credentials;
+
+  const key = (row: AttemptRow): string => `${row.client_transaction_id}/${row.event_status}/${row.n}`;
+
+  /** Every attempt of acme's deliveries, oldest first. */
+  const attempts = (): Promise<AttemptRow[]> =>
+    sqliteRows<AttemptRow>(
+      stack.apiDatabase,
+      `SELECT d.client_transaction_id, d.event_status, d.state, a.n, a.at, a.error
+       FROM webhook_deliveries d JOIN webhook_delivery_attempts a ON a.delivery_id = d.id
+       WHERE d.merchant_id = 'acme' ORDER BY a.at, d.position`,
+    );
+
+  /** The API in production on its port (so that the simulator links back), on the same database. */
+  const startInProduction = (allowPrivate: boolean) =>
+    stack.startApi({
+      PORT: String(stack.api.port),
+      PROFILE: 'production',
+      ALLOW_PRIVATE_WEBHOOKS: String(allowPrivate),
+    });
+
+  beforeAll(async () => {
+    // The sandbox starts the simulator; the terminals provisioned here link up once in production.
+    // The simulator runs in production throughout, with private callback destinations forbidden.
+    stack = await Stack.start({ simulatorEnv: { PROFILE: 'production' } });
+    acme = provisionMerchant(stack, 'acme', 'TPV0000001', 'TPV0000002');
+    await stack.api.stop();
+    await startInProduction(true);
+    await stack.waitLinked(5);
+    // Plain HTTP: an https attempt reaches its socket, then fails its TLS handshake and is retried.
+    receiver = await WebhookReceiver.start();
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+    await stack?.stop();
+  });
+
+  it('refuses a print callback to a private destination when the terminal connects, by name or by address', async () => {
+    const client = stack.client().as(acme);
+    const connectionsBefore = receiver.connections;
+    const urls = {
+      TPV0000001: `https://localhost:${receiver.port}/print`,
+      TPV0000002: `https://127.0.0.1:${receiver.port}/print`,
+    };
+    for (const [serial, webhookUrl] of Object.entries(urls)) {
+      // The service allows private destinations, so it takes the job; the terminal does not.
+      const created = await client.post(`/terminal/v1/${serial}/print`, {
+        commands: [{ type: 'text', value: 'receipt' }],
+        webhookUrl,
+      });
+      expect(created.status).toBe(202);
+      const job = await poll(
+        `the callback of the job on ${serial}`,
+        async () => {
+          const answer = await client.get(`/terminal/v1/${serial}/print/${String(created.body.printJobId)}`);
+          return answer.body.callback === undefined ? undefined : answer.body;
+        },
+        15_000,
+      );
+      expect(job).toMatchObject({
+        status: 'COMPLETED',
+        callback: { statusCode: null, error: 'destination_refused' },
+      });
+    }
+    expect(receiver.connections).toBe(connectionsBefore);
+  });
+
+  it('refuses at delivery a private destination accepted while private ones were allowed, by name or by address', async () => {
+    const client = stack.client().as(acme);
+    const urls = {
+      TPV0000001: `https://localhost:${receiver.port}/hook`,
+      TPV0000002: `https://127.0.0.1:${receiver.port}/hook`,
+    };
+    const ids: string[] = [];
+    for (const [serial, url] of Object.entries(urls)) {
+      const body = charge(url);
+      const answer = await client.post(`/terminal/v1/${serial}/async/charge`, body);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ status: 'TERMINAL_ACKNOWLEDGED' });
+      ids.push(body.client_transaction_id);
+    }
+    // Allowed, each first attempt connects (and fails on TLS, so its delivery stays pending).
+    await poll(
+      'a first attempt of each charge',
+      async () => {
+        const made = new Set((await attempts()).map((a) => a.client_transaction_id));
+        return ids.every((id) => made.has(id)) ? true : undefined;
+      },
+      15_000,
+    );
+    const firstAttempts = await attempts();
+    expect(firstAttempts.map((a) => a.error)).not.toContain('destination_refused');
+    expect(receiver.connections).toBeGreaterThanOrEqual(2);
+
+    await stack.api.stop();
+    const before = new Set((await attempts()).map(key));
+    const connectionsBefore = receiver.connections;
+    await startInProduction(false);
+
+    // Forbidden now: every later attempt is refused before connecting, and gives up at once.
+    const settled = await poll(
+      'every delivery of both charges to give up',
+      async () => {
+        const rows = await attempts();
+        const done = ids.every((id) => {
+          const mine = rows.filter((r) => r.client_transaction_id === id);
+          return mine.some((r) => r.event_status === 'APPROVAL') && mine.every((r) => r.state === 'failed');
+        });
+        return done ? rows : undefined;
+      },
+      20_000,
+    );
+    const later = settled.filter((row) => !before.has(key(row)));
+    expect(later.length).toBeGreaterThanOrEqual(ids.length * 3);
+    expect(new Set(later.map((row) => row.error))).toEqual(new Set(['destination_refused']));
+    expect(new Set(later.map((row) => row.client_transaction_id))).toEqual(new Set(ids));
+    expect(receiver.connections).toBe(connectionsBefore);
+    expect(receiver.received).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { buildConnector } from 'undici';
 
 /** Where webhooks and callbacks may go (contract §5): the production profile narrows it. */
 export interface DestinationRules {
@@ -10,6 +11,15 @@ export interface DestinationRules {
 }
 
 export const SANDBOX_DESTINATIONS: DestinationRules = { requireHttps: false, allowPrivate: true };
+
+/** The profiles both apps run under (contract §5). */
+export const PROFILES = ['sandbox', 'production'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** Contract §5: the sandbox sends anywhere; production demands https and public addresses unless allowed. */
+export function destinationsOf(profile: Profile, allowPrivate: boolean): DestinationRules {
+  return profile === 'sandbox' ? SANDBOX_DESTINATIONS : { requireHttps: true, allowPrivate };
+}
 
 /** Every address a host name resolves to, as `dns.lookup` with `all: true` gives them. */
 export type ResolveAll = (host: string) => Promise<string[]>;
@@ -63,6 +73,13 @@ export async function refusalOf(
   return refused === undefined ? null : `host ${host} resolves to a non-public address (${refused})`;
 }
 
+/** The error of a refused destination; webhook-post.ts maps its code to `destination_refused`. */
+function notPublic(why: string): NodeJS.ErrnoException {
+  const denied: NodeJS.ErrnoException = new Error(why);
+  denied.code = 'EADDRNOTPUBLIC';
+  return denied;
+}
+
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
   address: string | LookupAddress[],
@@ -82,15 +99,28 @@ export function guardedLookup(rules: DestinationRules) {
       }
       const refused = rules.allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a.address));
       if (refused !== undefined) {
-        const denied: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to a non-public address (${refused.address})`,
-        );
-        denied.code = 'EADDRNOTPUBLIC';
-        callback(denied, []);
+        callback(notPublic(`${hostname} resolves to a non-public address (${refused.address})`), []);
         return;
       }
       if (options.all) callback(null, addresses);
       else callback(null, addresses[0].address, addresses[0].family);
     });
+  };
+}
+
+/**
+ * The connector of an undici Agent that applies the rules to every connection it opens. A name
+ * goes through guardedLookup; an IP literal never reaches a lookup (net.connect skips it), so
+ * it is checked here, before any socket is opened.
+ */
+export function guardedConnector(rules: DestinationRules): buildConnector.connector {
+  const connect = buildConnector({ lookup: guardedLookup(rules) });
+  return (options, callback) => {
+    const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (!rules.allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
+      callback(notPublic(`${host} is a non-public address`), null);
+      return;
+    }
+    connect(options, callback);
   };
 }

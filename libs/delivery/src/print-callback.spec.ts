@@ -1,4 +1,7 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { PrintWebhookPayload } from '@tps/contracts';
+import { SANDBOX_DESTINATIONS } from './destination-policy';
 import { printWebhookPayload, sendPrintCallback, type CallbackFetch } from './print-callback';
 
 const URL_ = 'http://127.0.0.1:9/hook';
@@ -94,6 +97,46 @@ describe('sendPrintCallback', () => {
     const fetch: CallbackFetch = () => Promise.resolve({ status: 200, body: { cancel } });
     await sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch });
     expect(cancel).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('sendPrintCallback where the profile forbids private addresses', () => {
+  const PUBLIC_ONLY = { requireHttps: false, allowPrivate: false };
+  let server: Server;
+  let connections = 0;
+  const url = (host: string) => `http://${host}:${(server.address() as AddressInfo).port}/print`;
+
+  beforeAll(async () => {
+    server = createServer((_request, response) => response.end());
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  // A name is checked by its lookup, an address as written: neither opens a connection.
+  it.each([['localhost'], ['127.0.0.1'], ['[::ffff:127.0.0.1]']])(
+    'refuses %s when it connects, and reports destination_refused',
+    async (host) => {
+      const before = connections;
+      const outcome = await sendPrintCallback(url(host), PAYLOAD, {
+        timeoutMs: 2000,
+        destinations: PUBLIC_ONLY,
+      });
+      expect(outcome).toMatchObject({ statusCode: null, error: 'destination_refused' });
+      expect(connections).toBe(before);
+    },
+  );
+
+  it('connects to the same receiver where private addresses are allowed', async () => {
+    const outcome = await sendPrintCallback(url('localhost'), PAYLOAD, {
+      timeoutMs: 2000,
+      destinations: SANDBOX_DESTINATIONS,
+    });
+    expect(outcome).toMatchObject({ statusCode: 200, error: null });
   });
 });
 

@@ -1,4 +1,6 @@
+import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { PrintCallbackRecord, PrintWebhookPayload } from '@tps/contracts';
+import { guardedConnector, type DestinationRules } from './destination-policy';
 
 /** The part of `fetch` the sender needs, so that tests can stand in for the network. */
 export type CallbackFetch = (
@@ -9,6 +11,7 @@ export type CallbackFetch = (
     body: string;
     redirect: 'manual';
     signal: AbortSignal;
+    dispatcher?: Dispatcher;
   },
 ) => Promise<{ status: number; body?: { cancel(): Promise<void> } | null }>;
 
@@ -19,6 +22,11 @@ export interface PrintCallbackOptions {
   now?: () => number;
   /** Makes the signal that ends the attempt after `timeoutMs`; tests fire it by hand. */
   timeoutSignal?: (timeoutMs: number) => AbortSignal;
+  /**
+   * The profile's rules, applied again when the callback connects (contract §5): a name that
+   * resolves to a forbidden address then is refused, and so is a forbidden address.
+   */
+  destinations?: DestinationRules;
 }
 
 export const PRINT_CALLBACK_TIMEOUT_MS = 15_000;
@@ -26,6 +34,8 @@ export const PRINT_CALLBACK_TIMEOUT_MS = 15_000;
 function describeFailure(error: unknown, timedOut: boolean): string {
   if (timedOut) return 'timeout';
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  // Named as a refused transaction webhook attempt is: nothing was sent.
+  if (cause?.code === 'EADDRNOTPUBLIC') return 'destination_refused';
   if (typeof cause?.code === 'string') return cause.code;
   return error instanceof Error ? error.message : String(error);
 }
@@ -40,11 +50,17 @@ export async function sendPrintCallback(
   payload: PrintWebhookPayload,
   options: PrintCallbackOptions,
 ): Promise<PrintCallbackRecord> {
-  const send: CallbackFetch = options.fetch ?? globalThis.fetch;
+  // undici's own fetch, since the guarded dispatcher below is an undici Agent.
+  const send: CallbackFetch = options.fetch ?? undiciFetch;
   const now = options.now ?? Date.now;
   const started = now();
   const attemptedAt = new Date(started).toISOString();
   const signal = (options.timeoutSignal ?? AbortSignal.timeout)(options.timeoutMs);
+  // One connection for one attempt: the pool lives as long as the callback.
+  const guarded =
+    options.destinations === undefined
+      ? undefined
+      : new Agent({ connect: guardedConnector(options.destinations) });
   try {
     const response = await send(url, {
       method: 'POST',
@@ -52,6 +68,7 @@ export async function sendPrintCallback(
       body: JSON.stringify(payload),
       redirect: 'manual',
       signal,
+      ...(guarded === undefined ? {} : { dispatcher: guarded }),
     });
     // The answer's body is of no interest; release the connection.
     await response.body?.cancel().catch(() => undefined);
@@ -69,6 +86,8 @@ export async function sendPrintCallback(
       error: describeFailure(error, signal.aborted),
       latencyMs: now() - started,
     };
+  } finally {
+    await guarded?.destroy().catch(() => undefined);
   }
 }
 

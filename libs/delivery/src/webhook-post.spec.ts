@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent } from 'undici';
-import { guardedLookup } from './destination-policy';
+import { guardedConnector } from './destination-policy';
 import { classify } from './retry-policy';
 import { AttemptAbandoned, postWebhook, type WebhookPost } from './webhook-post';
 
@@ -12,6 +12,8 @@ class Receiver {
   handler: Handler = (_request, response) => response.end();
   readonly bodies: string[] = [];
   readonly headers: IncomingMessage['headers'][] = [];
+  /** TCP connections accepted, even those that never carried a request. */
+  connections = 0;
   private readonly sockets = new Set<Socket>();
   private readonly server: Server = createServer((request, response) => {
     let body = '';
@@ -25,6 +27,7 @@ class Receiver {
 
   async listen(): Promise<void> {
     this.server.on('connection', (socket) => {
+      this.connections += 1;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
@@ -142,33 +145,38 @@ describe('one webhook attempt over real sockets', () => {
     expect(classify(result.outcome)).toBe('retry');
   });
 
-  it('refuses at connect time a name that resolves to a non-public address, and gives up', async () => {
-    const publicOnly = new Agent({
-      connect: { lookup: guardedLookup({ requireHttps: false, allowPrivate: false }) },
-    });
-    const url = receiver.url().replace('127.0.0.1', 'localhost');
-    try {
-      const result = await postWebhook(post(url), { timeoutMs: 2000, dispatcher: publicOnly });
-      expect(result.outcome).toEqual({ error: 'destination_refused' });
-      expect(classify(result.outcome)).toBe('give_up');
-      expect(receiver.bodies).toEqual([]);
-    } finally {
-      await publicOnly.close();
-    }
-  });
+  // A name is refused by the guarded lookup; a literal never reaches a lookup, so the connector checks it.
+  it.each([['localhost'], ['127.0.0.1'], ['[::ffff:127.0.0.1]']])(
+    'refuses at connect time %s, a non-public destination, without opening a connection, and gives up',
+    async (host) => {
+      const publicOnly = new Agent({
+        connect: guardedConnector({ requireHttps: false, allowPrivate: false }),
+      });
+      const url = receiver.url().replace('127.0.0.1', host);
+      try {
+        const result = await postWebhook(post(url), { timeoutMs: 2000, dispatcher: publicOnly });
+        expect(result.outcome).toEqual({ error: 'destination_refused' });
+        expect(classify(result.outcome)).toBe('give_up');
+        expect(receiver.connections).toBe(0);
+      } finally {
+        await publicOnly.close();
+      }
+    },
+  );
 
-  it('connects through the same guarded lookup where private addresses are allowed', async () => {
-    const anywhere = new Agent({
-      connect: { lookup: guardedLookup({ requireHttps: false, allowPrivate: true }) },
-    });
-    const url = receiver.url().replace('127.0.0.1', 'localhost');
-    try {
-      const result = await postWebhook(post(url), { timeoutMs: 2000, dispatcher: anywhere });
-      expect(result.outcome).toEqual({ statusCode: 200 });
-    } finally {
-      await anywhere.close();
-    }
-  });
+  it.each([['localhost'], ['127.0.0.1']])(
+    'connects to %s through the same connector where private addresses are allowed',
+    async (host) => {
+      const anywhere = new Agent({ connect: guardedConnector({ requireHttps: false, allowPrivate: true }) });
+      const url = receiver.url().replace('127.0.0.1', host);
+      try {
+        const result = await postWebhook(post(url), { timeoutMs: 2000, dispatcher: anywhere });
+        expect(result.outcome).toEqual({ statusCode: 200 });
+      } finally {
+        await anywhere.close();
+      }
+    },
+  );
 
   it('abandons an attempt cut by shutdown, with no outcome to record', async () => {
     receiver.handler = () => undefined;

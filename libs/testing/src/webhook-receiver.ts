@@ -22,6 +22,8 @@ export const answerWith =
 /** A real HTTP server on 127.0.0.1 that records every webhook it receives. */
 export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
+  /** TCP connections accepted, even those that never made a request (a TLS hello to plain HTTP). */
+  connections = 0;
   private server: Server | undefined;
   private waiters: Array<() => void> = [];
   private responder: Responder = answerWith(200);
@@ -103,6 +105,7 @@ export class WebhookReceiver {
       });
     });
     const server = this.server;
+    server.on('connection', () => (this.connections += 1));
     return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   }
 }

@@ -1,9 +1,6 @@
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
-import { SANDBOX_DESTINATIONS, type DestinationRules } from '@tps/delivery';
-
-export const PROFILES = ['sandbox', 'production'] as const;
-export type Profile = (typeof PROFILES)[number];
+import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
 /** Every setting of the API, read from the environment and validated once at start-up. */
 export class ApiConfig {
@@ -70,8 +67,7 @@ export class ApiConfig {
 
 /** The rules every webhook and callback URL must meet under this configuration. */
 export function destinationRules(config: ApiConfig): DestinationRules {
-  if (config.PROFILE === 'sandbox') return SANDBOX_DESTINATIONS;
-  return { requireHttps: true, allowPrivate: config.ALLOW_PRIVATE_WEBHOOKS === 'true' };
+  return destinationsOf(config.PROFILE, config.ALLOW_PRIVATE_WEBHOOKS === 'true');
 }
 
 export function validateApiConfig(env: Record<string, unknown>): ApiConfig {

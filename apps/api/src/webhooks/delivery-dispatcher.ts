@@ -5,7 +5,13 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Agent } from 'undici';
-import { Dispatcher, guardedLookup, postWebhook, scaledSchedule, type PendingDelivery } from '@tps/delivery';
+import {
+  Dispatcher,
+  guardedConnector,
+  postWebhook,
+  scaledSchedule,
+  type PendingDelivery,
+} from '@tps/delivery';
 import { ApiConfig, destinationRules } from '../config/api-config';
 import { DeliveryRepository } from './delivery.repository';
 
@@ -18,13 +24,14 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   private readonly logger = new Logger('Webhooks');
   private readonly dispatcher: Dispatcher;
   /**
-   * Every attempt connects through a lookup that applies the profile's destination rules again,
-   * so a name accepted at request time cannot rebind to a private address before delivery.
+   * Every attempt connects through a connector that applies the profile's destination rules
+   * again, so a name accepted at request time cannot rebind to a private address before delivery,
+   * and an address accepted under other settings is refused under the current ones.
    */
   private readonly connections: Agent;
 
   constructor(config: ApiConfig, store: DeliveryRepository) {
-    const connections = new Agent({ connect: { lookup: guardedLookup(destinationRules(config)) } });
+    const connections = new Agent({ connect: guardedConnector(destinationRules(config)) });
     this.connections = connections;
     this.dispatcher = new Dispatcher({
       store,

@@ -1,5 +1,6 @@
 import { plainToInstance, Type } from 'class-transformer';
-import { IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
 /** Every setting of the simulator, read from the environment and validated once at start-up. */
 export class SimulatorConfig {
@@ -44,6 +45,22 @@ export class SimulatorConfig {
   @IsInt()
   @Min(10)
   PRINT_CALLBACK_TIMEOUT_MS = 15_000;
+
+  /**
+   * As the service's: in production a print callback connects only to public addresses, checked
+   * when it connects, so that a name rebound to a private address since the request is refused.
+   */
+  @IsIn(PROFILES)
+  PROFILE: Profile = 'sandbox';
+
+  /** Production only: let print callbacks reach loopback, private and link-local addresses. */
+  @IsIn(['true', 'false'])
+  ALLOW_PRIVATE_WEBHOOKS = 'false';
+}
+
+/** Where this simulator's print callbacks may connect. */
+export function callbackDestinations(config: SimulatorConfig): DestinationRules {
+  return destinationsOf(config.PROFILE, config.ALLOW_PRIVATE_WEBHOOKS === 'true');
 }
 
 export function validateSimulatorConfig(env: Record<string, unknown>): SimulatorConfig {

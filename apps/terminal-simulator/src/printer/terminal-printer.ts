@@ -1,5 +1,5 @@
 import { ContractError, transitionPrintJob, type PrintJobStatus, type TerminalPace } from '@tps/domain';
-import { printWebhookPayload, sendPrintCallback } from '@tps/delivery';
+import { printWebhookPayload, sendPrintCallback, type DestinationRules } from '@tps/delivery';
 import {
   LinkUnavailableError,
   type PrintJobReport,
@@ -26,6 +26,8 @@ export interface PrinterUplink {
 export interface PrinterSettings {
   /** The print webhook's timeout: the specification's 15 s unless configured. */
   callbackTimeoutMs: number;
+  /** Where a callback may connect (the profile's rules); unchecked when absent. */
+  destinations?: DestinationRules;
   /** The print webhook sender; tests stand in for the network. */
   sendCallback?: typeof sendPrintCallback;
 }
@@ -174,6 +176,7 @@ export class TerminalPrinter {
     const send = this.settings.sendCallback ?? sendPrintCallback;
     const outcome = await send(job.order.webhookUrl, payload, {
       timeoutMs: this.settings.callbackTimeoutMs,
+      destinations: this.settings.destinations,
     });
     this.log(
       `printer ${this.serial}: callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
