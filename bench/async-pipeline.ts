@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signRequest } from '@tps/contracts';
-import { DEMO_MERCHANT, Stack, WebhookReceiver, type AppProcess } from '@tps/testing';
+import { DEMO_MERCHANT, Stack, WebhookReceiver, sqliteRows, type AppProcess } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
 import { createInstantTerminals } from './lib/fleet';
 import { storedToReceivedMs } from './lib/outbox-latency';
@@ -13,6 +13,10 @@ export interface PipelineResult {
   failedRequests: number;
   /** Webhooks received by the receiver, all events of all charges. */
   webhooks: number;
+  /** Outbox rows not delivered when the load ended (the run waits for every final webhook). */
+  undeliveredWebhooks: number;
+  /** Transactions started per second: the offered rate, or what the closed loop reached. */
+  startedPerSecond: number;
   /** From APPROVAL stored by the service (its outbox row) to APPROVAL received, ms. */
   approvalP50: number;
   approvalP99: number;
@@ -66,7 +70,9 @@ export async function measurePipeline(
     const deadline = Date.now() + durationSeconds * 1000;
     let completed = 0;
     let failedRequests = 0;
+    let started = 0;
     const runOne = async (serial: string): Promise<void> => {
+      started++;
       const id = randomUUID();
       // Registered before the request: the APPROVAL may arrive before the 200 is read.
       const approved = new Promise<void>((resolve) => waiting.set(id, resolve));
@@ -81,7 +87,7 @@ export async function measurePipeline(
     const cpuOf = (app: AppProcess | undefined): number =>
       app?.pid === undefined ? NaN : cpuTimeMs(app.pid);
     const cpuBefore = { api: cpuOf(stack.api), simulator: cpuOf(stack.simulator) };
-    const started = Date.now();
+    const startedAt = Date.now();
     if (ratePerSecond === undefined) {
       await Promise.all(
         serials.map(async (serial) => {
@@ -92,7 +98,7 @@ export async function measurePipeline(
       const busy = new Set<string>();
       const inFlight: Array<Promise<void>> = [];
       for (let tick = 0; Date.now() < deadline; tick++) {
-        const due = started + (tick * 1000) / ratePerSecond;
+        const due = startedAt + (tick * 1000) / ratePerSecond;
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
         const serial = serials.find((s) => !busy.has(s));
         if (serial === undefined) continue;
@@ -101,18 +107,24 @@ export async function measurePipeline(
       }
       await Promise.all(inFlight);
     }
-    const elapsed = (Date.now() - started) / 1000;
+    const elapsed = (Date.now() - startedAt) / 1000;
     const apiCpuMs = cpuOf(stack.api) - cpuBefore.api;
     const simulatorCpuMs = cpuOf(stack.simulator) - cpuBefore.simulator;
     await stack.simulator?.stop();
     await stack.api.stop();
     const approvals = receiver.received.filter((r) => (r.body as Event).status === 'APPROVAL');
     const latencies = await storedToReceivedMs(stack.apiDatabase, approvals);
+    const [outbox] = await sqliteRows<{ undelivered: number }>(
+      stack.apiDatabase,
+      `SELECT COUNT(*) AS undelivered FROM webhook_deliveries WHERE state <> 'delivered'`,
+    );
     return {
       transactionsPerSecond: completed / elapsed,
       completed,
       failedRequests,
       webhooks: receiver.received.length,
+      undeliveredWebhooks: outbox.undelivered,
+      startedPerSecond: started / elapsed,
       approvalP50: percentile(latencies, 50),
       approvalP99: percentile(latencies, 99),
       apiCpuMsPerTransaction: apiCpuMs / completed,
