@@ -64,6 +64,8 @@ async function storeCopies(stack: Stack, clientId: string, count: number): Promi
     client_transaction_id: uuidFor('client_transaction_id'),
     transaction_reference: uuidFor('transaction_reference'),
     created_at: `datetime(t.created_at, '-' || n || ' seconds')`,
+    // Search orders by this column: copies sharing one value would all tie and sort by id.
+    created_at_ms: `t.created_at_ms - n * 1000`,
   });
   await cloneRows(api, 'transaction_events', `transaction_id = '${template.id}'`, count, {
     event_id: uuidFor('event_id'),
