@@ -2,10 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { ZERO_AMOUNT, type AmountCentavos } from '@tps/domain';
+import { all } from './all-decorators';
 import { MAX_AMOUNT_FIELD_CENTAVOS } from './limits';
 
 function CentavosField(required: boolean): PropertyDecorator {
-  const decorators: PropertyDecorator[] = [
+  return all(
     IsInt(),
     Min(0),
     Max(MAX_AMOUNT_FIELD_CENTAVOS),
@@ -15,9 +16,8 @@ function CentavosField(required: boolean): PropertyDecorator {
       maximum: MAX_AMOUNT_FIELD_CENTAVOS,
       description: 'centavos (smallest MXN unit)',
     }),
-  ];
-  if (!required) decorators.push(IsOptional());
-  return (target, key) => decorators.forEach((d) => d(target, key));
+    ...(required ? [] : [IsOptional()]),
+  );
 }
 
 export class ExtraTaxesDto {

@@ -1,8 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsObject, IsOptional, IsUUID, ValidateNested } from 'class-validator';
+import { IsDefined, IsObject, ValidateNested } from 'class-validator';
 import { AmountDto } from './amount.dto';
-import { IsFlatStringMap, IsWebhookUrl } from './validators';
+import { ClientTransactionIdField, EventsWebhookUrlField, MetadataField } from './operation-fields';
 
 /** Body of a charge (and, by extension, of every operation that takes an amount). */
 export class ChargeDto {
@@ -13,28 +13,17 @@ export class ChargeDto {
   @Type(() => AmountDto)
   amount!: AmountDto;
 
-  @ApiProperty({ format: 'uuid', description: 'caller-chosen correlation id; the idempotency key' })
-  @IsUUID()
+  @ClientTransactionIdField()
   client_transaction_id!: string;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    example: { reference: 'order-1234', device: 'pos-01' },
-  })
-  @IsOptional()
-  @IsFlatStringMap()
+  @MetadataField()
   metadata?: Record<string, string>;
 }
 
 /** Async operations also take the transaction webhook URL. */
 export class AsyncChargeDto extends ChargeDto {
-  @ApiPropertyOptional({
-    format: 'uri',
-    description:
-      'transaction webhook; omit it and the transaction still runs, with no notifications (not `webhookUrl`, which belongs to print jobs)',
-  })
-  @IsOptional()
-  @IsWebhookUrl()
+  @EventsWebhookUrlField(
+    'transaction webhook; omit it and the transaction still runs, with no notifications (not `webhookUrl`, which belongs to print jobs)',
+  )
   events_webhook_url?: string;
 }

@@ -3,46 +3,34 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsInt, IsObject, IsOptional, IsUUID, Max, Min, ValidateNested } from 'class-validator';
 import { AmountDto } from './amount.dto';
 import { MAX_AMOUNT_FIELD_CENTAVOS } from './limits';
-import { IsFlatStringMap, IsWebhookUrl } from './validators';
+import { all } from './all-decorators';
+import { ClientTransactionIdField, EventsWebhookUrlField, MetadataField } from './operation-fields';
 
 function AmountField(required: boolean, description: string): PropertyDecorator {
-  const decorators: PropertyDecorator[] = [
+  return all(
     (required ? ApiProperty : ApiPropertyOptional)({ type: () => AmountDto, description }),
     required ? IsDefined() : IsOptional(),
     IsObject(),
     ValidateNested(),
     Type(() => AmountDto),
-  ];
-  return (target, key) => decorators.forEach((d) => d(target, key));
+  );
 }
 
 function ReferenceField(description: string): PropertyDecorator {
-  const decorators: PropertyDecorator[] = [ApiProperty({ format: 'uuid', description }), IsUUID()];
-  return (target, key) => decorators.forEach((d) => d(target, key));
+  return all(ApiProperty({ format: 'uuid', description }), IsUUID());
 }
 
 /** What every payment operation takes: its idempotency key, metadata and, for async, a webhook. */
 export class OperationDto {
-  @ApiProperty({ format: 'uuid', description: 'caller-chosen correlation id; the idempotency key' })
-  @IsUUID()
+  @ClientTransactionIdField()
   client_transaction_id!: string;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string' },
-    example: { reference: 'order-1234', device: 'pos-01' },
-  })
-  @IsOptional()
-  @IsFlatStringMap()
+  @MetadataField()
   metadata?: Record<string, string>;
 
-  @ApiPropertyOptional({
-    format: 'uri',
-    description:
-      'transaction webhook of an async operation (not `webhookUrl`, which belongs to print jobs); a sync operation delivers no webhook',
-  })
-  @IsOptional()
-  @IsWebhookUrl()
+  @EventsWebhookUrlField(
+    'transaction webhook of an async operation (not `webhookUrl`, which belongs to print jobs); a sync operation delivers no webhook',
+  )
   events_webhook_url?: string;
 }
 
