@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signRequest } from '@tps/contracts';
-import { DEMO_MERCHANT, Stack, WebhookReceiver, sqliteRows, type AppProcess } from '@tps/testing';
+import { Stack, WebhookReceiver, sqliteRows, type AppProcess } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
 import { createInstantTerminals } from './lib/fleet';
 import { storedToReceivedMs } from './lib/outbox-latency';
@@ -31,23 +30,6 @@ interface Event {
   status: string;
 }
 
-async function postCharge(apiUrl: string, serial: string, webhook: string, id: string): Promise<boolean> {
-  const path = `/terminal/v1/${serial}/async/charge`;
-  const body = chargeBody(webhook, id);
-  const signed = signRequest({ ...DEMO_MERCHANT, method: 'POST', path, body });
-  const response = await fetch(`${apiUrl}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: signed.authorization,
-      timestamp: signed.timestamp,
-    },
-    body,
-  });
-  await response.arrayBuffer();
-  return response.status === 200;
-}
-
 /**
  * Transactions carried from the request to the final webhook: each terminal starts its next
  * charge when the last one's APPROVAL arrives (closed loop), or at a fixed total rate (open loop).
@@ -61,6 +43,7 @@ export async function measurePipeline(
   const receiver = await WebhookReceiver.start();
   try {
     const serials = await createInstantTerminals(stack.client(), terminals);
+    const client = stack.client();
     const waiting = new Map<string, () => void>();
     receiver.respondWith((request, _n, response) => {
       response.end();
@@ -76,7 +59,8 @@ export async function measurePipeline(
       const id = randomUUID();
       // Registered before the request: the APPROVAL may arrive before the 200 is read.
       const approved = new Promise<void>((resolve) => waiting.set(id, resolve));
-      if (await postCharge(stack.apiUrl, serial, receiver.url(), id)) {
+      const path = `/terminal/v1/${serial}/async/charge`;
+      if ((await client.send('POST', path, chargeBody(receiver.url(), id))).status === 200) {
         await approved;
         completed++;
       } else {

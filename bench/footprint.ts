@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { signRequest } from '@tps/contracts';
-import { DEMO_MERCHANT, poll, sqliteRows, Stack, WebhookReceiver } from '@tps/testing';
+import { poll, sqliteRows, Stack, WebhookReceiver } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
 import { cloneRows, uuidFor } from './lib/clone-rows';
 import { residentMiB } from './lib/resident-memory';
@@ -32,22 +31,16 @@ async function sampleMemory(stack: Stack, reps: number): Promise<{ api: number[]
 
 /** One approved charge made through the real service: the template every stored copy is cut from. */
 async function makeTemplate(stack: Stack, receiver: WebhookReceiver): Promise<string> {
-  const path = '/terminal/v1/SIM0000002/async/charge';
-  const body = chargeBody(receiver.url('/template'));
-  const signed = signRequest({ ...DEMO_MERCHANT, method: 'POST', path, body });
-  const response = await fetch(`${stack.apiUrl}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: signed.authorization,
-      timestamp: signed.timestamp,
-    },
-    body,
-  });
-  const ack = (await response.json()) as { client_transaction_id: string };
+  const response = await stack
+    .client()
+    .send<{ client_transaction_id: string }>(
+      'POST',
+      '/terminal/v1/SIM0000002/async/charge',
+      chargeBody(receiver.url('/template')),
+    );
   await receiver.waitFor((all) => all.some((r) => (r.body as { status?: string }).status === 'APPROVAL'));
   await stack.waitQueueDrained();
-  return ack.client_transaction_id;
+  return response.body.client_transaction_id;
 }
 
 /** Stores `count` copies of the template in both apps' SQLite files, directly, while they are stopped. */

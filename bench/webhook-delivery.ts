@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Database } from 'sqlite3';
-import { signRequest } from '@tps/contracts';
-import { DEMO_MERCHANT, poll, sqliteRows, Stack, WebhookReceiver, answerWith } from '@tps/testing';
+import { poll, sqliteRows, Stack, WebhookReceiver, answerWith } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
 import { cloneRows, uuidFor } from './lib/clone-rows';
 import { cpuTimeMs, residentMiB } from './lib/resident-memory';
@@ -40,23 +39,11 @@ function exec(file: string, sql: string): Promise<void> {
 }
 
 async function charge(stack: Stack, serial: string, webhook: string): Promise<void> {
-  const path = `/terminal/v1/${serial}/async/charge`;
+  const client = stack.client();
   const body = chargeBody(webhook);
-  const signed = signRequest({ ...DEMO_MERCHANT, method: 'POST', path, body });
-  for (;;) {
-    const response = await fetch(`${stack.apiUrl}${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        authorization: signed.authorization,
-        timestamp: signed.timestamp,
-      },
-      body,
-    });
-    if (response.status === 200) return;
-    // The terminal is still finishing its last transaction (TER-003): try again.
+  // The terminal may still be finishing its last transaction (TER-003): try again.
+  while ((await client.send('POST', `/terminal/v1/${serial}/async/charge`, body)).status !== 200)
     await settle(2);
-  }
 }
 
 /** Live charges on the two seeded terminals: each event's wait from its outbox row to the receiver. */
