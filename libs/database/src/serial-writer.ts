@@ -1,4 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { StorageUnavailableError } from '@tps/domain';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { isStorageFailure } from './storage-failure';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
@@ -12,17 +14,54 @@ interface Job {
 const MAX_BATCH = 64;
 
 /**
+ * While down, how long after the last failed write a health check writes a probe. A small probe
+ * can fit where real writes do not (SQLite reuses its log's space), so it must not turn the health
+ * `up` between two failing writes.
+ */
+const PROBE_AFTER_MS = 1000;
+
+/** Whether the last write reached the storage; `down` until one does again. */
+export interface StorageHealth {
+  state: 'up' | 'down';
+  /** When the current state began (ms since the epoch). */
+  since: number;
+  /** The storage failure that made it `down`. */
+  reason?: string;
+}
+
+/**
+ * The flags TypeORM's SQLite query runner keeps about its one connection. The writer opens and
+ * ends transactions itself (BEGIN IMMEDIATE, and a ROLLBACK it checks), so it keeps them true to
+ * what the connection really is: TypeORM leaves them set after a failed COMMIT, and every later
+ * "transaction" then runs as a savepoint inside one that never commits (issue 12, finding 1).
+ */
+interface SqliteRunnerFlags {
+  isTransactionActive: boolean;
+  transactionDepth: number;
+}
+
+/**
  * One data source's writes, one at a time, in the order they were asked for. Writes that arrive
  * while one commits wait and then share one transaction (group commit); if any of them fails,
  * the batch is rolled back and each write runs again in its own transaction, so a write that
  * fails fails alone. A write may therefore run twice: it must touch nothing but the database.
  * Under load this turns a commit per write into one per batch; idle, a write is its own.
+ *
+ * A write is resolved only once its COMMIT returned. When the storage fails (a full disk, a
+ * read-only file) the connection is brought back to no open transaction, reopened if that cannot
+ * be confirmed, the health turns `down`, and the write is rejected with 503 INT-002.
  */
 class WriteQueue {
   private readonly waiting: Job[] = [];
   private running = false;
+  private healthValue: StorageHealth = { state: 'up', since: Date.now() };
+  private lastFailureAt = 0;
 
   constructor(private readonly dataSource: DataSource) {}
+
+  get health(): StorageHealth {
+    return this.healthValue;
+  }
 
   enqueue(job: Job): void {
     this.waiting.push(job);
@@ -45,11 +84,13 @@ class WriteQueue {
     if (batch.length > 1) {
       const values: unknown[] = [];
       try {
-        await this.dataSource.transaction(async (manager) => {
+        await this.transaction(async (manager) => {
           for (const job of batch) values.push(await job.work(manager));
         });
         return () => batch.forEach((job, i) => job.resolve(values[i]));
-      } catch {
+      } catch (error) {
+        // The storage failed: each write alone would fail the same way, and only cost time.
+        if (isStorageFailure(error)) return () => batch.forEach((job) => job.reject(this.unavailable(error)));
         // One write failed, or the commit did: nothing of the batch is stored. Each write runs
         // again alone, so only the failing one fails (a savepoint per write would cost two more
         // statements for each write, for a case that almost never happens).
@@ -58,17 +99,101 @@ class WriteQueue {
     const outcomes: Array<() => void> = [];
     for (const job of batch) {
       outcomes.push(
-        await this.dataSource.transaction(job.work).then(
+        await this.transaction(job.work).then(
           (value) => () => job.resolve(value),
-          (error: unknown) => () => job.reject(error),
+          (error: unknown) => () => job.reject(isStorageFailure(error) ? this.unavailable(error) : error),
         ),
       );
     }
     return () => outcomes.forEach((tell) => tell());
   }
+
+  private unavailable(error: unknown): StorageUnavailableError {
+    return error instanceof StorageUnavailableError ? error : new StorageUnavailableError(error);
+  }
+
+  private async transaction<T>(work: Work<T>): Promise<T> {
+    try {
+      const value =
+        this.dataSource.options.type === 'sqlite'
+          ? await this.sqliteTransaction(work)
+          : await this.dataSource.transaction(work);
+      if (this.healthValue.state === 'down') this.healthValue = { state: 'up', since: Date.now() };
+      return value;
+    } catch (error) {
+      if (isStorageFailure(error)) {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.lastFailureAt = Date.now();
+        if (this.healthValue.state === 'up') this.healthValue = { state: 'down', since: Date.now(), reason };
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * BEGIN IMMEDIATE takes the write lock at once, so a second process on the same file waits
+   * (busy timeout) instead of failing to upgrade a read lock halfway through the write.
+   */
+  private async sqliteTransaction<T>(work: Work<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    const flags = runner as unknown as SqliteRunnerFlags;
+    await runner.query('BEGIN IMMEDIATE');
+    flags.isTransactionActive = true;
+    flags.transactionDepth = 1;
+    try {
+      const value = await work(runner.manager);
+      await runner.query('COMMIT');
+      return value;
+    } catch (error) {
+      await this.rollback(runner);
+      throw error;
+    } finally {
+      flags.isTransactionActive = false;
+      flags.transactionDepth = 0;
+    }
+  }
+
+  /** Ends the failed transaction; if the connection's state cannot be confirmed, reopens it. */
+  private async rollback(runner: QueryRunner): Promise<void> {
+    try {
+      await runner.query('ROLLBACK');
+      return;
+    } catch (error) {
+      // SQLite may have rolled back by itself (a full disk, an I/O error): then nothing is open.
+      if (error instanceof Error && /no transaction is active/i.test(error.message)) return;
+    }
+    await this.dataSource.destroy();
+    await this.dataSource.initialize();
+  }
+
+  /** A write that changes nothing but must reach the storage: tells whether writing works now. */
+  async probe(): Promise<StorageHealth> {
+    if (this.healthValue.state === 'up' || Date.now() - this.lastFailureAt < PROBE_AFTER_MS) {
+      return this.healthValue;
+    }
+    await new Promise<unknown>((resolve) => {
+      this.enqueue({
+        // Rewriting a row of TypeORM's own table needs no table of ours, and really writes a page.
+        work: (manager) =>
+          manager.query('UPDATE migrations SET name = name WHERE id = (SELECT MAX(id) FROM migrations)'),
+        resolve,
+        reject: resolve,
+      });
+    });
+    return this.healthValue;
+  }
 }
 
 const queues = new WeakMap<DataSource, WriteQueue>();
+
+function queueOf(dataSource: DataSource): WriteQueue {
+  let queue = queues.get(dataSource);
+  if (queue === undefined) {
+    queue = new WriteQueue(dataSource);
+    queues.set(dataSource, queue);
+  }
+  return queue;
+}
 
 /**
  * Every write of the apps goes through here. SQLite drivers share one connection, so two
@@ -79,9 +204,7 @@ export class SerialWriter {
   private readonly queue: WriteQueue;
 
   constructor(dataSource: DataSource) {
-    const existing = queues.get(dataSource);
-    this.queue = existing ?? new WriteQueue(dataSource);
-    if (existing === undefined) queues.set(dataSource, this.queue);
+    this.queue = queueOf(dataSource);
   }
 
   /** Resolves once the write is committed; rejects if it threw (rolled back alone) or the commit failed. */
@@ -89,5 +212,10 @@ export class SerialWriter {
     return new Promise<T>((resolve, reject) => {
       this.queue.enqueue({ work, resolve: resolve as (value: unknown) => void, reject });
     });
+  }
+
+  /** Whether writing works: the last write's result, checked again by a probe write while down. */
+  async health(): Promise<StorageHealth> {
+    return this.queue.probe();
   }
 }

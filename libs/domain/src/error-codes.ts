@@ -31,6 +31,7 @@ export const ERROR_CATALOGUE = {
   'TER-001': { status: 503, type: 'TERMINAL' },
   'TER-002': { status: 504, type: 'TERMINAL' },
   'INT-001': { status: 500, type: 'INTERNAL' },
+  'INT-002': { status: 503, type: 'INTERNAL' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -71,6 +72,16 @@ export class ContractError extends Error {
 export class RateLimitedError extends ContractError {
   constructor(readonly retryAfterSeconds: number) {
     super('RATE-001', `too many requests for this merchant; retry after ${retryAfterSeconds} s`);
+  }
+}
+
+/** 503 INT-002: the service could not store what the request needs, so it kept nothing of it. */
+export class StorageUnavailableError extends ContractError {
+  /** Long enough for a full disk to be noticed, short enough for a CI job to ride it out. */
+  readonly retryAfterSeconds = 2;
+
+  constructor(override readonly cause: unknown) {
+    super('INT-002', 'the service cannot write to its storage right now; retry later');
   }
 }
 

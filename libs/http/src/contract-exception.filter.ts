@@ -1,6 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { ContractError, RateLimitedError } from '@tps/domain';
+import { ContractError, RateLimitedError, StorageUnavailableError } from '@tps/domain';
+import { isStorageFailure } from '@tps/database';
 
 interface BodyParserError {
   type?: string;
@@ -22,6 +23,7 @@ function fromBodyParser(error: unknown): ContractError | undefined {
 /** Turns every error into the contract's one body shape; nothing internal ever leaks. */
 export function toContractError(error: unknown): ContractError {
   if (error instanceof ContractError) return error;
+  if (isStorageFailure(error)) return new StorageUnavailableError(error);
   const parserError = fromBodyParser(error);
   if (parserError) return parserError;
   if (error instanceof HttpException) {
@@ -48,7 +50,8 @@ export class ContractExceptionFilter implements ExceptionFilter {
       );
     }
     if (response.headersSent) return;
-    if (error instanceof RateLimitedError) response.setHeader('Retry-After', String(error.retryAfterSeconds));
+    if (error instanceof RateLimitedError || error instanceof StorageUnavailableError)
+      response.setHeader('Retry-After', String(error.retryAfterSeconds));
     response.status(error.status).json(error.toBody());
   }
 }

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { SerialWriter } from '@tps/database';
 import { PublicRoute } from '../auth/public-route.decorator';
 import { TerminalLinks } from '../link/terminal-links';
 
@@ -20,15 +21,21 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly links: TerminalLinks,
-  ) {}
+  ) {
+    this.writer = new SerialWriter(dataSource);
+  }
+
+  private readonly writer: SerialWriter;
 
   @Get()
   @ApiOperation({ summary: 'Liveness: up, database reachable, linked terminals (no credentials)' })
   async health(@Res({ passthrough: true }) response: Response): Promise<ApiHealth> {
-    const database = await this.dataSource.query('SELECT 1').then(
-      () => 'up' as const,
-      () => 'down' as const,
+    // Reading is not enough: a full disk answers SELECT 1 and refuses every write.
+    const readable = await this.dataSource.query('SELECT 1').then(
+      () => true,
+      () => false,
     );
+    const database = readable ? (await this.writer.health()).state : 'down';
     if (database === 'down') response.status(503);
     return {
       status: database,

@@ -1,0 +1,32 @@
+import { StorageUnavailableError } from '@tps/domain';
+
+/**
+ * SQLite result codes that say the storage, not the statement, failed: the same write may work
+ * once space, permissions or the file come back. Anything else (a constraint, a bad statement)
+ * is the write's own fault and fails alone.
+ */
+const STORAGE_CODES = new Set([
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_READONLY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_PERM',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_NOTADB',
+  'SQLITE_CORRUPT',
+  'SQLITE_PROTOCOL',
+]);
+
+function codeOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, driverError } = error as { code?: unknown; driverError?: unknown };
+  if (typeof code === 'string') return code;
+  return driverError === undefined ? undefined : codeOf(driverError);
+}
+
+export function isStorageFailure(error: unknown): boolean {
+  if (error instanceof StorageUnavailableError) return true;
+  const code = codeOf(error);
+  return code !== undefined && STORAGE_CODES.has(code);
+}
