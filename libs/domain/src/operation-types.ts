@@ -18,3 +18,8 @@ export type ReadingType = (typeof READING_TYPES)[number];
 
 export const TERMINAL_PACES = ['instant', 'fast', 'realistic'] as const;
 export type TerminalPace = (typeof TERMINAL_PACES)[number];
+
+/** Operations whose own references also stand for the transaction they acted on (contract §2). */
+export function referenceStandsForTarget(type: OperationType): boolean {
+  return type === 're_authorization' || type === 'pos_tip';
+}

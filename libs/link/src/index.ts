@@ -4,3 +4,4 @@ export * from './messages';
 export * from './operation-order';
 export * from './transaction-outcome';
 export * from './print-order';
+export * from './operation-reply';

@@ -15,12 +15,21 @@ export const LINK_TOKEN_HEADER = 'x-link-token';
 export interface LinkEvent {
   event: TransactionEvent;
   outcome?: TransactionOutcome;
+  /**
+   * On TERMINAL_ACKNOWLEDGED: the operation as the terminal took it, so that a service that has no
+   * record of the transaction (its request was lost with a crash) can record it from the events.
+   */
+  order?: OperationOrder;
 }
 
-/** What a terminal answers to an operation: the acknowledgement, and for sync the outcome. */
+/**
+ * What a terminal answers to an operation: the transaction's events so far, in order, already in
+ * its own store. The first is the acknowledgement; for sync the last is final and carries the
+ * outcome. The service stores them (the same events also go up the uplink, where they are
+ * duplicates) before it answers, so it never tells what it has not stored.
+ */
 export interface OperationReply {
-  acknowledgement: TransactionEvent;
-  outcome?: TransactionOutcome;
+  events: LinkEvent[];
 }
 
 /** A terminal as the service's fleet describes it to the simulator. */
@@ -46,12 +55,20 @@ export type TerminalRequest =
   /** Sync abort: cancels the named transaction, or whatever runs, if it is not past APPROVAL_REQUESTED. */
   | { type: 'abort'; merchantId: string; target?: string }
   | { type: 'card'; card: CardAction }
+  /** The events the terminal stored for one transaction, in order (none when it never took it). */
+  | { type: 'events'; merchantId: string; clientTransactionId: string }
   | { type: 'print'; job: PrintOrder };
 
-/** What a terminal answers to a sync abort that canceled its target (contract §3). */
-export interface AbortReply {
+/** The answer of a sync abort that canceled its target (contract §3). */
+export interface AbortAnswer {
   client_transaction_id: string;
   status: 'TERMINAL_CANCELED';
+}
+
+/** What a terminal answers to a sync abort: the answer, and the canceled transaction's events. */
+export interface AbortReply {
+  answer: AbortAnswer;
+  events: LinkEvent[];
 }
 
 /** What a terminal answers to a card action: the transaction that took it. */

@@ -13,6 +13,8 @@ export interface OriginalCard {
 export interface OperationOrder {
   type: OperationType;
   mode: OperationMode;
+  /** The route the request came by: Local (the bound terminal) or Cloud (the serial in the path). */
+  form: 'local' | 'cloud';
   merchantId: string;
   clientTransactionId: string;
   amount: AmountCentavos;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ZERO_AMOUNT } from '@tps/domain';
 import type { TransactionEvent } from '@tps/contracts';
-import type { AbortReply } from '@tps/link';
+import type { AbortAnswer, AbortReply } from '@tps/link';
+import { EventIngest } from '../transactions/event-ingest';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
@@ -29,17 +30,20 @@ export class AbortService {
     private readonly resolver: TerminalResolver,
     private readonly links: TerminalLinks,
     private readonly operations: OperationService,
+    private readonly ingest: EventIngest,
   ) {}
 
-  /** Answers once the target's TERMINAL_CANCELED is stored on the terminal, or 409 TRX-002. */
-  async sync(abort: AbortTarget): Promise<AbortReply> {
+  /** Answers once the target's TERMINAL_CANCELED is stored by the service, or 409 TRX-002. */
+  async sync(abort: AbortTarget): Promise<AbortAnswer> {
     const terminal = await this.resolver.resolve(abort.merchant, abort.serial);
-    return this.links.send<AbortReply>(
+    const reply = await this.links.send<AbortReply>(
       terminal,
       abort.form,
       { type: 'abort', merchantId: abort.merchant.merchantId, target: abort.target },
       this.config.TERMINAL_REPLY_TIMEOUT_MS,
     );
+    await this.ingest.ingestAll(terminal, reply.events);
+    return reply.answer;
   }
 
   /** An abort with its own lifecycle: ACKNOWLEDGED, then CANCELED or REJECTED (TRX-002). */

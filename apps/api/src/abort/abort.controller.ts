@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post, Req, UseGuards } from '@nestjs
 import { ApiBasicAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { TransactionEvent } from '@tps/contracts';
 import { TransactionEventDoc } from '@tps/contracts/dto';
-import type { AbortReply } from '@tps/link';
+import type { AbortAnswer } from '@tps/link';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard, type AuthenticatedRequest } from '../auth/merchant-auth.guard';
@@ -25,7 +25,7 @@ export class AbortController {
   @ApiOperation({
     summary: 'Sync abort, Local Network form: 200 with the canceled transaction, or 409 TRX-002',
   })
-  syncLocal(@CurrentMerchant() merchant: MerchantEntity, @Body() body: SyncAbortDto): Promise<AbortReply> {
+  syncLocal(@CurrentMerchant() merchant: MerchantEntity, @Body() body: SyncAbortDto): Promise<AbortAnswer> {
     return this.aborts.sync({ merchant, form: 'local', target: body.target_client_transaction_id });
   }
 
@@ -37,7 +37,7 @@ export class AbortController {
     @CurrentMerchant() merchant: MerchantEntity,
     @Param('terminalSerial', TerminalSerialPipe) serial: string,
     @Body() body: SyncAbortDto,
-  ): Promise<AbortReply> {
+  ): Promise<AbortAnswer> {
     return this.aborts.sync({ merchant, form: 'cloud', serial, target: body.target_client_transaction_id });
   }
 

@@ -18,6 +18,7 @@ import { ApiConfig } from '../config/api-config';
 import { PrintReportIngest } from '../print/print-report-ingest';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { EventIngest } from '../transactions/event-ingest';
+import type { TerminalIdentity } from '../transactions/transaction.repository';
 import { TerminalLinks, terminalProfile } from './terminal-links';
 
 function sameSecret(a: string, b: string): boolean {
@@ -73,15 +74,16 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
       socket.end(`HTTP/1.1 ${terminal?.offline ? 409 : 404} Refused\r\n\r\n`);
       return;
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.acceptUplink(terminal.serialNumber, ws));
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.acceptUplink(terminal, ws));
   }
 
-  private acceptUplink(serial: string, ws: WebSocket): void {
+  private acceptUplink(terminal: TerminalIdentity, ws: WebSocket): void {
+    const serial = terminal.serialNumber;
     const peer: LinkPeer = new LinkPeer(
       ws,
       {
         ordered: true,
-        onRequest: (body) => this.onUplinkRequest(serial, body as UplinkRequest),
+        onRequest: (body) => this.onUplinkRequest(terminal, body as UplinkRequest),
         onClose: () => this.links.detachUplink(serial, peer),
       },
       (error) => this.logger.warn(`uplink ${serial}: ${String(error)}`),
@@ -89,10 +91,11 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     this.links.attachUplink(serial, peer);
   }
 
-  private async onUplinkRequest(serial: string, request: UplinkRequest): Promise<unknown> {
+  private async onUplinkRequest(terminal: TerminalIdentity, request: UplinkRequest): Promise<unknown> {
+    const serial = terminal.serialNumber;
     switch (request.type) {
       case 'events': {
-        const receipt: EventsReceipt = { stored: await this.ingest.ingestRun(serial, request.links) };
+        const receipt: EventsReceipt = { stored: await this.ingest.ingestRun(terminal, request.links) };
         return receipt;
       }
       case 'print':

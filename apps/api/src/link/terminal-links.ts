@@ -123,10 +123,14 @@ export class TerminalLinks {
     try {
       return await reply;
     } catch (error) {
+      // The request was sent: whether the terminal took it cannot be known (contract §13).
       if (error instanceof LinkUnavailableError) {
-        throw error.reason === 'timeout'
-          ? new ContractError('TER-002', `terminal ${serial} did not answer in time`)
-          : new ContractError('TER-001', `terminal ${serial} went offline`);
+        throw new ContractError(
+          'TER-002',
+          error.reason === 'timeout'
+            ? `terminal ${serial} did not answer in time; the outcome is unknown`
+            : `the link to terminal ${serial} was lost before it answered; the outcome is unknown`,
+        );
       }
       throw error;
     }

@@ -3,6 +3,7 @@ import {
   ContractError,
   ZERO_AMOUNT,
   allowFollowUp,
+  referenceStandsForTarget,
   totalCentavos,
   type AmountCentavos,
   type FollowUpType,
@@ -30,9 +31,6 @@ export interface FollowUpAsk {
   amount?: AmountCentavos;
   tip?: number;
 }
-
-/** Operations whose own references also stand for the transaction they acted on (§2). */
-const STANDS_FOR_TARGET = new Set(['re_authorization', 'pos_tip']);
 
 /** Checks a follow-up against the business state of the transaction it names (contract §9). */
 @Injectable()
@@ -72,7 +70,7 @@ export class FollowUpPlanner {
   private async target(merchantId: string, reference: string): Promise<TransactionEntity> {
     const named = await this.transactions.findByReference(merchantId, reference);
     const target =
-      named !== null && STANDS_FOR_TARGET.has(named.operationType) && named.targetReference !== null
+      named !== null && referenceStandsForTarget(named.operationType) && named.targetReference !== null
         ? await this.transactions.findByReference(merchantId, named.targetReference)
         : named;
     if (target === null) {

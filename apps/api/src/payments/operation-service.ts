@@ -1,18 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ContractError, isFollowUp, totalCentavos } from '@tps/domain';
+import { ContractError, ZERO_AMOUNT, isFollowUp, totalCentavos, type AmountCentavos } from '@tps/domain';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import { MAX_TOTAL_CENTAVOS } from '@tps/contracts';
-import type { OperationOrder, OperationReply, OriginalCard, TransactionOutcome } from '@tps/link';
+import {
+  acknowledgementOf,
+  outcomeOf,
+  type LinkEvent,
+  type OperationOrder,
+  type OperationReply,
+  type TerminalRequest,
+  type TransactionOutcome,
+} from '@tps/link';
 import { MerchantClock } from '../clock/merchant-clock';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
 import { TerminalResolver } from '../terminals/terminal-resolver';
 import { EventIngest } from '../transactions/event-ingest';
-import { TransactionEntity } from '../transactions/transaction.entity';
+import type { TransactionEntity } from '../transactions/transaction.entity';
 import type { TerminalEntity } from '../terminals/terminal.entity';
+import { RECORDED_FROM_TERMINAL, transactionFromOrder } from '../transactions/transaction-from-order';
 import { TransactionRepository } from '../transactions/transaction.repository';
-import { FollowUpPlanner, type FollowUpPlan } from './follow-up-planner';
+import { FollowUpPlanner } from './follow-up-planner';
 import { KeyedLock } from './keyed-lock';
 import type { OperationRequest } from './operation-request';
 
@@ -35,10 +43,10 @@ function checkAmounts(request: OperationRequest): void {
   if (request.type === 'pos_tip') checkTotal(request.tip ?? 0, 'tip');
 }
 
-/** A recorded request, with the card of the transaction a follow-up acts on. */
+/** A recorded request and the order that hands it to its terminal. */
 interface Recorded {
   transaction: TransactionEntity;
-  original?: OriginalCard;
+  order: OperationOrder;
 }
 
 /** A sync answer: the acquirer's Authorization response, or the terminal's refusal (contract §3). */
@@ -47,9 +55,42 @@ function syncAnswer(outcome: TransactionOutcome): AuthorizationResponse {
   throw new ContractError(outcome.error.code, outcome.error.message, outcome.error.param);
 }
 
+function outcomeUnknown(clientTransactionId: string): ContractError {
+  return new ContractError(
+    'TER-002',
+    `the outcome of ${clientTransactionId} is not known yet; retry with the same client_transaction_id`,
+  );
+}
+
+/** How an operation's answer is read: from the events just stored, or from the stored record. */
+interface AnswerReader<T> {
+  /** From the events the terminal answered with, once they are committed. */
+  fromEvents: (events: LinkEvent[]) => T | undefined;
+  /** From the stored record of an earlier request with the same id; undefined while not known. */
+  fromStored: (existing: TransactionEntity) => T | undefined;
+}
+
+const ASYNC_ANSWER: AnswerReader<TransactionEvent> = {
+  fromEvents: acknowledgementOf,
+  fromStored: (existing) => existing.acknowledgement ?? undefined,
+};
+
+const SYNC_ANSWER: AnswerReader<AuthorizationResponse> = {
+  fromEvents: (events) => {
+    const outcome = outcomeOf(events);
+    return outcome === undefined ? undefined : syncAnswer(outcome);
+  },
+  fromStored: (existing) => (existing.outcome === null ? undefined : syncAnswer(existing.outcome)),
+};
+
+/** How often a repeat of a request that another process runs looks for its answer. */
+const REPEAT_POLL_MS = 50;
+
 /**
  * Runs payment operations on terminals: the one use case behind every route, Local and Cloud,
- * sync and async. Idempotent per merchant by client_transaction_id (contract §5).
+ * sync and async. Idempotent per merchant by client_transaction_id (contract §5). Every answer
+ * is read from what is committed: the terminal's events are stored before the caller hears them
+ * (contract §13), and a request the terminal may have taken is never forgotten.
  */
 @Injectable()
 export class OperationService {
@@ -70,49 +111,15 @@ export class OperationService {
 
   /** Answers the TERMINAL_ACKNOWLEDGED event; later events go to the webhook. */
   startAsync(request: OperationRequest): Promise<TransactionEvent> {
-    return this.execute(request, {
-      first: async (_transaction, reply) => reply.acknowledgement,
-      repeat: (existing) => {
-        if (existing.acknowledgement === null) {
-          throw new ContractError(
-            'TER-002',
-            'the first request with this client_transaction_id has no answer yet',
-          );
-        }
-        return existing.acknowledgement;
-      },
-    });
+    return this.execute(request, ASYNC_ANSWER);
   }
 
   /** Waits for the end of the transaction and answers the Authorization response. */
   runSync(request: OperationRequest): Promise<AuthorizationResponse> {
-    return this.execute(request, {
-      first: async (transaction, reply) => {
-        if (reply.outcome === undefined)
-          throw new Error('the terminal answered a sync operation without its outcome');
-        // Stored before answering, so that a follow-up sent right after finds the business state.
-        await this.transactions.settle(transaction.id, reply.outcome);
-        return syncAnswer(reply.outcome);
-      },
-      repeat: (existing) => {
-        if (existing.outcome === null) {
-          throw new ContractError(
-            'TER-002',
-            'the first request with this client_transaction_id has not finished',
-          );
-        }
-        return syncAnswer(existing.outcome);
-      },
-    });
+    return this.execute(request, SYNC_ANSWER);
   }
 
-  private async execute<T>(
-    request: OperationRequest,
-    answer: {
-      first: (transaction: TransactionEntity, reply: OperationReply) => Promise<T>;
-      repeat: (existing: TransactionEntity) => T;
-    },
-  ): Promise<T> {
+  private async execute<T>(request: OperationRequest, answer: AnswerReader<T>): Promise<T> {
     checkAmounts(request);
     const terminal = await this.resolver.resolve(request.merchant, request.serial);
     const key = `${request.merchant.merchantId}:${request.clientTransactionId}`;
@@ -126,26 +133,31 @@ export class OperationService {
         request.merchant.merchantId,
         request.clientTransactionId,
       );
+      // Claimed by a twin while this one looked: wait for it instead.
+      if (this.inFlight.has(key)) continue;
       if (existing !== null) {
-        if (existing.fingerprint !== request.fingerprint) {
+        if (existing.fingerprint !== request.fingerprint && existing.fingerprint !== RECORDED_FROM_TERMINAL) {
           throw new ContractError(
             'TRX-001',
             `client_transaction_id ${request.clientTransactionId} was already used for another request`,
             'client_transaction_id',
           );
         }
-        return answer.repeat(existing);
+        const repeated = await this.answerRepeat(existing, terminal, request, answer);
+        if (repeated.rerun !== true) return repeated.value;
+        continue;
       }
-      // Claimed by a twin while this one looked: wait for it instead.
-      if (this.inFlight.has(key)) continue;
       let done!: () => void;
       this.inFlight.set(key, new Promise<void>((resolve) => (done = resolve)));
       try {
         const recorded = await this.record(request, terminal);
         // null: another process of the service recorded the same id first; answer as its repeat.
         if (recorded === null) continue;
-        const reply = await this.handToTerminal(recorded, terminal, request);
-        return await answer.first(recorded.transaction, reply);
+        const events = await this.handToTerminal(recorded, terminal, request);
+        await this.ingest.ingestAll(terminal, events);
+        const value = answer.fromEvents(events);
+        if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
+        return value;
       } finally {
         this.inFlight.delete(key);
         done();
@@ -153,12 +165,67 @@ export class OperationService {
     }
   }
 
+  /**
+   * The answer to a repeat, from the stored record. While another process runs the first request
+   * it waits for the answer; once nobody can still be running it (older than the reply timeout),
+   * it asks the terminal: its events complete the record, and if it never took the operation the
+   * record is dropped and the request runs now.
+   */
+  private async answerRepeat<T>(
+    existing: TransactionEntity,
+    terminal: TerminalEntity,
+    request: OperationRequest,
+    answer: AnswerReader<T>,
+  ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
+    const timeout = this.config.TERMINAL_REPLY_TIMEOUT_MS;
+    const deadline = Date.now() + timeout;
+    let record: TransactionEntity | null = existing;
+    for (;;) {
+      const value = answer.fromStored(record);
+      if (value !== undefined) return { value };
+      if (Date.now() - record.createdAtMs + this.clock.offsetMs(request.merchant) >= timeout) {
+        return this.reconcile(record, terminal, request, answer);
+      }
+      if (Date.now() >= deadline) throw outcomeUnknown(request.clientTransactionId);
+      await new Promise((resolve) => setTimeout(resolve, REPEAT_POLL_MS));
+      record = await this.transactions.findByClientId(record.merchantId, record.clientTransactionId);
+      if (record === null) return { rerun: true };
+    }
+  }
+
+  private async reconcile<T>(
+    record: TransactionEntity,
+    terminal: TerminalEntity,
+    request: OperationRequest,
+    answer: AnswerReader<T>,
+  ): Promise<{ value: T } | { rerun: true }> {
+    const ask: TerminalRequest = {
+      type: 'events',
+      merchantId: record.merchantId,
+      clientTransactionId: record.clientTransactionId,
+    };
+    const events = await this.links
+      .send<LinkEvent[]>(terminal, request.form, ask, this.config.TERMINAL_REPLY_TIMEOUT_MS)
+      .catch(() => {
+        throw outcomeUnknown(request.clientTransactionId);
+      });
+    if (events.length === 0 && record.status === null) {
+      // The terminal never took it: nothing was charged, so the request may run now.
+      await this.transactions.remove(record.id);
+      return { rerun: true };
+    }
+    await this.ingest.ingestAll(terminal, events);
+    const stored = await this.transactions.findByClientId(record.merchantId, record.clientTransactionId);
+    const value = stored === null ? undefined : answer.fromStored(stored);
+    if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
+    return { value };
+  }
+
   /** Checks a follow-up against the business state and records the request, atomically. */
   private async record(request: OperationRequest, terminal: TerminalEntity): Promise<Recorded | null> {
     const type = request.type;
     if (!isFollowUp(type)) {
-      const transaction = this.newTransaction(request, terminal.serialNumber, undefined);
-      return (await this.transactions.insert(transaction)) ? { transaction } : null;
+      return this.insert(this.orderOf(request, request.amount ?? ZERO_AMOUNT), terminal, null, request);
     }
     return this.followUps.run(request.merchant.merchantId, async () => {
       const plan = await this.planner.plan({
@@ -168,80 +235,67 @@ export class OperationService {
         amount: request.amount,
         tip: request.tip,
       });
-      const transaction = this.newTransaction(request, terminal.serialNumber, plan);
-      return (await this.transactions.insert(transaction)) ? { transaction, original: plan.original } : null;
+      const order = { ...this.orderOf(request, plan.amount), original: plan.original };
+      return this.insert(order, terminal, plan.targetReference, request);
     });
   }
 
+  private async insert(
+    order: OperationOrder,
+    terminal: TerminalEntity,
+    targetReference: string | null,
+    request: OperationRequest,
+  ): Promise<Recorded | null> {
+    const transaction = transactionFromOrder(order, terminal.serialNumber, {
+      fingerprint: request.fingerprint,
+      targetReference,
+      createdAt: this.clock.now(request.merchant),
+    });
+    return (await this.transactions.insert(transaction)) ? { transaction, order } : null;
+  }
+
+  /**
+   * Hands the order to the terminal and answers its events. A refusal by the terminal, or a link
+   * that was down before sending, means it took nothing: the record is dropped, so a retry runs
+   * it. A link lost after sending, or no reply in time, is "outcome unknown" (504 TER-002): the
+   * record stays, and the terminal's events complete it when they come up its uplink.
+   */
   private async handToTerminal(
-    { transaction, original }: Recorded,
+    { transaction, order }: Recorded,
     terminal: TerminalEntity,
     request: OperationRequest,
-  ): Promise<OperationReply> {
-    const order: OperationOrder = {
-      type: request.type,
-      mode: request.mode,
-      merchantId: request.merchant.merchantId,
-      clientTransactionId: request.clientTransactionId,
-      amount: transaction.amount,
-      tip: request.tip,
-      metadata: request.metadata,
-      eventsWebhookUrl: request.eventsWebhookUrl,
-      transactionReference: request.transactionReference,
-      original,
-      targetClientTransactionId: request.targetClientTransactionId,
-      clockOffsetMs: this.clock.offsetMs(request.merchant),
-    };
-    let reply: OperationReply;
+  ): Promise<LinkEvent[]> {
     try {
-      reply = await this.links.send<OperationReply>(
+      const reply = await this.links.send<OperationReply>(
         terminal,
         request.form,
         { type: 'operation', order },
         this.config.TERMINAL_REPLY_TIMEOUT_MS,
       );
+      return reply.events;
     } catch (error) {
+      if (error instanceof ContractError && error.code === 'TER-002') {
+        throw outcomeUnknown(request.clientTransactionId);
+      }
       await this.transactions.remove(transaction.id);
       throw error;
     }
-    await this.ingest.ingest(terminal.serialNumber, { event: reply.acknowledgement });
-    return reply;
   }
 
-  private newTransaction(
-    request: OperationRequest,
-    terminalSerial: string,
-    plan: FollowUpPlan | undefined,
-  ): TransactionEntity {
-    const now = this.clock.now(request.merchant);
-    return Object.assign(new TransactionEntity(), {
-      id: randomUUID(),
-      merchantId: request.merchant.merchantId,
-      clientTransactionId: request.clientTransactionId,
-      fingerprint: request.fingerprint,
-      operationType: request.type,
+  private orderOf(request: OperationRequest, amount: AmountCentavos): OperationOrder {
+    return {
+      type: request.type,
       mode: request.mode,
       form: request.form,
-      terminalSerial,
-      status: null,
-      amount: plan?.amount ?? request.amount,
-      tip: request.tip ?? 0,
+      merchantId: request.merchant.merchantId,
+      clientTransactionId: request.clientTransactionId,
+      amount,
+      tip: request.tip,
       metadata: request.metadata,
       eventsWebhookUrl: request.eventsWebhookUrl,
-      transactionReference: null,
-      targetReference: plan?.targetReference ?? null,
-      acknowledgement: null,
-      outcome: null,
-      businessState: null,
-      businessAmount: null,
-      businessTip: 0,
-      refundedTotal: 0,
-      cardType: null,
-      approvedAtMs: null,
-      validFromMs: null,
-      createdAtMs: now.getTime(),
-      createdAt: now,
-      updatedAt: now,
-    });
+      transactionReference: request.transactionReference,
+      targetClientTransactionId: request.targetClientTransactionId,
+      clockOffsetMs: this.clock.offsetMs(request.merchant),
+    };
   }
 }

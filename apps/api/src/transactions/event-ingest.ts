@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { LinkEvent } from '@tps/link';
 import { TransactionWebhooks } from '../webhooks/transaction-webhooks';
-import { TransactionRepository } from './transaction.repository';
+import { TransactionRepository, type TerminalIdentity } from './transaction.repository';
 
 /** Takes in the events a terminal sends up its link: stored once, in order, then notified. */
 @Injectable()
@@ -13,9 +13,12 @@ export class EventIngest {
     private readonly webhooks: TransactionWebhooks,
   ) {}
 
-  /** Stores one event; throws if it does not follow its transaction's state. */
-  async ingest(serial: string, link: LinkEvent): Promise<void> {
-    const refusal = await this.store(serial, [link]);
+  /**
+   * Stores a run of one transaction's events that a terminal answered with; resolves once all are
+   * committed (those stored already are duplicates), and throws if any could not be.
+   */
+  async ingestAll(terminal: TerminalIdentity, links: LinkEvent[]): Promise<void> {
+    const refusal = await this.store(terminal, links);
     if (refusal !== undefined) throw refusal.error;
   }
 
@@ -23,27 +26,27 @@ export class EventIngest {
    * Stores a terminal's run of events, in order, and answers how many from its start are stored.
    * Throws only when not even the first could be: the terminal then sends it again later.
    */
-  async ingestRun(serial: string, links: LinkEvent[]): Promise<number> {
-    const refusal = await this.store(serial, links);
+  async ingestRun(terminal: TerminalIdentity, links: LinkEvent[]): Promise<number> {
+    const refusal = await this.store(terminal, links);
     if (refusal === undefined) return links.length;
     if (refusal.stored === 0) throw refusal.error;
-    this.logger.warn(`uplink ${serial}: ${refusal.error.message}`);
+    this.logger.warn(`uplink ${terminal.serialNumber}: ${refusal.error.message}`);
     return refusal.stored;
   }
 
   private async store(
-    serial: string,
+    terminal: TerminalIdentity,
     links: LinkEvent[],
   ): Promise<{ stored: number; error: Error } | undefined> {
     // A replayed event is staged again (made once by the outbox): a database written before
     // events and deliveries shared one write may hold the event without its delivery.
-    const run = await this.transactions.appendEvents(serial, links, (manager, transaction, event, result) =>
+    const run = await this.transactions.appendEvents(terminal, links, (manager, transaction, event, result) =>
       this.webhooks.stage(manager, transaction, event, result === 'duplicate'),
     );
     for (const appended of run.appended) {
       if (appended.result === 'unknown') {
         this.logger.warn(
-          `event ${appended.link.event.event_id} from ${serial} names no transaction of that terminal; dropped`,
+          `event ${appended.link.event.event_id} from ${terminal.serialNumber} names another terminal's transaction; dropped`,
         );
       } else {
         this.webhooks.dispatch(appended.alongside);

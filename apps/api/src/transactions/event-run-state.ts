@@ -28,6 +28,15 @@ export class EventRunState {
     return found;
   }
 
+  /** A transaction this run has just recorded. */
+  adopt(transaction: TransactionEntity): void {
+    this.transactions.set(
+      `${transaction.merchantId}:${transaction.clientTransactionId}`,
+      Promise.resolve(transaction),
+    );
+    this.counts.set(transaction.id, 0);
+  }
+
   /** Whether an event is stored already (one query for the whole run). */
   async isStored(eventId: string): Promise<boolean> {
     this.stored ??= this.manager

@@ -4,6 +4,7 @@ import { In, IsNull, QueryFailedError, type DataSource, type EntityManager, type
 import {
   afterFollowUp,
   isFollowUp,
+  referenceStandsForTarget,
   stateOnApproval,
   totalCentavos,
   transition,
@@ -13,11 +14,18 @@ import {
 } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
 import { insertRows, SerialWriter } from '@tps/database';
-import type { LinkEvent, TransactionOutcome } from '@tps/link';
+import type { LinkEvent, OperationOrder, TransactionOutcome } from '@tps/link';
 import { businessRecordOf } from './business-record';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { EventRunState } from './event-run-state';
+import { RECORDED_FROM_TERMINAL, transactionFromOrder } from './transaction-from-order';
+
+/** The terminal whose link an event run came by. */
+export interface TerminalIdentity {
+  serialNumber: string;
+  merchantId: string;
+}
 
 export type AppendResult = 'appended' | 'duplicate';
 
@@ -126,17 +134,6 @@ export class TransactionRepository {
     return byId;
   }
 
-  /** Records how a transaction ended (a sync answer may come before its final event). */
-  async settle(transactionId: string, outcome: TransactionOutcome): Promise<void> {
-    await this.writer.write(async (manager) => {
-      const transaction = await manager.findOneByOrFail(TransactionEntity, { id: transactionId });
-      const changes = await this.applyOutcome(manager, transaction, outcome);
-      if (Object.keys(changes).length > 0) {
-        await manager.update(TransactionEntity, { id: transactionId }, changes);
-      }
-    });
-  }
-
   /** Inserts the idempotency record; false when the client_transaction_id is already taken. */
   async insert(transaction: TransactionEntity): Promise<boolean> {
     try {
@@ -156,13 +153,14 @@ export class TransactionRepository {
   /**
    * Appends a terminal's run of events, in order and in one write, each to the transaction it
    * names, moving the stored state through the domain's transition function. An event already
-   * stored (a replay) changes nothing; one that names no transaction of that terminal is
-   * dropped. `alongside` stores what follows from an event (its webhook) in the same write, so
+   * stored (a replay) changes nothing. The acknowledgement of a transaction the service has no
+   * record of (its request was lost with a crash or a cut link) records it from the order the
+   * terminal took; an event of another terminal's transaction is dropped. `alongside` stores what follows from an event (its webhook) in the same write, so
    * neither is ever kept without the other. The run stops at the first event that does not
    * follow its transaction's state: the ones before it are stored, it and the rest are not.
    */
   appendEvents<T>(
-    serial: string,
+    terminal: TerminalIdentity,
     links: LinkEvent[],
     alongside: (
       manager: EntityManager,
@@ -176,8 +174,9 @@ export class TransactionRepository {
       // A run mostly holds several events of one transaction: each is read and counted once.
       const run = new EventRunState(manager, links);
       for (const link of links) {
-        const transaction = await run.transaction(link.event);
-        if (transaction === null || transaction.terminalSerial !== serial) {
+        const transaction =
+          (await run.transaction(link.event)) ?? (await this.adopt(manager, run, terminal, link));
+        if (transaction === null || transaction.terminalSerial !== terminal.serialNumber) {
           appended.push({ link, result: 'unknown' });
           continue;
         }
@@ -201,6 +200,45 @@ export class TransactionRepository {
       }
       return { appended };
     });
+  }
+
+  /** Records a transaction the terminal took but the service never stored, from its order. */
+  private async adopt(
+    manager: EntityManager,
+    run: EventRunState,
+    terminal: TerminalIdentity,
+    { event, order }: LinkEvent,
+  ): Promise<TransactionEntity | null> {
+    if (
+      event.status !== 'TERMINAL_ACKNOWLEDGED' ||
+      order === undefined ||
+      order.merchantId !== terminal.merchantId ||
+      order.merchantId !== event.merchant_id ||
+      order.clientTransactionId !== event.client_transaction_id
+    ) {
+      return null;
+    }
+    const transaction = transactionFromOrder(order, terminal.serialNumber, {
+      fingerprint: RECORDED_FROM_TERMINAL,
+      targetReference: await this.targetReferenceOf(manager, order),
+      createdAt: new Date(event.occurred_at),
+    });
+    await insertRows(manager, TransactionEntity, transaction);
+    run.adopt(transaction);
+    return transaction;
+  }
+
+  /** The reference of the transaction a follow-up acts on, as the planner resolved it. */
+  private async targetReferenceOf(manager: EntityManager, order: OperationOrder): Promise<string | null> {
+    const reference = order.transactionReference;
+    if (reference === undefined || !isFollowUp(order.type)) return null;
+    const named = await manager.findOneBy(TransactionEntity, {
+      merchantId: order.merchantId,
+      transactionReference: reference,
+    });
+    return named !== null && referenceStandsForTarget(named.operationType) && named.targetReference !== null
+      ? named.targetReference
+      : reference;
   }
 
   private async append(

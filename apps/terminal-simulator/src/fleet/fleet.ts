@@ -8,7 +8,7 @@ import { TerminalPrinter } from '../printer/terminal-printer';
 import { TerminalRuntime } from '../runtime/terminal-runtime';
 import { LocalSearch } from '../search/local-search';
 import { REAL_TIMERS } from '../runtime/timers';
-import { TerminalStore } from '../store/terminal-store';
+import { TerminalStore, transactionKey } from '../store/terminal-store';
 
 interface HostedTerminal {
   runtime: TerminalRuntime;
@@ -83,6 +83,8 @@ export class Fleet implements OnApplicationShutdown {
         return terminal.runtime.abort(request.merchantId, request.target);
       case 'card':
         return terminal.runtime.card(request.card);
+      case 'events':
+        return this.store.linkEvents(transactionKey(request.merchantId, request.clientTransactionId));
       case 'print':
         return terminal.printer.enqueue(request.job);
       default: {

@@ -101,12 +101,7 @@ export class Uplink {
       if (batch.length === 0) return;
       const peer = this.peer;
       if (peer === undefined || !peer.isOpen) return;
-      const request: UplinkRequest = {
-        type: 'events',
-        links: batch.map((row) =>
-          row.outcome === null ? { event: row.envelope } : { event: row.envelope, outcome: row.outcome },
-        ),
-      };
+      const request: UplinkRequest = { type: 'events', links: batch.map((row) => row.link) };
       const receipt = await peer.request<EventsReceipt>(request, ACK_TIMEOUT_MS);
       await this.store.acknowledge(batch.slice(0, receipt.stored).map((row) => row.seq));
       // The service refused the next event: it stays queued, and the next flush offers it again.

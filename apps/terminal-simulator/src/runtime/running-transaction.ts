@@ -14,6 +14,8 @@ export class RunningTransaction {
   private current: LifecycleStatus | null;
   private attempt: number | undefined;
   private reading: ReadingType | undefined;
+  /** What this run of the transaction emitted and stored, in order (the reply to the service). */
+  readonly emitted: LinkEvent[] = [];
 
   constructor(
     readonly order: OperationOrder,
@@ -76,7 +78,11 @@ export class RunningTransaction {
       { interactionAttempt: this.attempt, readingType: this.reading, failureReason },
       this.now(),
     );
-    await this.sink(outcome === undefined ? { event } : { event, outcome });
+    const link: LinkEvent = { event };
+    if (outcome !== undefined) link.outcome = outcome;
+    if (next === 'TERMINAL_ACKNOWLEDGED') link.order = this.order;
+    await this.sink(link);
+    this.emitted.push(link);
     this.current = next;
     return event;
   }

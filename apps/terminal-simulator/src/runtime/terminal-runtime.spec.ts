@@ -1,6 +1,7 @@
 import { ContractError } from '@tps/domain';
 import type { TransactionEvent } from '@tps/contracts';
 import { abortOrder, harness, order } from './testing/runtime-harness';
+import { acknowledgementOf, outcomeOf } from '@tps/link';
 
 function statuses(events: TransactionEvent[]): string[] {
   return events.map((e) => e.status);
@@ -30,7 +31,7 @@ describe('TerminalRuntime: the rows of contract §10', () => {
     expect(events.slice(1).map((e) => [e.interaction_attempt, e.reading_type])).toEqual(
       later.map(() => [1, reading]),
     );
-    expect(reply.outcome).toMatchObject({
+    expect(outcomeOf(reply.events)).toMatchObject({
       kind: 'acquirer',
       response: { approved: true, responseCode: '00', rawResponse: { card_type: cardType } },
     });
@@ -51,7 +52,7 @@ describe('TerminalRuntime: the rows of contract §10', () => {
       'DECLINED',
     ]);
     expect(events[3].failure_reason).toEqual({ type: 'ACQUIRER', code, message: expect.any(String) });
-    expect(reply.outcome).toMatchObject({
+    expect(outcomeOf(reply.events)).toMatchObject({
       kind: 'acquirer',
       response: { approved: false, responseCode: code },
     });
@@ -71,7 +72,7 @@ describe('TerminalRuntime: the rows of contract §10', () => {
     expect(statuses(events)).toEqual(['TERMINAL_ACKNOWLEDGED', 'TERMINAL_REJECTED']);
     expect(events[1].failure_reason).toEqual({ type: 'TERMINAL', code, message: expect.any(String) });
     expect(events[1]).not.toHaveProperty('interaction_attempt');
-    expect(reply.outcome).toEqual({
+    expect(outcomeOf(reply.events)).toEqual({
       kind: 'terminal',
       error: { type: 'TERMINAL', code, message: expect.any(String) },
     });
@@ -97,7 +98,7 @@ describe('TerminalRuntime: the rows of contract §10', () => {
     const charge = order('94', 'sync');
     const done = runtime.operate(charge);
     await timers.runAll();
-    expect((await done).outcome).toMatchObject({ kind: 'terminal', error: { code: 'TER-104' } });
+    expect(outcomeOf((await done).events)).toMatchObject({ kind: 'terminal', error: { code: 'TER-104' } });
     expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual([
       'TERMINAL_ACKNOWLEDGED',
       'CARD_PRESENTED',
@@ -188,11 +189,15 @@ describe('TerminalRuntime: busy, abort and card control', () => {
     const sync = runtime.operate(charge);
     await timers.advance(10);
     const aborted = await runtime.abort('demo-merchant', charge.clientTransactionId);
-    expect(aborted).toEqual({
+    expect(aborted.answer).toEqual({
       client_transaction_id: charge.clientTransactionId,
       status: 'TERMINAL_CANCELED',
     });
-    expect((await sync).outcome).toMatchObject({ kind: 'terminal', error: { code: 'TER-104' } });
+    // The reply carries the canceled transaction's events, so the service stores them first.
+    expect(aborted.events.map((link) => link.event.status)).toEqual(
+      statuses(store.eventsOf(charge.clientTransactionId)),
+    );
+    expect(outcomeOf((await sync).events)).toMatchObject({ kind: 'terminal', error: { code: 'TER-104' } });
     expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual([
       'TERMINAL_ACKNOWLEDGED',
       'TERMINAL_CANCELED',
@@ -245,7 +250,10 @@ describe('TerminalRuntime: busy, abort and card control', () => {
     await runtime.operate(charge);
     const abort = abortOrder('async', charge.clientTransactionId);
     const reply = await runtime.operate(abort);
-    expect(reply.acknowledgement).toMatchObject({ status: 'TERMINAL_ACKNOWLEDGED', previous_status: '' });
+    expect(acknowledgementOf(reply.events)).toMatchObject({
+      status: 'TERMINAL_ACKNOWLEDGED',
+      previous_status: '',
+    });
     await timers.runAll();
     expect(store.events.map((e) => [e.event.client_transaction_id, e.event.status])).toEqual([
       [charge.clientTransactionId, 'TERMINAL_ACKNOWLEDGED'],

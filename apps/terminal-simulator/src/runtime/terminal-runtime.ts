@@ -87,9 +87,8 @@ export class TerminalRuntime {
     ended.catch(() => undefined);
     const active: Active = { transaction, interrupts: new Interrupts(this.options.timers), ended };
     this.running = active;
-    let acknowledgement;
     try {
-      acknowledgement = await transaction.acknowledge();
+      await transaction.acknowledge();
     } catch (error) {
       this.running = undefined;
       settle(Promise.reject(error instanceof Error ? error : new Error(String(error))));
@@ -101,9 +100,10 @@ export class TerminalRuntime {
     settle(done);
     if (order.mode === 'async') {
       done.catch(this.onError);
-      return { acknowledgement };
+      return { events: [...transaction.emitted] };
     }
-    return { acknowledgement, outcome: await done };
+    await done;
+    return { events: transaction.emitted };
   }
 
   /**
@@ -128,7 +128,10 @@ export class TerminalRuntime {
       );
     }
     await active.ended;
-    return { client_transaction_id: order.clientTransactionId, status: 'TERMINAL_CANCELED' };
+    return {
+      answer: { client_transaction_id: order.clientTransactionId, status: 'TERMINAL_CANCELED' },
+      events: active.transaction.emitted,
+    };
   }
 
   /** The cardholder at the screen (sandbox card control); TRX-006 when nothing waits for a card. */
@@ -317,17 +320,17 @@ export class TerminalRuntime {
   /** An async abort's own lifecycle (contract §9): it runs beside the transaction it aborts. */
   private async startAbort(order: OperationOrder): Promise<OperationReply> {
     const transaction = this.newTransaction(order);
-    const acknowledgement = await transaction.acknowledge();
+    await transaction.acknowledge();
     const done = this.runAbort(transaction);
     if (order.mode === 'async') {
       done.catch(this.onError);
-      return { acknowledgement };
+      return { events: [...transaction.emitted] };
     }
-    const outcome = await done;
-    return outcome === undefined ? { acknowledgement } : { acknowledgement, outcome };
+    await done;
+    return { events: transaction.emitted };
   }
 
-  private async runAbort(transaction: RunningTransaction): Promise<TransactionOutcome | undefined> {
+  private async runAbort(transaction: RunningTransaction): Promise<void> {
     const { order } = transaction;
     try {
       await this.abort(order.merchantId, order.targetClientTransactionId);
@@ -336,10 +339,9 @@ export class TerminalRuntime {
       const failure: ErrorBody = { type: 'TRANSACTION', code: 'TRX-002', message: error.message };
       const outcome: TransactionOutcome = { kind: 'terminal', error: failure };
       await transaction.finish('TERMINAL_REJECTED', outcome, failure);
-      return outcome;
+      return;
     }
     await transaction.finish('TERMINAL_CANCELED', undefined);
-    return undefined;
   }
 
   private ordinaryMs(wait: OrdinaryWait): number {

@@ -56,9 +56,15 @@ export class TerminalStore implements RuntimeStore {
     });
   }
 
-  /** The oldest events the service has not acknowledged yet, in emission order. */
-  pending(serialNumber: string, limit: number): Promise<TerminalEventEntity[]> {
-    return this.events.find({ where: { serialNumber, acked: false }, order: { seq: 'ASC' }, take: limit });
+  /** The oldest events the service has not acknowledged yet, in emission order, as they go up. */
+  async pending(serialNumber: string, limit: number): Promise<Array<{ seq: number; link: LinkEvent }>> {
+    const rows = await this.events.find({
+      where: { serialNumber, acked: false },
+      order: { seq: 'ASC' },
+      take: limit,
+    });
+    const links = await this.asLinks(rows);
+    return rows.map((row, i) => ({ seq: row.seq, link: links[i] }));
   }
 
   /**
@@ -85,6 +91,31 @@ export class TerminalStore implements RuntimeStore {
         open: ['TERMINAL_ACKNOWLEDGED', 'CARD_PRESENTED', 'APPROVAL_REQUESTED'],
       })
       .getMany();
+  }
+
+  /** Every event stored for one transaction, in order, as it travels up the link. */
+  async linkEvents(key: string): Promise<LinkEvent[]> {
+    return this.asLinks(await this.events.find({ where: { transactionKey: key }, order: { seq: 'ASC' } }));
+  }
+
+  /** Each acknowledgement carries its order, read in one query for the rows that need it. */
+  private async asLinks(rows: TerminalEventEntity[]): Promise<LinkEvent[]> {
+    const keys = rows
+      .filter((row) => row.envelope.status === 'TERMINAL_ACKNOWLEDGED')
+      .map((row) => row.transactionKey);
+    const orders = new Map<string, OperationOrder>();
+    if (keys.length > 0) {
+      for (const transaction of await this.transactions.findBy({ key: In(keys) })) {
+        orders.set(transaction.key, transaction.order);
+      }
+    }
+    return rows.map((row) => {
+      const link: LinkEvent = { event: row.envelope };
+      if (row.outcome !== null) link.outcome = row.outcome;
+      const order = orders.get(row.transactionKey);
+      if (order !== undefined && row.envelope.status === 'TERMINAL_ACKNOWLEDGED') link.order = order;
+      return link;
+    });
   }
 
   lastEvent(key: string): Promise<TerminalEventEntity | null> {

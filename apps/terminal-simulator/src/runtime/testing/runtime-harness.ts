@@ -27,6 +27,7 @@ export function order(
   return {
     type,
     mode,
+    form: 'cloud',
     merchantId: 'demo-merchant',
     clientTransactionId: randomUUID(),
     amount: {
