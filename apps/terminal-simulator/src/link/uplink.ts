@@ -21,6 +21,8 @@ export interface UplinkSettings {
 const ACK_TIMEOUT_MS = 10_000;
 const BATCH = 100;
 const RECONNECT_MAX_MS = 1000;
+/** After the service failed to store a run (its storage down), when the run is offered again. */
+const REFUSED_RUN_RETRY_MS = 500;
 
 /**
  * A terminal's own connection to the service. It re-opens after a drop, and sends the store's
@@ -34,6 +36,7 @@ export class Uplink {
   private again = false;
   private retryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
+  private refusedRunTimer: NodeJS.Timeout | undefined;
   private readonly upListeners: Array<() => void> = [];
 
   constructor(
@@ -60,6 +63,7 @@ export class Uplink {
   close(): void {
     this.wanted = false;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.refusedRunTimer);
     this.peer?.close();
     this.peer = undefined;
   }
@@ -84,7 +88,12 @@ export class Uplink {
     if (!this.isUp) return;
     this.draining = true;
     this.drain()
-      .catch((error: unknown) => this.log(`uplink ${this.serial}: ${String(error)}`))
+      .catch((error: unknown) => {
+        this.log(`uplink ${this.serial}: ${String(error)}`);
+        // Nothing new may come to flush again: offer the same run later, until it is stored.
+        clearTimeout(this.refusedRunTimer);
+        this.refusedRunTimer = setTimeout(() => this.flush(), REFUSED_RUN_RETRY_MS);
+      })
       .finally(() => {
         this.draining = false;
         if (this.again) {
