@@ -7,3 +7,4 @@ export * from './void-cutoff';
 export * from './preauth-validity';
 export * from './business-state';
 export * from './print-lifecycle';
+export * from './approval-effects';

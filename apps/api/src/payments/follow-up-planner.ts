@@ -13,7 +13,7 @@ import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantClock } from '../clock/merchant-clock';
 import { businessRecordOf, originalCardOf } from '../transactions/business-record';
 import type { TransactionEntity } from '../transactions/transaction.entity';
-import { TransactionRepository } from '../transactions/transaction.repository';
+import type { FollowUpReader } from '../transactions/transaction.repository';
 
 /** What a follow-up hands its terminal, once the rules of contract §9 allowed it. */
 export interface FollowUpPlan {
@@ -35,13 +35,11 @@ export interface FollowUpAsk {
 /** Checks a follow-up against the business state of the transaction it names (contract §9). */
 @Injectable()
 export class FollowUpPlanner {
-  constructor(
-    private readonly clock: MerchantClock,
-    private readonly transactions: TransactionRepository,
-  ) {}
+  constructor(private readonly clock: MerchantClock) {}
 
-  async plan(ask: FollowUpAsk): Promise<FollowUpPlan> {
-    const target = await this.target(ask.merchant.merchantId, ask.transactionReference);
+  /** Reads through `reader`, inside the write that records the follow-up. */
+  async plan(ask: FollowUpAsk, reader: FollowUpReader): Promise<FollowUpPlan> {
+    const target = await this.target(reader, ask.merchant.merchantId, ask.transactionReference);
     const record = businessRecordOf(target);
     if (record === null || target.transactionReference === null || target.businessAmount === null) {
       throw new ContractError(
@@ -50,7 +48,7 @@ export class FollowUpPlanner {
         'transaction_reference',
       );
     }
-    if (await this.transactions.hasFollowUpRunning(ask.merchant.merchantId, target.transactionReference)) {
+    if (await reader.hasFollowUpRunning(ask.merchant.merchantId, target.transactionReference)) {
       throw new ContractError(
         'TRX-006',
         'another operation on this transaction is still running',
@@ -67,11 +65,15 @@ export class FollowUpPlanner {
     };
   }
 
-  private async target(merchantId: string, reference: string): Promise<TransactionEntity> {
-    const named = await this.transactions.findByReference(merchantId, reference);
+  private async target(
+    reader: FollowUpReader,
+    merchantId: string,
+    reference: string,
+  ): Promise<TransactionEntity> {
+    const named = await reader.findByReference(merchantId, reference);
     const target =
       named !== null && referenceStandsForTarget(named.operationType) && named.targetReference !== null
-        ? await this.transactions.findByReference(merchantId, named.targetReference)
+        ? await reader.findByReference(merchantId, named.targetReference)
         : named;
     if (target === null) {
       throw new ContractError('NF-001', `transaction ${reference} not found`, 'transaction_reference');

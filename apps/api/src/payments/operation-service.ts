@@ -21,7 +21,6 @@ import type { TerminalEntity } from '../terminals/terminal.entity';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from '../transactions/transaction-from-order';
 import { TransactionRepository } from '../transactions/transaction.repository';
 import { FollowUpPlanner } from './follow-up-planner';
-import { KeyedLock } from './keyed-lock';
 import type { OperationRequest } from './operation-request';
 
 /** Contract §4: a total of zero or above the maximum is PAR-003. */
@@ -96,8 +95,6 @@ const REPEAT_POLL_MS = 50;
 export class OperationService {
   /** Requests being run right now, so that a concurrent repeat waits for the first answer. */
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Follow-ups of one merchant are checked and recorded one at a time, so two cannot both pass. */
-  private readonly followUps = new KeyedLock();
 
   constructor(
     private readonly config: ApiConfig,
@@ -221,37 +218,39 @@ export class OperationService {
     return { value };
   }
 
-  /** Checks a follow-up against the business state and records the request, atomically. */
+  /** Records the request; a follow-up is checked against the business state in the same write. */
   private async record(request: OperationRequest, terminal: TerminalEntity): Promise<Recorded | null> {
     const type = request.type;
-    if (!isFollowUp(type)) {
-      return this.insert(this.orderOf(request, request.amount ?? ZERO_AMOUNT), terminal, null, request);
-    }
-    return this.followUps.run(request.merchant.merchantId, async () => {
-      const plan = await this.planner.plan({
-        merchant: request.merchant,
-        type,
-        transactionReference: request.transactionReference ?? '',
-        amount: request.amount,
-        tip: request.tip,
-      });
-      const order = { ...this.orderOf(request, plan.amount), original: plan.original };
-      return this.insert(order, terminal, plan.targetReference, request);
+    let order = this.orderOf(request, request.amount ?? ZERO_AMOUNT);
+    const transaction = await this.transactions.insertDecided(async (reader) => {
+      if (!isFollowUp(type)) return this.newRecord(order, terminal, null, request);
+      const plan = await this.planner.plan(
+        {
+          merchant: request.merchant,
+          type,
+          transactionReference: request.transactionReference ?? '',
+          amount: request.amount,
+          tip: request.tip,
+        },
+        reader,
+      );
+      order = { ...this.orderOf(request, plan.amount), original: plan.original };
+      return this.newRecord(order, terminal, plan.targetReference, request);
     });
+    return transaction === null ? null : { transaction, order };
   }
 
-  private async insert(
+  private newRecord(
     order: OperationOrder,
     terminal: TerminalEntity,
     targetReference: string | null,
     request: OperationRequest,
-  ): Promise<Recorded | null> {
-    const transaction = transactionFromOrder(order, terminal.serialNumber, {
+  ): TransactionEntity {
+    return transactionFromOrder(order, terminal.serialNumber, {
       fingerprint: request.fingerprint,
       targetReference,
       createdAt: this.clock.now(request.merchant),
     });
-    return (await this.transactions.insert(transaction)) ? { transaction, order } : null;
   }
 
   /**

@@ -2,14 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, QueryFailedError, type DataSource, type EntityManager, type Repository } from 'typeorm';
 import {
-  afterFollowUp,
+  approvalEffects,
   isFollowUp,
   referenceStandsForTarget,
-  stateOnApproval,
   totalCentavos,
   transition,
   type BusinessRecord,
-  type FollowUpType,
   type LifecycleStatus,
 } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
@@ -20,6 +18,22 @@ import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { EventRunState } from './event-run-state';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from './transaction-from-order';
+
+/** What deciding a follow-up reads: inside the write that records it, so nothing falls between. */
+export interface FollowUpReader {
+  findByReference(merchantId: string, transactionReference: string): Promise<TransactionEntity | null>;
+  /** Whether a follow-up on this reference was started and has no outcome yet. */
+  hasFollowUpRunning(merchantId: string, targetReference: string): Promise<boolean>;
+}
+
+function readerOf(manager: EntityManager): FollowUpReader {
+  return {
+    findByReference: (merchantId, transactionReference) =>
+      manager.findOneBy(TransactionEntity, { merchantId, transactionReference }),
+    hasFollowUpRunning: (merchantId, targetReference) =>
+      manager.existsBy(TransactionEntity, { merchantId, targetReference, outcome: IsNull() }),
+  };
+}
 
 /** The terminal whose link an event run came by. */
 export interface TerminalIdentity {
@@ -78,12 +92,7 @@ export class TransactionRepository {
 
   /** An approved transaction of this merchant by its reference; another merchant's is unknown. */
   findByReference(merchantId: string, transactionReference: string): Promise<TransactionEntity | null> {
-    return this.transactions.findOneBy({ merchantId, transactionReference });
-  }
-
-  /** Whether a follow-up on this reference was started and has no outcome yet. */
-  hasFollowUpRunning(merchantId: string, targetReference: string): Promise<boolean> {
-    return this.transactions.existsBy({ merchantId, targetReference, outcome: IsNull() });
+    return readerOf(this.transactions.manager).findByReference(merchantId, transactionReference);
   }
 
   /**
@@ -134,13 +143,23 @@ export class TransactionRepository {
     return byId;
   }
 
-  /** Inserts the idempotency record; false when the client_transaction_id is already taken. */
-  async insert(transaction: TransactionEntity): Promise<boolean> {
+  /**
+   * Inserts the record `decide` builds from what it reads, in the same write: another request, in
+   * this process or another one on the same database, cannot act on the same transaction between
+   * the check and the insert. Null when the client_transaction_id is already taken; a refusal
+   * thrown by `decide` is thrown here, and nothing is written.
+   */
+  async insertDecided(
+    decide: (reader: FollowUpReader) => Promise<TransactionEntity>,
+  ): Promise<TransactionEntity | null> {
     try {
-      await this.writer.write((manager) => insertRows(manager, TransactionEntity, transaction));
-      return true;
+      return await this.writer.write(async (manager) => {
+        const transaction = await decide(readerOf(manager));
+        await insertRows(manager, TransactionEntity, transaction);
+        return transaction;
+      });
     } catch (error) {
-      if (isUniqueViolation(error)) return false;
+      if (isUniqueViolation(error)) return null;
       throw error;
     }
   }
@@ -270,8 +289,8 @@ export class TransactionRepository {
   }
 
   /**
-   * The changes that store the outcome, once: an approval gives the transaction its reference and
-   * business state. An approved follow-up changes the transaction it acted on here, in the same
+   * The changes that store the outcome, once. An approval's business effects (contract §9) come
+   * from the domain; an approved follow-up changes the transaction it acted on here, in the same
    * write, before the follow-up itself shows its end.
    */
   private async applyOutcome(
@@ -281,47 +300,48 @@ export class TransactionRepository {
   ): Promise<Partial<TransactionEntity>> {
     if (transaction.outcome !== null) return {};
     const changes: Partial<TransactionEntity> = { outcome };
-    if (outcome.kind === 'acquirer' && outcome.response.approved) {
-      const { rawResponse, timestamp } = outcome.response;
-      changes.transactionReference = rawResponse.transaction_reference;
-      const state = stateOnApproval(transaction.operationType);
-      if (state !== null) {
-        Object.assign(changes, {
-          businessState: state,
-          businessAmount: transaction.amount,
-          cardType: rawResponse.card_type,
-          approvedAtMs: timestamp,
-          validFromMs: timestamp,
-        });
-      }
-      if (isFollowUp(transaction.operationType) && transaction.targetReference !== null) {
-        await this.applyFollowUp(manager, transaction, transaction.operationType, timestamp);
-      }
+    if (outcome.kind !== 'acquirer' || !outcome.response.approved) return changes;
+    const { rawResponse, timestamp } = outcome.response;
+    changes.transactionReference = rawResponse.transaction_reference;
+    const target =
+      isFollowUp(transaction.operationType) && transaction.targetReference !== null
+        ? await manager.findOneBy(TransactionEntity, {
+            merchantId: transaction.merchantId,
+            transactionReference: transaction.targetReference,
+          })
+        : null;
+    const effects = approvalEffects(
+      { type: transaction.operationType, total: totalCentavos(transaction.amount), tip: transaction.tip },
+      { cardType: rawResponse.card_type, at: timestamp },
+      target === null ? null : businessRecordOf(target),
+    );
+    if (effects.own !== null) {
+      Object.assign(changes, {
+        businessState: effects.own.state,
+        businessAmount: transaction.amount,
+        cardType: effects.own.cardType,
+        approvedAtMs: effects.own.approvedAt,
+        validFromMs: effects.own.validFrom,
+      });
+    }
+    if (target !== null && effects.target !== null) {
+      await manager.update(TransactionEntity, { id: target.id }, targetChanges(effects.target, transaction));
     }
     return changes;
   }
+}
 
-  private async applyFollowUp(
-    manager: EntityManager,
-    followUp: TransactionEntity,
-    type: FollowUpType,
-    at: number,
-  ): Promise<void> {
-    const target = await manager.findOneBy(TransactionEntity, {
-      merchantId: followUp.merchantId,
-      transactionReference: followUp.targetReference ?? '',
-    });
-    const record = target === null ? null : businessRecordOf(target);
-    if (target === null || record === null) return;
-    const moved = type === 'pos_tip' ? followUp.tip : totalCentavos(followUp.amount);
-    const after: Partial<BusinessRecord> = afterFollowUp(record, type, moved, at);
-    const changes: Partial<TransactionEntity> = {};
-    if (after.state !== undefined) changes.businessState = after.state;
-    if (after.tip !== undefined) changes.businessTip = after.tip;
-    if (after.refunded !== undefined) changes.refundedTotal = after.refunded;
-    if (after.validFrom !== undefined) changes.validFromMs = after.validFrom;
-    // A re-authorization sets a new authorized amount.
-    if (after.total !== undefined) changes.businessAmount = followUp.amount;
-    await manager.update(TransactionEntity, { id: target.id }, changes);
-  }
+/** The columns a follow-up's effects change on the transaction it acted on. */
+function targetChanges(
+  after: Partial<BusinessRecord>,
+  followUp: TransactionEntity,
+): Partial<TransactionEntity> {
+  const changes: Partial<TransactionEntity> = {};
+  if (after.state !== undefined) changes.businessState = after.state;
+  if (after.tip !== undefined) changes.businessTip = after.tip;
+  if (after.refunded !== undefined) changes.refundedTotal = after.refunded;
+  if (after.validFrom !== undefined) changes.validFromMs = after.validFrom;
+  // A re-authorization sets a new authorized amount: its own.
+  if (after.total !== undefined) changes.businessAmount = followUp.amount;
+  return changes;
 }
