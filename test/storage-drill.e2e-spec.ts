@@ -1,0 +1,144 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sqliteRows, Stack } from '@tps/testing';
+import { amountOf, searchPath, type Json } from './payment-helpers';
+
+const TERMINALS = 200;
+const PER_TERMINAL = 10;
+const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED'];
+
+/**
+ * Issue 12's drill: 2,000 sync charges over 200 terminals while the API's disk fills up for a
+ * while in the middle. Afterwards, and after a restart: every charge answered 2xx is in online
+ * search with the outcome it was answered, every transaction a terminal ran is in the service
+ * with the same status, and nothing was charged twice.
+ */
+describe('a load drill with storage failing in the middle', () => {
+  let stack: Stack;
+  let disk: string;
+
+  beforeAll(async () => {
+    disk = mkdtempSync(join(tmpdir(), 'tps-drill-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=96m', 'tmpfs', disk]);
+    stack = await Stack.start({ apiEnv: { DATABASE_URL: `sqlite:${join(disk, 'api.sqlite')}` } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    execFileSync('umount', ['-l', disk]);
+    rmSync(disk, { recursive: true, force: true });
+  });
+
+  it('loses nothing it answered, records everything a terminal did, charges nothing twice', async () => {
+    const client = stack.client();
+    const serials = ['SIM0000002'];
+    while (serials.length < TERMINALS) {
+      const created = await client.post<Json>('/sandbox/terminals', { pace: 'instant' });
+      expect(created.status).toBe(201);
+      serials.push(created.body.serialNumber as string);
+    }
+    await stack.waitLinked(TERMINALS + 2, 30_000);
+
+    const answered = new Map<string, { approved: boolean; reference: string | null }>();
+    const refusals = new Map<string, number>();
+    let done = 0;
+    const filler = join(disk, 'filler');
+    let failing: Promise<void> | undefined;
+
+    const chargeUntilAnswered = async (serial: string, id: string, total: number): Promise<void> => {
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const response = await client.post<Json>(`/terminal/v1/${serial}/sync/charge`, {
+          amount: amountOf(total),
+          client_transaction_id: id,
+        });
+        if (response.status === 200) {
+          const raw = response.body.rawResponse as Json;
+          answered.set(id, {
+            approved: response.body.approved === true,
+            reference: raw.transaction_reference ?? null,
+          });
+          return;
+        }
+        // The refusals a failing disk (and a busy sandbox) may cause; each is retried with the same id.
+        expect(['INT-002', 'TER-002', 'RATE-001']).toContain(response.body.code);
+        refusals.set(response.body.code as string, (refusals.get(response.body.code as string) ?? 0) + 1);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`charge ${id} never answered`);
+    };
+
+    await Promise.all(
+      serials.map(async (serial, t) => {
+        for (let n = 0; n < PER_TERMINAL; n++) {
+          // One in ten declines (ends in 51), so outcomes differ and must be kept apart.
+          await chargeUntilAnswered(serial, crypto.randomUUID(), 10000 + (n === 3 ? 51 : 0) + t * 100);
+          done++;
+          if (done === Math.floor((TERMINALS * PER_TERMINAL) / 3) && failing === undefined) {
+            failing = (async () => {
+              try {
+                execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=64k', 'count=4000'], {
+                  stdio: 'ignore',
+                });
+              } catch {
+                // full: the point
+              }
+              // Full until writes have failed for a while: SQLite reuses its log's space, so the
+              // first writes after the disk fills may still fit.
+              const deadline = Date.now() + 15_000;
+              while ((refusals.get('INT-002') ?? 0) < 20 && Date.now() < deadline) {
+                await new Promise((resolve) => setTimeout(resolve, 100));
+              }
+              rmSync(filler);
+            })();
+          }
+        }
+      }),
+    );
+    await failing;
+    expect(answered.size).toBe(TERMINALS * PER_TERMINAL);
+    expect(refusals.get('INT-002') ?? 0).toBeGreaterThan(0);
+
+    await stack.waitQueueDrained(30_000);
+    await stack.simulator?.stop();
+    await stack.restartApi();
+    await stack.startSimulator();
+    await stack.waitLinked(TERMINALS + 2, 30_000);
+
+    const online = new Map<string, Json>();
+    let cursor: string | null = null;
+    do {
+      const page: { body: Json } = await stack.client().post<Json>(searchPath('local', 'online'), {
+        limit: 100,
+        ...(cursor === null ? {} : { cursor }),
+      });
+      for (const item of page.body.items as Json[]) online.set(item.client_transaction_id as string, item);
+      cursor = page.body.next_cursor as string | null;
+    } while (cursor !== null);
+
+    const lost: string[] = [];
+    for (const [id, answer] of answered) {
+      const item = online.get(id);
+      const expected = answer.approved ? 'APPROVAL' : 'DECLINED';
+      if (item?.status !== expected || (answer.approved && item.transaction_reference !== answer.reference)) {
+        lost.push(`${id}: answered ${expected}, search ${item?.status ?? 'nothing'}`);
+      }
+    }
+    expect(lost).toEqual([]);
+
+    const onTerminals = await sqliteRows<{ key: string; status: string }>(
+      join(stack.dir, 'terminal.sqlite'),
+      "SELECT key, status FROM terminal_transactions WHERE key LIKE 'demo-merchant:%'",
+    );
+    const missing = onTerminals
+      .filter((row) => FINAL.includes(row.status))
+      .filter((row) => online.get(row.key.slice('demo-merchant:'.length))?.status !== row.status)
+      .map((row) => `${row.key} ${row.status}`);
+    expect(missing).toEqual([]);
+    // Charged once: one terminal transaction per id, and as many approvals as approved answers.
+    expect(new Set(onTerminals.map((row) => row.key)).size).toBe(onTerminals.length);
+    const approvedOnTerminals = onTerminals.filter((row) => row.status === 'APPROVAL').length;
+    expect(approvedOnTerminals).toBe([...answered.values()].filter((a) => a.approved).length);
+  });
+});
