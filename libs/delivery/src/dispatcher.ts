@@ -9,6 +9,8 @@ export interface PendingDelivery {
   /** Deliveries sharing a key (a transaction) go out one at a time, in `position` order. */
   orderKey: string;
   position: number;
+  /** Where it goes (see destinationOf): the unit that holds a bounded share of the attempts in flight. */
+  destination: string;
   /** Attempts recorded so far. */
   attempts: number;
   firstAttemptAt: number | null;
@@ -57,6 +59,11 @@ export interface DispatcherDeps {
   timers: Timers;
   /** Attempts in flight at once, across all transactions. */
   maxConcurrent: number;
+  /**
+   * Attempts in flight at once to one destination: a receiver that hangs or fails holds at most
+   * this many of the `maxConcurrent`, and the others stay free for every other destination.
+   */
+  maxPerDestination: number;
   onError: (message: string) => void;
 }
 
@@ -70,9 +77,25 @@ interface Waiting {
 }
 
 /**
+ * The destination of a webhook URL: scheme, host and port, as the URL's origin spells them (so
+ * `http://h` and `http://h:80` are one). A URL that does not parse is its own destination.
+ */
+export function destinationOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
  * Sends each pending delivery when it is due, event-driven: a new delivery leaves at once, and a
  * single timer wakes the dispatcher for the earliest retry, however many wait. Only the head of
  * each transaction's queue is ever eligible, so a later event waits for an earlier one.
+ *
+ * Fairness: a due head whose destination already has `maxPerDestination` attempts in flight does
+ * not take a free slot; it waits in that destination's own line and goes back in the heap, at
+ * its due time, when one of the destination's attempts ends. Waiting there is not an attempt.
  */
 export class Dispatcher {
   private readonly queues = new Map<string, PendingDelivery[]>();
@@ -80,6 +103,10 @@ export class Dispatcher {
   /** Queue heads not in flight, earliest due first. An entry gone stale is skipped when it comes out. */
   private readonly waiting = new MinHeap<Waiting>((entry) => entry.at);
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Attempts in flight per destination; a destination with none has no entry. */
+  private readonly inFlightTo = new Map<string, number>();
+  /** Due heads of destinations at their share, earliest due first, per destination. */
+  private readonly overShare = new Map<string, MinHeap<Waiting>>();
   private readonly shutdown = new AbortController();
   private timer: { handle: unknown; at: number } | undefined;
   private running = false;
@@ -164,7 +191,9 @@ export class Dispatcher {
       const next = this.waiting.peek();
       if (next === undefined || next.at > now) break;
       this.waiting.pop();
-      if (this.isCurrent(next)) this.launch(next.delivery);
+      if (!this.isCurrent(next)) continue;
+      if (this.atShare(next.delivery.destination)) this.holdBack(next);
+      else this.launch(next.delivery);
     }
     let next = this.waiting.peek();
     while (next !== undefined && !this.isCurrent(next)) {
@@ -187,7 +216,37 @@ export class Dispatcher {
     this.timer = { handle, at };
   }
 
+  private atShare(destination: string): boolean {
+    return (this.inFlightTo.get(destination) ?? 0) >= this.deps.maxPerDestination;
+  }
+
+  /** Puts a due head in its destination's line: it takes no slot another destination could use. */
+  private holdBack(entry: Waiting): void {
+    const { destination } = entry.delivery;
+    const line = this.overShare.get(destination) ?? new MinHeap<Waiting>((waiting) => waiting.at);
+    line.push(entry);
+    this.overShare.set(destination, line);
+  }
+
+  /** One attempt to `destination` ended: its earliest held-back head gets back in the heap. */
+  private release(destination: string): void {
+    const left = (this.inFlightTo.get(destination) ?? 1) - 1;
+    if (left > 0) this.inFlightTo.set(destination, left);
+    else this.inFlightTo.delete(destination);
+    const line = this.overShare.get(destination);
+    if (line === undefined) return;
+    for (let entry = line.pop(); entry !== undefined; entry = line.pop()) {
+      if (!this.isCurrent(entry)) continue;
+      // Its own due time, not now: it keeps its place ahead of heads that fell due after it.
+      this.waiting.push(entry);
+      break;
+    }
+    if (line.size === 0) this.overShare.delete(destination);
+  }
+
   private launch(delivery: PendingDelivery): void {
+    const { destination } = delivery;
+    this.inFlightTo.set(destination, (this.inFlightTo.get(destination) ?? 0) + 1);
     const run = this.attempt(delivery)
       .catch((error: unknown) => {
         this.deps.onError(`delivery ${delivery.id}: ${String(error)}; tried again later`);
@@ -195,6 +254,7 @@ export class Dispatcher {
       })
       .finally(() => {
         this.inFlight.delete(delivery.id);
+        this.release(destination);
         // Still pending (retried later, or cut by a stop): back in the heap at its new time.
         if (this.known.has(delivery.id)) this.wait(delivery);
         this.pump();
