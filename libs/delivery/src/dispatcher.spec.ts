@@ -507,9 +507,8 @@ describe('the dispatcher', () => {
       receiver.hangs(HANGING, 10_000);
       for (let i = 0; i < 5; i += 1) {
         dispatcher.add(store.save(`d${i}`, `tx-${i}`, time.now, HANGING));
-        time.now += 1;
+        await time.advance(1);
       }
-      await settle();
       expect(receiver.eventsTo(HANGING)).toEqual(['evt-d0', 'evt-d1']);
       await time.advance(10_000);
       expect(receiver.eventsTo(HANGING)).toEqual(['evt-d0', 'evt-d1', 'evt-d2', 'evt-d3']);
@@ -554,6 +553,31 @@ describe('the dispatcher', () => {
       await settle();
       expect(receiver.eventsTo(HEALTHY)).toEqual(['evt-o1', 'evt-o2']);
       expect(receiver.eventsTo(HANGING)).toHaveLength(2);
+    });
+
+    it('gives the next free slot to a destination that waited for it, not back to one at its share', async () => {
+      const SLOW = 'http://slow.test';
+      const { dispatcher } = dispatcherFor(store, time, receiver, 4, 2);
+      await dispatcher.start();
+      receiver.hangs(HANGING, 10_000);
+      receiver.hangs(SLOW, 10_000);
+      // Two destinations at their share fill every slot, and each has more due behind it.
+      for (let i = 0; i < 20; i += 1) {
+        dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
+        dispatcher.add(store.save(`s${i}`, `tx-s${i}`, time.now, SLOW));
+      }
+      await time.advance(1000);
+      dispatcher.add(store.save('o1', 'tx-o1', time.now, HEALTHY));
+      await settle();
+      expect(receiver.eventsTo(HEALTHY)).toEqual([]);
+      // The first slot to free is the healthy destination's: it waited for it, the others' heads
+      // only wait for their own share, however long ago they fell due.
+      await time.advance(9000);
+      expect(receiver.sent.filter((s) => s.post.url.startsWith(HEALTHY)).map((s) => s.at - T0)).toEqual([
+        10_000,
+      ]);
+      expect(receiver.peak.get(HANGING)).toBe(2);
+      expect(receiver.peak.get(SLOW)).toBe(2);
     });
 
     it('leaves held-back deliveries pending across a stop, and sends each once after the restart', async () => {

@@ -1,3 +1,4 @@
+import { FairLines } from './fair-lines';
 import { MinHeap } from './min-heap';
 import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
@@ -93,25 +94,30 @@ export function destinationOf(url: string): string {
  * single timer wakes the dispatcher for the earliest retry, however many wait. Only the head of
  * each transaction's queue is ever eligible, so a later event waits for an earlier one.
  *
- * Fairness: a due head whose destination already has `maxPerDestination` attempts in flight does
- * not take a free slot; it waits in that destination's own line and goes back in the heap, at
- * its due time, when one of the destination's attempts ends. Waiting there is not an attempt.
+ * Fairness: a head that falls due goes to its destination's line (FairLines). A destination
+ * never has more than `maxPerDestination` attempts in flight, so what is due beyond that waits
+ * without taking a slot another destination could use, and a free slot goes to the destination
+ * with the fewest attempts in flight. Waiting in a line is not an attempt.
  */
 export class Dispatcher {
   private readonly queues = new Map<string, PendingDelivery[]>();
   private readonly known = new Set<string>();
   /** Queue heads not in flight, earliest due first. An entry gone stale is skipped when it comes out. */
   private readonly waiting = new MinHeap<Waiting>((entry) => entry.at);
+  /** Heads already due, per destination, until a slot is theirs. */
+  private readonly lines: FairLines<Waiting>;
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Attempts in flight per destination; a destination with none has no entry. */
-  private readonly inFlightTo = new Map<string, number>();
-  /** Due heads of destinations at their share, earliest due first, per destination. */
-  private readonly overShare = new Map<string, MinHeap<Waiting>>();
   private readonly shutdown = new AbortController();
   private timer: { handle: unknown; at: number } | undefined;
   private running = false;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    this.lines = new FairLines<Waiting>({
+      share: deps.maxPerDestination,
+      dueAt: (entry) => entry.at,
+      isCurrent: (entry) => this.isCurrent(entry),
+    });
+  }
 
   /** Resumes every pending delivery of the store at its time. */
   async start(): Promise<void> {
@@ -183,25 +189,29 @@ export class Dispatcher {
     this.wait(rest[0]);
   }
 
-  /** Launches every due head there is room for, then arms the one timer for the next. */
+  /**
+   * Moves every head now due to its destination's line, launches what there is room for, then
+   * arms the one timer for the next head to fall due.
+   */
   private pump(): void {
     if (!this.running) return;
     const now = this.deps.now();
-    while (this.inFlight.size < this.deps.maxConcurrent) {
-      const next = this.waiting.peek();
-      if (next === undefined || next.at > now) break;
+    for (let next = this.waiting.peek(); next !== undefined && next.at <= now; next = this.waiting.peek()) {
       this.waiting.pop();
-      if (!this.isCurrent(next)) continue;
-      if (this.atShare(next.delivery.destination)) this.holdBack(next);
-      else this.launch(next.delivery);
+      if (this.isCurrent(next)) this.lines.add(next.delivery.destination, next);
+    }
+    // A due head waits in its line for room: the attempt that ends next pumps again, no timer needed.
+    while (this.inFlight.size < this.deps.maxConcurrent) {
+      const next = this.lines.take();
+      if (next === undefined) break;
+      this.launch(next.item.delivery);
     }
     let next = this.waiting.peek();
     while (next !== undefined && !this.isCurrent(next)) {
       this.waiting.pop();
       next = this.waiting.peek();
     }
-    // A head already due waits for room: the attempt that ends next pumps again, no timer needed.
-    this.arm(next === undefined || next.at <= now ? Infinity : next.at, now);
+    this.arm(next === undefined ? Infinity : next.at, now);
   }
 
   private arm(at: number, now: number): void {
@@ -216,37 +226,8 @@ export class Dispatcher {
     this.timer = { handle, at };
   }
 
-  private atShare(destination: string): boolean {
-    return (this.inFlightTo.get(destination) ?? 0) >= this.deps.maxPerDestination;
-  }
-
-  /** Puts a due head in its destination's line: it takes no slot another destination could use. */
-  private holdBack(entry: Waiting): void {
-    const { destination } = entry.delivery;
-    const line = this.overShare.get(destination) ?? new MinHeap<Waiting>((waiting) => waiting.at);
-    line.push(entry);
-    this.overShare.set(destination, line);
-  }
-
-  /** One attempt to `destination` ended: its earliest held-back head gets back in the heap. */
-  private release(destination: string): void {
-    const left = (this.inFlightTo.get(destination) ?? 1) - 1;
-    if (left > 0) this.inFlightTo.set(destination, left);
-    else this.inFlightTo.delete(destination);
-    const line = this.overShare.get(destination);
-    if (line === undefined) return;
-    for (let entry = line.pop(); entry !== undefined; entry = line.pop()) {
-      if (!this.isCurrent(entry)) continue;
-      // Its own due time, not now: it keeps its place ahead of heads that fell due after it.
-      this.waiting.push(entry);
-      break;
-    }
-    if (line.size === 0) this.overShare.delete(destination);
-  }
-
   private launch(delivery: PendingDelivery): void {
     const { destination } = delivery;
-    this.inFlightTo.set(destination, (this.inFlightTo.get(destination) ?? 0) + 1);
     const run = this.attempt(delivery)
       .catch((error: unknown) => {
         this.deps.onError(`delivery ${delivery.id}: ${String(error)}; tried again later`);
@@ -254,7 +235,7 @@ export class Dispatcher {
       })
       .finally(() => {
         this.inFlight.delete(delivery.id);
-        this.release(destination);
+        this.lines.ended(destination);
         // Still pending (retried later, or cut by a stop): back in the heap at its new time.
         if (this.known.has(delivery.id)) this.wait(delivery);
         this.pump();
