@@ -89,6 +89,10 @@ describe('fair lines', () => {
     expect(lines.take()).toBeUndefined();
   });
 
+  it.each([0, -1, 1.5, NaN])('refuses a share of %s', (share) => {
+    expect(() => linesOf(share)).toThrow(RangeError);
+  });
+
   it('ignores an end it was not told the start of', () => {
     const lines = linesOf(1);
     lines.ended('nowhere');

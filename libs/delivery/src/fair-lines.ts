@@ -58,6 +58,10 @@ export class FairLines<T> {
   private tickets = 0;
 
   constructor(private readonly options: FairLinesOptions<T>) {
+    // With no share at all nothing would ever start.
+    if (!Number.isInteger(options.share) || options.share < 1) {
+      throw new RangeError(`share must be a positive integer, not ${options.share}`);
+    }
     this.ready = Array.from({ length: options.share }, () => new Fifo<Ticket>());
   }
 
