@@ -4,6 +4,7 @@ import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-p
 import { verifyWebhook } from './webhook-signature';
 
 const T0 = 1_795_334_400_000;
+const RECEIVER = 'http://receiver.test';
 
 /** A clock that moves only when told, with timers that fire as it passes them. */
 class FakeTime {
@@ -62,18 +63,19 @@ class MemoryStore implements DeliveryStore {
   readonly rows = new Map<string, Row>();
   secret: string | null = null;
 
-  save(id: string, orderKey: string, now: number): PendingDelivery {
+  save(id: string, orderKey: string, now: number, destination = RECEIVER): PendingDelivery {
     const delivery: PendingDelivery = {
       id,
       orderKey,
       position: this.rows.size + 1,
+      destination,
       attempts: 0,
       firstAttemptAt: null,
       nextAttemptAt: now,
     };
     this.rows.set(id, {
       delivery: { ...delivery },
-      url: `http://receiver.test/${orderKey}`,
+      url: `${destination}/${orderKey}`,
       body: JSON.stringify({ event_id: `evt-${id}` }),
       eventId: `evt-${id}`,
       state: 'pending',
@@ -116,21 +118,61 @@ interface Sent {
   at: number;
 }
 
-/** A receiver whose answers the test scripts per URL; `hold` keeps a request in flight. */
+/**
+ * A receiver whose answers the test scripts per URL; `hold` keeps a request in flight, and a
+ * hanging destination answers nothing until the attempt times out.
+ */
 class FakeReceiver {
   readonly sent: Sent[] = [];
   private readonly scripts = new Map<string, AttemptOutcome[]>();
   hold = false;
   private held: Array<() => void> = [];
+  private readonly hanging = new Map<string, number>();
+  private readonly open = new Map<string, number>();
+  /** The most attempts ever in flight at once, per destination. */
+  readonly peak = new Map<string, number>();
 
   constructor(private readonly time: FakeTime) {}
 
   answer(orderKey: string, ...outcomes: AttemptOutcome[]): void {
-    this.scripts.set(`http://receiver.test/${orderKey}`, outcomes);
+    this.scripts.set(`${RECEIVER}/${orderKey}`, outcomes);
+  }
+
+  /** Every attempt to `destination` from now on ends as a timeout `timeoutMs` after it starts. */
+  hangs(destination: string, timeoutMs: number): void {
+    this.hanging.set(destination, timeoutMs);
+  }
+
+  answers(destination: string): void {
+    this.hanging.delete(destination);
   }
 
   readonly send = (post: WebhookPost, shutdown: AbortSignal): Promise<PostResult> => {
+    const destination = new URL(post.url).origin;
+    const open = (this.open.get(destination) ?? 0) + 1;
+    this.open.set(destination, open);
+    this.peak.set(destination, Math.max(open, this.peak.get(destination) ?? 0));
+    return this.reply(post, shutdown).finally(() =>
+      this.open.set(destination, (this.open.get(destination) ?? 1) - 1),
+    );
+  };
+
+  private reply(post: WebhookPost, shutdown: AbortSignal): Promise<PostResult> {
     this.sent.push({ post, at: this.time.now });
+    const timeoutMs = this.hanging.get(new URL(post.url).origin);
+    if (timeoutMs !== undefined) {
+      return new Promise((resolve, reject) => {
+        const abandon = (): void => {
+          this.time.api.clear(timer);
+          reject(new AttemptAbandoned());
+        };
+        const timer = this.time.api.set(() => {
+          shutdown.removeEventListener('abort', abandon);
+          resolve({ outcome: { error: 'timeout' }, latencyMs: timeoutMs, answerExcerpt: '' });
+        }, timeoutMs);
+        shutdown.addEventListener('abort', abandon);
+      });
+    }
     if (this.hold) {
       return new Promise((resolve, reject) => {
         this.held.push(() => resolve({ outcome: { statusCode: 200 }, latencyMs: 5, answerExcerpt: '' }));
@@ -140,7 +182,7 @@ class FakeReceiver {
     const script = this.scripts.get(post.url) ?? [];
     const outcome = script.length > 1 ? script.shift()! : (script[0] ?? { statusCode: 200 });
     return Promise.resolve({ outcome, latencyMs: 5, answerExcerpt: 'ok' });
-  };
+  }
 
   /** Answers 200 to every request held so far. */
   release(): void {
@@ -152,9 +194,22 @@ class FakeReceiver {
   bodiesTo(orderKey: string): string[] {
     return this.sent.filter((s) => s.post.url.endsWith(`/${orderKey}`)).map((s) => s.post.body);
   }
+
+  /** The event ids sent to a destination, in the order the attempts started. */
+  eventsTo(destination: string): string[] {
+    return this.sent
+      .filter((s) => s.post.url.startsWith(`${destination}/`))
+      .map((s) => (JSON.parse(s.post.body) as { event_id: string }).event_id);
+  }
 }
 
-function dispatcherFor(store: MemoryStore, time: FakeTime, receiver: FakeReceiver, maxConcurrent = 8) {
+function dispatcherFor(
+  store: MemoryStore,
+  time: FakeTime,
+  receiver: FakeReceiver,
+  maxConcurrent = 8,
+  maxPerDestination = maxConcurrent,
+) {
   const errors: string[] = [];
   const dispatcher = new Dispatcher({
     store,
@@ -164,6 +219,7 @@ function dispatcherFor(store: MemoryStore, time: FakeTime, receiver: FakeReceive
     random: () => 0.5,
     timers: time.api,
     maxConcurrent,
+    maxPerDestination,
     onError: (message) => errors.push(message),
   });
   return { dispatcher, errors };
@@ -402,5 +458,149 @@ describe('the dispatcher', () => {
     dispatcher.add(store.save('a1', 'tx-a', time.now));
     await settle();
     expect(receiver.sent[0].post.headers).toEqual({});
+  });
+
+  describe('with a bounded share per destination', () => {
+    const HANGING = 'http://hanging.test:8080';
+    const HEALTHY = 'https://healthy.test';
+
+    it('holds a hanging destination to its share: another destination is still sent at once', async () => {
+      const { dispatcher } = dispatcherFor(store, time, receiver, 64, 8);
+      await dispatcher.start();
+      receiver.hangs(HANGING, 10_000);
+      for (let i = 0; i < 300; i += 1) dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
+      await time.advance(35_000);
+
+      dispatcher.add(store.save('o1', 'tx-o1', time.now, HEALTHY));
+      await settle();
+      expect(receiver.sent.filter((s) => s.post.url.startsWith(HEALTHY)).map((s) => s.at)).toEqual([
+        time.now,
+      ]);
+      expect(store.row('o1').state).toBe('delivered');
+      expect(receiver.peak.get(HANGING)).toBe(8);
+      // Four rounds of 8 attempts, each held for the whole timeout: nothing more went out.
+      expect(receiver.eventsTo(HANGING)).toHaveLength(32);
+    });
+
+    it('records nothing for a delivery waiting for its destination: its attempts and window have not begun', async () => {
+      const { dispatcher } = dispatcherFor(store, time, receiver, 64, 8);
+      await dispatcher.start();
+      receiver.hangs(HANGING, 10_000);
+      for (let i = 0; i < 300; i += 1) dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
+      await time.advance(35_000);
+      const sent = new Set(receiver.eventsTo(HANGING));
+      const waited = [...store.rows.values()].filter((r) => !sent.has(r.eventId));
+      expect(waited).toHaveLength(300 - 32);
+      for (const row of waited) {
+        expect(row).toMatchObject({
+          state: 'pending',
+          attempts: [],
+          delivery: { attempts: 0, firstAttemptAt: null },
+        });
+      }
+      expect(dispatcher.pendingCount).toBe(300);
+    });
+
+    it('sends held-back heads as the destination frees room, earliest due first', async () => {
+      const { dispatcher } = dispatcherFor(store, time, receiver, 8, 2);
+      await dispatcher.start();
+      receiver.hangs(HANGING, 10_000);
+      for (let i = 0; i < 5; i += 1) {
+        dispatcher.add(store.save(`d${i}`, `tx-${i}`, time.now, HANGING));
+        await time.advance(1);
+      }
+      expect(receiver.eventsTo(HANGING)).toEqual(['evt-d0', 'evt-d1']);
+      await time.advance(10_000);
+      expect(receiver.eventsTo(HANGING)).toEqual(['evt-d0', 'evt-d1', 'evt-d2', 'evt-d3']);
+      // d0 and d1 fell due again (retry at 10 s + 3 s) after d4 (due at 4 ms): d4 goes first.
+      await time.advance(10_000);
+      expect(receiver.eventsTo(HANGING)).toEqual([
+        'evt-d0',
+        'evt-d1',
+        'evt-d2',
+        'evt-d3',
+        'evt-d4',
+        'evt-d0',
+      ]);
+      expect(receiver.peak.get(HANGING)).toBe(2);
+
+      receiver.answers(HANGING);
+      await time.advance(20_000);
+      expect([...store.rows.values()].map((r) => r.state)).toEqual(Array(5).fill('delivered'));
+      // The wait for room was no attempt: d4 was tried once, and its window began when it was.
+      const d4 = store.row('d4').attempts;
+      expect(d4.map((a) => [a.n, a.outcome])).toEqual([
+        [1, { error: 'timeout' }],
+        [2, { statusCode: 200 }],
+      ]);
+      expect(d4[0].firstAttemptAt).toBe(d4[0].at);
+      expect(d4[0].at - T0).toBeGreaterThanOrEqual(20_000);
+    });
+
+    it('never lets a destination at its share take a slot that another destination is waiting for', async () => {
+      const { dispatcher } = dispatcherFor(store, time, receiver, 3, 2);
+      await dispatcher.start();
+      receiver.hangs(HANGING, 10_000);
+      for (let i = 0; i < 4; i += 1) dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
+      receiver.hold = true;
+      dispatcher.add(store.save('o1', 'tx-o1', time.now, HEALTHY));
+      dispatcher.add(store.save('o2', 'tx-o2', time.now, HEALTHY));
+      await settle();
+      // Two hanging, one healthy: the third slot went to the healthy destination, not a third hang.
+      expect(receiver.eventsTo(HANGING)).toEqual(['evt-h0', 'evt-h1']);
+      expect(receiver.eventsTo(HEALTHY)).toEqual(['evt-o1']);
+      receiver.release();
+      await settle();
+      expect(receiver.eventsTo(HEALTHY)).toEqual(['evt-o1', 'evt-o2']);
+      expect(receiver.eventsTo(HANGING)).toHaveLength(2);
+    });
+
+    it('gives the next free slot to a destination that waited for it, not back to one at its share', async () => {
+      const SLOW = 'http://slow.test';
+      const { dispatcher } = dispatcherFor(store, time, receiver, 4, 2);
+      await dispatcher.start();
+      receiver.hangs(HANGING, 10_000);
+      receiver.hangs(SLOW, 10_000);
+      // Two destinations at their share fill every slot, and each has more due behind it.
+      for (let i = 0; i < 20; i += 1) {
+        dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
+        dispatcher.add(store.save(`s${i}`, `tx-s${i}`, time.now, SLOW));
+      }
+      await time.advance(1000);
+      dispatcher.add(store.save('o1', 'tx-o1', time.now, HEALTHY));
+      await settle();
+      expect(receiver.eventsTo(HEALTHY)).toEqual([]);
+      // The first slot to free is the healthy destination's: it waited for it, the others' heads
+      // only wait for their own share, however long ago they fell due.
+      await time.advance(9000);
+      expect(receiver.sent.filter((s) => s.post.url.startsWith(HEALTHY)).map((s) => s.at - T0)).toEqual([
+        10_000,
+      ]);
+      expect(receiver.peak.get(HANGING)).toBe(2);
+      expect(receiver.peak.get(SLOW)).toBe(2);
+    });
+
+    it('leaves held-back deliveries pending across a stop, and sends each once after the restart', async () => {
+      const first = dispatcherFor(store, time, receiver, 8, 1).dispatcher;
+      await first.start();
+      receiver.hangs(HANGING, 10_000);
+      for (let i = 0; i < 3; i += 1) first.add(store.save(`d${i}`, `tx-${i}`, time.now, HANGING));
+      await settle();
+      await first.stop();
+      expect([...store.rows.values()].map((r) => [r.state, r.attempts.length])).toEqual(
+        Array(3).fill(['pending', 0]),
+      );
+
+      receiver.answers(HANGING);
+      const second = dispatcherFor(store, time, receiver, 8, 1).dispatcher;
+      await second.start();
+      await settle();
+      // Due at the same time, they go in no particular order among themselves.
+      expect(receiver.eventsTo(HANGING).sort()).toEqual(['evt-d0', 'evt-d0', 'evt-d1', 'evt-d2']);
+      expect([...store.rows.values()].map((r) => [r.state, r.attempts.length])).toEqual(
+        Array(3).fill(['delivered', 1]),
+      );
+      expect(receiver.peak.get(HANGING)).toBe(1);
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { FairLines } from './fair-lines';
 import { MinHeap } from './min-heap';
 import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
@@ -9,6 +10,8 @@ export interface PendingDelivery {
   /** Deliveries sharing a key (a transaction) go out one at a time, in `position` order. */
   orderKey: string;
   position: number;
+  /** Where it goes (see destinationOf): the unit that holds a bounded share of the attempts in flight. */
+  destination: string;
   /** Attempts recorded so far. */
   attempts: number;
   firstAttemptAt: number | null;
@@ -57,6 +60,11 @@ export interface DispatcherDeps {
   timers: Timers;
   /** Attempts in flight at once, across all transactions. */
   maxConcurrent: number;
+  /**
+   * Attempts in flight at once to one destination: a receiver that hangs or fails holds at most
+   * this many of the `maxConcurrent`, and the others stay free for every other destination.
+   */
+  maxPerDestination: number;
   onError: (message: string) => void;
 }
 
@@ -70,21 +78,46 @@ interface Waiting {
 }
 
 /**
+ * The destination of a webhook URL: scheme, host and port, as the URL's origin spells them (so
+ * `http://h` and `http://h:80` are one). A URL that does not parse is its own destination.
+ */
+export function destinationOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
  * Sends each pending delivery when it is due, event-driven: a new delivery leaves at once, and a
  * single timer wakes the dispatcher for the earliest retry, however many wait. Only the head of
  * each transaction's queue is ever eligible, so a later event waits for an earlier one.
+ *
+ * Fairness: a head that falls due goes to its destination's line (FairLines). A destination
+ * never has more than `maxPerDestination` attempts in flight, so what is due beyond that waits
+ * without taking a slot another destination could use, and a free slot goes to the destination
+ * with the fewest attempts in flight. Waiting in a line is not an attempt.
  */
 export class Dispatcher {
   private readonly queues = new Map<string, PendingDelivery[]>();
   private readonly known = new Set<string>();
   /** Queue heads not in flight, earliest due first. An entry gone stale is skipped when it comes out. */
   private readonly waiting = new MinHeap<Waiting>((entry) => entry.at);
+  /** Heads already due, per destination, until a slot is theirs. */
+  private readonly lines: FairLines<Waiting>;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
   private timer: { handle: unknown; at: number } | undefined;
   private running = false;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    this.lines = new FairLines<Waiting>({
+      share: deps.maxPerDestination,
+      dueAt: (entry) => entry.at,
+      isCurrent: (entry) => this.isCurrent(entry),
+    });
+  }
 
   /** Resumes every pending delivery of the store at its time. */
   async start(): Promise<void> {
@@ -156,23 +189,29 @@ export class Dispatcher {
     this.wait(rest[0]);
   }
 
-  /** Launches every due head there is room for, then arms the one timer for the next. */
+  /**
+   * Moves every head now due to its destination's line, launches what there is room for, then
+   * arms the one timer for the next head to fall due.
+   */
   private pump(): void {
     if (!this.running) return;
     const now = this.deps.now();
-    while (this.inFlight.size < this.deps.maxConcurrent) {
-      const next = this.waiting.peek();
-      if (next === undefined || next.at > now) break;
+    for (let next = this.waiting.peek(); next !== undefined && next.at <= now; next = this.waiting.peek()) {
       this.waiting.pop();
-      if (this.isCurrent(next)) this.launch(next.delivery);
+      if (this.isCurrent(next)) this.lines.add(next.delivery.destination, next);
+    }
+    // A due head waits in its line for room: the attempt that ends next pumps again, no timer needed.
+    while (this.inFlight.size < this.deps.maxConcurrent) {
+      const next = this.lines.take();
+      if (next === undefined) break;
+      this.launch(next.item.delivery);
     }
     let next = this.waiting.peek();
     while (next !== undefined && !this.isCurrent(next)) {
       this.waiting.pop();
       next = this.waiting.peek();
     }
-    // A head already due waits for room: the attempt that ends next pumps again, no timer needed.
-    this.arm(next === undefined || next.at <= now ? Infinity : next.at, now);
+    this.arm(next === undefined ? Infinity : next.at, now);
   }
 
   private arm(at: number, now: number): void {
@@ -188,6 +227,7 @@ export class Dispatcher {
   }
 
   private launch(delivery: PendingDelivery): void {
+    const { destination } = delivery;
     const run = this.attempt(delivery)
       .catch((error: unknown) => {
         this.deps.onError(`delivery ${delivery.id}: ${String(error)}; tried again later`);
@@ -195,6 +235,7 @@ export class Dispatcher {
       })
       .finally(() => {
         this.inFlight.delete(delivery.id);
+        this.lines.ended(destination);
         // Still pending (retried later, or cut by a stop): back in the heap at its new time.
         if (this.known.has(delivery.id)) this.wait(delivery);
         this.pump();

@@ -19,6 +19,12 @@ export const answerWith =
     response.end();
   };
 
+/**
+ * A receiver that hangs: it accepts the connection, reads the whole request and never answers,
+ * so each attempt lasts until the sender's timeout. `close()` cuts the connections it holds.
+ */
+export const neverAnswer: Responder = () => undefined;
+
 /** A real HTTP server on 127.0.0.1 that records every webhook it receives. */
 export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];

@@ -2,6 +2,9 @@ import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
+/** Webhook attempts in flight at once, across all merchants: a bound on sockets, not on throughput. */
+export const MAX_CONCURRENT_ATTEMPTS = 64;
+
 /** Every setting of the API, read from the environment and validated once at start-up. */
 export class ApiConfig {
   @Type(() => Number)
@@ -34,6 +37,16 @@ export class ApiConfig {
   @IsInt()
   @Min(100)
   WEBHOOK_TIMEOUT_MS = 10_000;
+
+  /**
+   * Webhook attempts in flight at once to one destination (scheme, host and port), out of the
+   * MAX_CONCURRENT_ATTEMPTS of the whole service: a receiver that hangs holds at most this share.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_CONCURRENT_ATTEMPTS)
+  WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION = 8;
 
   /**
    * Test-only: multiplies every duration of the webhook retry schedule (2 s base, 60 s cap, 2 s

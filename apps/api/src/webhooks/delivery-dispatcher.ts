@@ -12,11 +12,8 @@ import {
   scaledSchedule,
   type PendingDelivery,
 } from '@tps/delivery';
-import { ApiConfig, destinationRules } from '../config/api-config';
+import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/api-config';
 import { DeliveryRepository } from './delivery.repository';
-
-/** Attempts in flight at once, across all merchants: a bound on sockets, not on throughput. */
-const MAX_CONCURRENT_ATTEMPTS = 64;
 
 /** The service's one webhook dispatcher: resumes the outbox at start, cuts it cleanly at stop. */
 @Injectable()
@@ -45,6 +42,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
         clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
       },
       maxConcurrent: MAX_CONCURRENT_ATTEMPTS,
+      maxPerDestination: config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION,
       onError: (message) => this.logger.error(message),
     });
   }

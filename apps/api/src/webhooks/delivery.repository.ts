@@ -5,6 +5,7 @@ import { In, type DataSource, type EntityManager, type Repository } from 'typeor
 import { insertRows, SerialWriter } from '@tps/database';
 import {
   GroupCommit,
+  destinationOf,
   type DeliveryStore,
   type DeliveryTarget,
   type PendingDelivery,
@@ -60,6 +61,7 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
     id: delivery.id,
     orderKey: delivery.transactionId,
     position: delivery.position,
+    destination: destinationOf(delivery.url),
     attempts: delivery.attemptCount,
     firstAttemptAt: delivery.firstAttemptAt === null ? null : Date.parse(delivery.firstAttemptAt),
     nextAttemptAt: Date.parse(delivery.nextAttemptAt ?? delivery.createdAt),
@@ -129,10 +131,12 @@ export class DeliveryRepository implements DeliveryStore {
   async pending(): Promise<PendingDelivery[]> {
     const rows = await this.deliveries.find({
       // Not the payload: it is read per attempt, so thousands can wait without holding their bodies.
+      // The URL only long enough to take its destination.
       select: [
         'id',
         'transactionId',
         'position',
+        'url',
         'attemptCount',
         'firstAttemptAt',
         'nextAttemptAt',

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import {
+  OTHER_MERCHANT,
+  Stack,
+  WebhookReceiver,
+  neverAnswer,
+  poll,
+  sqliteRows,
+  type ReceivedRequest,
+  type SignedClient,
+} from '@tps/testing';
+
+const HANGING_CHARGES = 300;
+const OTHER_CHARGES = 20;
+/** Terminals added to the demo merchant's fleet, so that its 300 charges run side by side. */
+const EXTRA_TERMINALS = 16;
+
+interface Event {
+  event_id: string;
+  status: string;
+}
+
+const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An async charge that the terminal approves; a terminal busy with the last one (TER-003) is asked again. */
+async function charge(client: SignedClient, serial: string, webhookUrl: string): Promise<string> {
+  const clientTransactionId = randomUUID();
+  const body = {
+    amount: { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 },
+    client_transaction_id: clientTransactionId,
+    events_webhook_url: webhookUrl,
+  };
+  for (;;) {
+    const answer = await client.post(`/terminal/v1/${serial}/async/charge`, body);
+    if (answer.status === 200) return clientTransactionId;
+    if (answer.status !== 409 || answer.body.code !== 'TER-003')
+      throw new Error(`charge on ${serial}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    await settle(5);
+  }
+}
+
+async function addInstantTerminals(client: SignedClient, count: number): Promise<string[]> {
+  const serials: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const answer = await client.post<{ serialNumber: string }>('/sandbox/terminals', { pace: 'instant' });
+    expect(answer.status).toBe(201);
+    serials.push(answer.body.serialNumber);
+  }
+  await poll(
+    `${count} new terminals linked`,
+    async () => {
+      const fleet = await client.get<Array<{ serialNumber: string; link: string }>>('/sandbox/terminals');
+      const up = new Set(fleet.body.filter((t) => t.link === 'up').map((t) => t.serialNumber));
+      return serials.every((s) => up.has(s)) ? true : undefined;
+    },
+    10_000,
+  );
+  return serials;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+describe('delivery fairness: one merchant hanging at its receiver', () => {
+  let stack: Stack;
+  let hanging: WebhookReceiver;
+  let healthy: WebhookReceiver;
+
+  beforeAll(async () => {
+    // The API's defaults as shipped: each attempt to a receiver that never answers lasts 10 s.
+    stack = await Stack.start();
+    hanging = await WebhookReceiver.start(neverAnswer);
+    healthy = await WebhookReceiver.start();
+  });
+
+  afterAll(async () => {
+    // The API first: it cuts the attempts still hanging, then the receivers close.
+    await stack?.stop();
+    await Promise.all([hanging?.close(), healthy?.close()]);
+  });
+
+  it(`delivers another merchant's APPROVAL webhooks with p99 under 1 s while ${HANGING_CHARGES} transactions hang`, async () => {
+    const demo = stack.client();
+    const serials = ['SIM0000001', 'SIM0000002', ...(await addInstantTerminals(demo, EXTRA_TERMINALS))];
+    let next = 0;
+    await Promise.all(
+      serials.map(async (serial) => {
+        while (next < HANGING_CHARGES) {
+          next += 1;
+          await charge(demo, serial, hanging.url('/hangs'));
+        }
+      }),
+    );
+    // Every event of the 300 is in the outbox: 300 first deliveries hang, the later ones wait behind them.
+    await poll(
+      "the hanging merchant's events in the outbox",
+      async () => {
+        const [row] = await sqliteRows<{ n: number }>(
+          stack.apiDatabase,
+          `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE merchant_id = 'demo-merchant'`,
+        );
+        return row.n >= HANGING_CHARGES * 3 ? true : undefined;
+      },
+      10_000,
+    );
+    expect(hanging.received.length).toBeGreaterThan(0);
+
+    const other = stack.client().as(OTHER_MERCHANT);
+    for (let i = 0; i < OTHER_CHARGES; i++) await charge(other, 'SIM0000003', healthy.url('/other'));
+    const approvals = (): ReceivedRequest[] =>
+      healthy.received.filter((r) => r.path === '/other' && (r.body as Event).status === 'APPROVAL');
+    // Bounded: a starved delivery shows as a missing arrival, not as a test that never ends.
+    await healthy.waitFor(() => approvals().length >= OTHER_CHARGES, 15_000).catch(() => undefined);
+
+    const stored = new Map(
+      (
+        await sqliteRows<{ event_id: string; created_at: string }>(
+          stack.apiDatabase,
+          `SELECT event_id, created_at FROM webhook_deliveries WHERE merchant_id = 'other-merchant'`,
+        )
+      ).map((row) => [row.event_id, Date.parse(row.created_at)]),
+    );
+    const arrivals = approvals();
+    // APPROVAL stored (its outbox row, millisecond precise) to APPROVAL received.
+    const latencies = arrivals.map((r) => r.at - (stored.get((r.body as Event).event_id) ?? NaN));
+    expect({ arrived: arrivals.length, allTimed: latencies.every(Number.isFinite) }).toEqual({
+      arrived: OTHER_CHARGES,
+      allTimed: true,
+    });
+    expect(percentile(latencies, 99)).toBeLessThan(1000);
+  });
+});
