@@ -35,6 +35,12 @@ export class ApiConfig {
   @Min(100)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
+  /** How long the print webhook's one attempt waits for an answer (the specification's 15 s). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  PRINT_CALLBACK_TIMEOUT_MS = 15_000;
+
   /**
    * Test-only: multiplies every duration of the webhook retry schedule (2 s base, 60 s cap, 2 s
    * jitter, 15-minute window) so that end-to-end tests run the real policy in milliseconds.
