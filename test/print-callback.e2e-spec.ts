@@ -221,4 +221,45 @@ describe('print callbacks tell only what the service has stored (issues 12 and 1
     expect(plain?.headers['webhook-signature']).toBeUndefined();
     expect(plain?.headers['webhook-id']).toBeUndefined();
   });
+
+  it('makes a callback cut by a stop of the service again when it starts, and records that attempt', async () => {
+    const hookUrl = hook('cloud');
+    const hookPath = new URL(hookUrl).pathname;
+    // The first delivery of this hook gets no answer: the attempt is in flight when the stop comes.
+    receiver.respondWith((request, n, response) => {
+      if (request.path === hookPath && receiver.received.filter((r) => r.path === hookPath).length === 1)
+        return;
+      readBack(request, n, response);
+    });
+    try {
+      const job = await create('cloud', { commands: [{ type: 'text', value: 'cut' }], webhookUrl: hookUrl });
+      await receiver.waitFor((all) => all.some((r) => r.path === hookPath));
+      expect(
+        (await client.get<Job>(`${jobsPath('cloud')}/${String(job.printJobId)}`)).body.callback,
+      ).toBeUndefined();
+
+      await stack.api.stop();
+      await stack.startApi({ PORT: String(stack.api.port) });
+      await stack.waitLinked(3);
+
+      await readsDone([job.printJobId]);
+      expect(readsOf(job.printJobId)).toEqual([
+        { printJobId: job.printJobId, told: 'COMPLETED', seen: 'COMPLETED' },
+      ]);
+      const bodies = receiver.received.filter((r) => r.path === hookPath).map((r) => r.raw);
+      expect(bodies).toHaveLength(2);
+      expect(bodies[1]).toBe(bodies[0]);
+      const recorded = await poll(
+        'the callback outcome recorded',
+        async () => {
+          const answer = await client.get<Job>(`${jobsPath('cloud')}/${String(job.printJobId)}`);
+          return answer.body.callback === undefined ? undefined : answer.body;
+        },
+        10_000,
+      );
+      expect(recorded.callback).toMatchObject({ statusCode: 200, error: null });
+    } finally {
+      receiver.respondWith(readBack);
+    }
+  });
 });
