@@ -54,7 +54,7 @@ function headersOf(
   body: string,
   secret: string | null | undefined,
   at: number,
-) {
+): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (secret === undefined || secret === null) return headers;
   // One callback per job, so its id names the message as well as the job the receiver dedupes by.
@@ -72,8 +72,8 @@ export async function sendPrintCallback(
   payload: PrintWebhookPayload,
   options: PrintCallbackOptions,
 ): Promise<PrintCallbackRecord> {
-  // undici's own fetch, since the guarded dispatcher below is an undici Agent.
   if (options.shutdown?.aborted) throw new AttemptAbandoned();
+  // undici's own fetch, since the guarded dispatcher below is an undici Agent.
   const send: CallbackFetch = options.fetch ?? undiciFetch;
   const now = options.now ?? Date.now;
   const started = now();
