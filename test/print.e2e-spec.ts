@@ -44,7 +44,7 @@ describe('print jobs end to end', () => {
   let client: SignedClient;
 
   beforeAll(async () => {
-    stack = await Stack.start({ simulatorEnv: { PRINT_CALLBACK_TIMEOUT_MS: String(CALLBACK_TIMEOUT_MS) } });
+    stack = await Stack.start({ apiEnv: { PRINT_CALLBACK_TIMEOUT_MS: String(CALLBACK_TIMEOUT_MS) } });
     receiver = await WebhookReceiver.start(byPath);
     client = stack.client();
   });

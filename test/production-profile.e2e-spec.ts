@@ -137,8 +137,7 @@ describe('the production profile at delivery time (contract §5: a destination i
 
   beforeAll(async () => {
     // The sandbox starts the simulator; the terminals provisioned here link up once in production.
-    // The simulator runs in production throughout, with private callback destinations forbidden.
-    stack = await Stack.start({ simulatorEnv: { PROFILE: 'production' } });
+    stack = await Stack.start();
     acme = provisionMerchant(stack, 'acme', 'TPV0000001', 'TPV0000002');
     await stack.api.stop();
     await startInProduction(true);
@@ -150,36 +149,6 @@ describe('the production profile at delivery time (contract §5: a destination i
   afterAll(async () => {
     await receiver?.close();
     await stack?.stop();
-  });
-
-  it('refuses a print callback to a private destination when the terminal connects, by name or by address', async () => {
-    const client = stack.client().as(acme);
-    const connectionsBefore = receiver.connections;
-    const urls = {
-      TPV0000001: `https://localhost:${receiver.port}/print`,
-      TPV0000002: `https://127.0.0.1:${receiver.port}/print`,
-    };
-    for (const [serial, webhookUrl] of Object.entries(urls)) {
-      // The service allows private destinations, so it takes the job; the terminal does not.
-      const created = await client.post(`/terminal/v1/${serial}/print`, {
-        commands: [{ type: 'text', value: 'receipt' }],
-        webhookUrl,
-      });
-      expect(created.status).toBe(202);
-      const job = await poll(
-        `the callback of the job on ${serial}`,
-        async () => {
-          const answer = await client.get(`/terminal/v1/${serial}/print/${String(created.body.printJobId)}`);
-          return answer.body.callback === undefined ? undefined : answer.body;
-        },
-        15_000,
-      );
-      expect(job).toMatchObject({
-        status: 'COMPLETED',
-        callback: { statusCode: null, error: 'destination_refused' },
-      });
-    }
-    expect(receiver.connections).toBe(connectionsBefore);
   });
 
   it('refuses at delivery a private destination accepted while private ones were allowed, by name or by address', async () => {
@@ -233,5 +202,53 @@ describe('the production profile at delivery time (contract §5: a destination i
     expect(new Set(later.map((row) => row.client_transaction_id))).toEqual(new Set(ids));
     expect(receiver.connections).toBe(connectionsBefore);
     expect(receiver.received).toEqual([]);
+  });
+
+  it('refuses at callback time a print destination accepted while private ones were allowed, by name or by address', async () => {
+    await stack.api.stop();
+    await startInProduction(true);
+    await stack.waitLinked(5);
+    const client = stack.client().as(acme);
+    const connectionsBefore = receiver.connections;
+    const urls = {
+      TPV0000001: `https://localhost:${receiver.port}/print`,
+      TPV0000002: `https://127.0.0.1:${receiver.port}/print`,
+    };
+    const jobs: Array<[string, string]> = [];
+    for (const [serial, webhookUrl] of Object.entries(urls)) {
+      // Private destinations are allowed now, so the service takes the job.
+      const created = await client.post(`/terminal/v1/${serial}/print`, {
+        commands: [{ type: 'text', value: 'receipt' }],
+        webhookUrl,
+      });
+      expect(created.status).toBe(202);
+      jobs.push([serial, String(created.body.printJobId)]);
+    }
+    // The paper takes 1.5 s at the provisioned terminals' pace: the service goes down before it
+    // has stored either result, and comes back forbidding private destinations.
+    await stack.api.kill();
+    const stored = await sqliteRows<{ status: string }>(
+      stack.apiDatabase,
+      `SELECT status FROM print_jobs WHERE print_job_id IN (?, ?)`,
+      jobs.map(([, id]) => id),
+    );
+    expect(stored.map((row) => row.status)).not.toContain('COMPLETED');
+    await startInProduction(false);
+
+    for (const [serial, printJobId] of jobs) {
+      const job = await poll(
+        `the callback of the job on ${serial}`,
+        async () => {
+          const answer = await client.get(`/terminal/v1/${serial}/print/${printJobId}`);
+          return answer.body.callback === undefined ? undefined : answer.body;
+        },
+        15_000,
+      );
+      expect(job).toMatchObject({
+        status: 'COMPLETED',
+        callback: { statusCode: null, error: 'destination_refused' },
+      });
+    }
+    expect(receiver.connections).toBe(connectionsBefore);
   });
 });

@@ -1,8 +1,11 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PrintWebhookPayload } from '@tps/contracts';
 import { SANDBOX_DESTINATIONS } from './destination-policy';
 import { printWebhookPayload, sendPrintCallback, type CallbackFetch } from './print-callback';
+import { AttemptAbandoned } from './webhook-post';
+import { newWebhookSecret, verifyWebhook } from './webhook-signature';
 
 const URL_ = 'http://127.0.0.1:9/hook';
 const PAYLOAD: PrintWebhookPayload = { printJobId: 'job-1', status: 'COMPLETED', externalReference: '' };
@@ -90,6 +93,50 @@ describe('sendPrintCallback', () => {
     const outcome = await sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch });
     expect(calls).toBe(1);
     expect(outcome).toMatchObject({ statusCode: null, error: 'ECONNREFUSED' });
+  });
+
+  it('signs the callback with the Standard Webhooks headers when the merchant has a secret', async () => {
+    const secret = newWebhookSecret();
+    const { fetch, calls } = answering(200);
+    await sendPrintCallback(URL_, PAYLOAD, {
+      timeoutMs: 15_000,
+      fetch,
+      now: clock(1_700_000_000_900, 1_700_000_001_000),
+      signingSecret: secret,
+    });
+    const { headers, body } = calls[0][1];
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers['webhook-id']).toBe(PAYLOAD.printJobId);
+    expect(headers['webhook-timestamp']).toBe('1700000000');
+    expect(verifyWebhook(secret, headers, body, 1_700_000_000)).toBe(true);
+    // The scheme itself, written out: v1, base64 HMAC-SHA256 of id.timestamp.body.
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const expected = createHmac('sha256', key).update(`job-1.1700000000.${body}`).digest('base64');
+    expect(headers['webhook-signature']).toBe(`v1,${expected}`);
+  });
+
+  it('sends no signature headers when the merchant has no secret', async () => {
+    const { fetch, calls } = answering(200);
+    await sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch, signingSecret: null });
+    expect(calls[0][1].headers).toEqual({ 'content-type': 'application/json' });
+  });
+
+  it('has no outcome when the service stops during the attempt, and makes none once stopped', async () => {
+    const shutdown = new AbortController();
+    let calls = 0;
+    const fetch: CallbackFetch = (_url, init) => {
+      calls += 1;
+      return new Promise((_resolve, reject) =>
+        init.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
+    };
+    const pending = sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch, shutdown: shutdown.signal });
+    shutdown.abort();
+    await expect(pending).rejects.toBeInstanceOf(AttemptAbandoned);
+    await expect(
+      sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch, shutdown: shutdown.signal }),
+    ).rejects.toBeInstanceOf(AttemptAbandoned);
+    expect(calls).toBe(1);
   });
 
   it('releases the answer body', async () => {

@@ -1,6 +1,8 @@
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { PrintCallbackRecord, PrintWebhookPayload } from '@tps/contracts';
 import { guardedConnector, type DestinationRules } from './destination-policy';
+import { AttemptAbandoned } from './webhook-post';
+import { signWebhook } from './webhook-signature';
 
 /** The part of `fetch` the sender needs, so that tests can stand in for the network. */
 export type CallbackFetch = (
@@ -27,6 +29,13 @@ export interface PrintCallbackOptions {
    * resolves to a forbidden address then is refused, and so is a forbidden address.
    */
   destinations?: DestinationRules;
+  /**
+   * The merchant's webhook secret, when it has one: the callback then carries the Standard
+   * Webhooks headers, as transaction webhooks do, with the printJobId as `webhook-id`.
+   */
+  signingSecret?: string | null;
+  /** Aborts the attempt without an outcome: the service is stopping. */
+  shutdown?: AbortSignal;
 }
 
 export const PRINT_CALLBACK_TIMEOUT_MS = 15_000;
@@ -40,22 +49,38 @@ function describeFailure(error: unknown, timedOut: boolean): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+function headersOf(
+  payload: PrintWebhookPayload,
+  body: string,
+  secret: string | null | undefined,
+  at: number,
+): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (secret === undefined || secret === null) return headers;
+  // One callback per job, so its id names the message as well as the job the receiver dedupes by.
+  return { ...headers, ...signWebhook(secret, payload.printJobId, Math.floor(at / 1000), body) };
+}
+
 /**
  * The print webhook (specification, Print webhook; contract §6): exactly one POST of the payload,
  * with a timeout, and no retry whatever happens: not on a timeout, not on any status. Redirects
- * are not followed. Never throws: the outcome says what happened, for the job's record.
+ * are not followed. The outcome says what happened, for the job's record; it throws only
+ * AttemptAbandoned, when `shutdown` cut the attempt (which then has no outcome to record).
  */
 export async function sendPrintCallback(
   url: string,
   payload: PrintWebhookPayload,
   options: PrintCallbackOptions,
 ): Promise<PrintCallbackRecord> {
+  if (options.shutdown?.aborted) throw new AttemptAbandoned();
   // undici's own fetch, since the guarded dispatcher below is an undici Agent.
   const send: CallbackFetch = options.fetch ?? undiciFetch;
   const now = options.now ?? Date.now;
   const started = now();
   const attemptedAt = new Date(started).toISOString();
-  const signal = (options.timeoutSignal ?? AbortSignal.timeout)(options.timeoutMs);
+  const timeout = (options.timeoutSignal ?? AbortSignal.timeout)(options.timeoutMs);
+  const signal = options.shutdown === undefined ? timeout : AbortSignal.any([timeout, options.shutdown]);
+  const body = JSON.stringify(payload);
   // One connection for one attempt: the pool lives as long as the callback.
   const guarded =
     options.destinations === undefined
@@ -64,8 +89,8 @@ export async function sendPrintCallback(
   try {
     const response = await send(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payload),
+      headers: headersOf(payload, body, options.signingSecret, started),
+      body,
       redirect: 'manual',
       signal,
       ...(guarded === undefined ? {} : { dispatcher: guarded }),
@@ -80,10 +105,11 @@ export async function sendPrintCallback(
       latencyMs: now() - started,
     };
   } catch (error) {
+    if (options.shutdown?.aborted) throw new AttemptAbandoned();
     return {
       attemptedAt,
       statusCode: null,
-      error: describeFailure(error, signal.aborted),
+      error: describeFailure(error, timeout.aborted),
       latencyMs: now() - started,
     };
   } finally {

@@ -1,6 +1,7 @@
 import {
   PRINT_JOB_STATUSES,
   PrintTransitionRefusedError,
+  finishesPrintJob,
   isFinalPrintJobStatus,
   printJobPath,
   transitionPrintJob,
@@ -41,5 +42,18 @@ describe('print job lifecycle', () => {
 
   it('knows the final statuses', () => {
     expect(PRINT_JOB_STATUSES.filter(isFinalPrintJobStatus)).toEqual(['COMPLETED', 'FAILED']);
+  });
+
+  it('finishes a job only on the step into a final status, so its webhook is due once', () => {
+    const finishing: string[] = [];
+    for (const from of PRINT_JOB_STATUSES) {
+      for (const to of PRINT_JOB_STATUSES) if (finishesPrintJob(from, to)) finishing.push(`${from}>${to}`);
+    }
+    expect(finishing.sort()).toEqual([
+      'IN_PROGRESS>COMPLETED',
+      'IN_PROGRESS>FAILED',
+      'PENDING>COMPLETED',
+      'PENDING>FAILED',
+    ]);
   });
 });

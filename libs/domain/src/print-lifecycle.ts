@@ -39,6 +39,11 @@ export function isFinalPrintJobStatus(status: PrintJobStatus): boolean {
   return status === 'COMPLETED' || status === 'FAILED';
 }
 
+/** True when a job moving from `from` to `to` has just finished: its webhook is now due, once. */
+export function finishesPrintJob(from: PrintJobStatus, to: PrintJobStatus): boolean {
+  return !isFinalPrintJobStatus(from) && isFinalPrintJobStatus(to);
+}
+
 /** Applies one transition; returns the new status or throws `PrintTransitionRefusedError`. */
 export function transitionPrintJob(from: PrintJobStatus, to: string): PrintJobStatus {
   if (!isPrintJobStatus(to) || !(PRINT_JOB_TRANSITIONS.get(from)?.includes(to) ?? false)) {

@@ -1,12 +1,12 @@
 import type { PrintJobStatus } from '@tps/domain';
-import type { PrintCallbackRecord, PrintCommand } from '@tps/contracts';
+import type { PrintCommand } from '@tps/contracts';
 
 /** A print job the service hands to a terminal's printer, after validating it. */
 export interface PrintOrder {
   printJobId: string;
   merchantId: string;
   commands: PrintCommand[];
-  /** Empty string when the caller gave none: no callback. */
+  /** Empty string when the caller gave none. The service, not the terminal, calls it back. */
   webhookUrl: string;
   /** Empty string when the caller gave none. */
   externalReference: string;
@@ -25,5 +25,4 @@ export interface PrintJobReport {
   errorCode?: string;
   errorMessage?: string;
   printedText?: string;
-  callback?: PrintCallbackRecord;
 }

@@ -38,6 +38,12 @@ export class ApiConfig {
   @Min(100)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
+  /** How long the print webhook's one attempt waits for an answer (the specification's 15 s). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  PRINT_CALLBACK_TIMEOUT_MS = 15_000;
+
   /**
    * Webhook attempts in flight at once to one destination (scheme, host and port), out of the
    * MAX_CONCURRENT_ATTEMPTS of the whole service: a receiver that hangs holds at most this share.

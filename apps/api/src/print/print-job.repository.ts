@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
-import { printJobPath } from '@tps/domain';
+import { In, IsNull, Not, type DataSource, type Repository } from 'typeorm';
+import { finishesPrintJob, printJobPath } from '@tps/domain';
+import type { PrintCallbackRecord } from '@tps/contracts';
 import { SerialWriter } from '@tps/database';
 import type { PrintJobReport } from '@tps/link';
+import { MerchantEntity } from '../auth/merchant.entity';
 import { PrintJobEntity } from './print-job.entity';
 
-export type ReportResult = 'applied' | 'unknown';
+export type ReportResult =
+  | { applied: false }
+  /** `finished`: the job as stored, when this report finished it; its webhook is then due. */
+  | { applied: true; finished: PrintJobEntity | null };
 
 @Injectable()
 export class PrintJobRepository {
@@ -40,26 +45,51 @@ export class PrintJobRepository {
   /**
    * Applies a terminal's report: the status moves edge by edge through the print lifecycle (a
    * report may stand for steps the link could not carry), and the rest is taken as reported.
+   * The callback outcome is the service's own record, never the terminal's.
    */
   applyReport(terminalSerial: string, report: PrintJobReport): Promise<ReportResult> {
     return this.writer.write(async (manager) => {
       const job = await manager.findOneBy(PrintJobEntity, { printJobId: report.printJobId, terminalSerial });
-      if (job === null) return 'unknown';
+      if (job === null) return { applied: false };
       const steps = printJobPath(job.status, report.status);
       const status = steps.length > 0 ? steps[steps.length - 1] : job.status;
-      await manager.update(
-        PrintJobEntity,
-        { printJobId: job.printJobId },
-        {
-          status,
-          updatedAt: report.updatedAt,
-          errorCode: report.errorCode ?? null,
-          errorMessage: report.errorMessage ?? null,
-          printedText: report.printedText ?? null,
-          callback: report.callback ?? null,
-        },
-      );
-      return 'applied';
+      const changes = {
+        status,
+        updatedAt: report.updatedAt,
+        errorCode: report.errorCode ?? null,
+        errorMessage: report.errorMessage ?? null,
+        printedText: report.printedText ?? null,
+      };
+      await manager.update(PrintJobEntity, { printJobId: job.printJobId }, changes);
+      return {
+        applied: true,
+        finished: finishesPrintJob(job.status, status) ? { ...job, ...changes } : null,
+      };
     });
+  }
+
+  /** The outcome of a job's one webhook attempt. */
+  async recordCallback(printJobId: string, callback: PrintCallbackRecord): Promise<void> {
+    await this.writer.write((manager) => manager.update(PrintJobEntity, { printJobId }, { callback }));
+  }
+
+  /**
+   * Finished jobs whose webhook has no recorded outcome: a stop or a crash of the service came
+   * between storing the result and the end of the attempt.
+   */
+  unsentCallbacks(): Promise<PrintJobEntity[]> {
+    return this.jobs.find({
+      where: { status: In(['COMPLETED', 'FAILED']), webhookUrl: Not(''), callback: IsNull() },
+      order: { updatedAt: 'ASC' },
+    });
+  }
+
+  /** The merchant's webhook secret in force now: it signs the attempt about to start. */
+  async signingSecret(merchantId: string): Promise<string | null> {
+    const merchant = await this.jobs.manager.findOne(MerchantEntity, {
+      select: { merchantId: true, webhookSecret: true },
+      where: { merchantId },
+    });
+    return merchant?.webhookSecret ?? null;
   }
 }

@@ -1,13 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PrintCallbacks } from './print-callbacks';
 import { PrintJobEntity } from './print-job.entity';
 import { PrintJobRepository } from './print-job.repository';
 import { PrintReportIngest } from './print-report-ingest';
 
-/** The print job records and their reports, apart from the routes so that the link can use them. */
+/**
+ * The print job records, their reports and webhooks, apart from the routes so that the link can
+ * use them.
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([PrintJobEntity])],
-  providers: [PrintJobRepository, PrintReportIngest],
+  providers: [PrintJobRepository, PrintReportIngest, PrintCallbacks],
   exports: [PrintJobRepository, PrintReportIngest],
 })
 export class PrintJobsModule {}

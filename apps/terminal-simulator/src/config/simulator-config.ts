@@ -1,6 +1,5 @@
 import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
-import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
+import { IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 /** Every setting of the simulator, read from the environment and validated once at start-up. */
 export class SimulatorConfig {
@@ -39,28 +38,6 @@ export class SimulatorConfig {
   @Min(0.001)
   @Max(1)
   SCENARIO_WAIT_SCALE = 1;
-
-  /** How long the terminal waits for a print webhook's answer (the specification's 15 s). */
-  @Type(() => Number)
-  @IsInt()
-  @Min(10)
-  PRINT_CALLBACK_TIMEOUT_MS = 15_000;
-
-  /**
-   * As the service's: in production a print callback connects only to public addresses, checked
-   * when it connects, so that a name rebound to a private address since the request is refused.
-   */
-  @IsIn(PROFILES)
-  PROFILE: Profile = 'sandbox';
-
-  /** Production only: let print callbacks reach loopback, private and link-local addresses. */
-  @IsIn(['true', 'false'])
-  ALLOW_PRIVATE_WEBHOOKS = 'false';
-}
-
-/** Where this simulator's print callbacks may connect. */
-export function callbackDestinations(config: SimulatorConfig): DestinationRules {
-  return destinationsOf(config.PROFILE, config.ALLOW_PRIVATE_WEBHOOKS === 'true');
 }
 
 export function validateSimulatorConfig(env: Record<string, unknown>): SimulatorConfig {

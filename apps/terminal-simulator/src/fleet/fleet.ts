@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import type { TerminalProfile, TerminalRequest } from '@tps/link';
-import { SimulatorConfig, callbackDestinations } from '../config/simulator-config';
+import { SimulatorConfig } from '../config/simulator-config';
 import { Uplink } from '../link/uplink';
 import { PrintStore } from '../printer/print-store';
 import { TerminalPrinter } from '../printer/terminal-printer';
@@ -100,10 +100,6 @@ export class Fleet implements OnApplicationShutdown {
       () => runtime.profile,
       this.printStore,
       uplink,
-      {
-        callbackTimeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS,
-        destinations: callbackDestinations(this.config),
-      },
       (message) => this.logger.log(message),
     );
     uplink.whenUp(() => printer.report());

@@ -6,10 +6,7 @@ import type { PrintOrder } from '@tps/link';
 import { TerminalPrintJobEntity } from './terminal-print-job.entity';
 
 export type PrintJobChanges = Partial<
-  Pick<
-    TerminalPrintJobEntity,
-    'status' | 'errorCode' | 'errorMessage' | 'printedText' | 'callback' | 'updatedAt'
-  >
+  Pick<TerminalPrintJobEntity, 'status' | 'errorCode' | 'errorMessage' | 'printedText' | 'updatedAt'>
 >;
 
 /** The print queues of the hosted terminals, in the simulator's own store. */
@@ -38,7 +35,6 @@ export class PrintStore {
           errorCode: null,
           errorMessage: null,
           printedText: null,
-          callback: null,
           version: 1,
           reportedVersion: 0,
           updatedAt: at,

@@ -1,6 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { PrintJobStatus } from '@tps/domain';
-import type { PrintCallbackRecord } from '@tps/contracts';
 import type { PrintOrder } from '@tps/link';
 
 /**
@@ -35,9 +34,6 @@ export class TerminalPrintJobEntity {
 
   @Column({ name: 'printed_text', type: 'text', nullable: true })
   printedText!: string | null;
-
-  @Column({ type: 'simple-json', nullable: true })
-  callback!: PrintCallbackRecord | null;
 
   @Column({ type: 'integer', default: 1 })
   version!: number;

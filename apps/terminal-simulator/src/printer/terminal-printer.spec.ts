@@ -1,5 +1,4 @@
 import { ContractError } from '@tps/domain';
-import type { PrintCallbackRecord, PrintWebhookPayload } from '@tps/contracts';
 import { LinkUnavailableError, type PrintOrder, type TerminalProfile, type UplinkRequest } from '@tps/link';
 import type { PrintJobChanges } from './print-store';
 import type { TerminalPrintJobEntity } from './terminal-print-job.entity';
@@ -22,7 +21,6 @@ class MemoryStore implements PrintQueueStore {
       errorCode: null,
       errorMessage: null,
       printedText: null,
-      callback: null,
       version: 1,
       reportedVersion: 0,
       updatedAt: at,
@@ -71,8 +69,6 @@ async function idle(): Promise<void> {
   for (let i = 0; i < 100; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-const OK_CALLBACK: PrintCallbackRecord = { attemptedAt: '', statusCode: 200, error: null, latencyMs: 1 };
-
 function order(id: string, webhookUrl = ''): PrintOrder {
   return {
     printJobId: id,
@@ -88,30 +84,14 @@ function setUp(printer: TerminalProfile['printer'] = 'ok') {
   const store = new MemoryStore();
   const uplink = new FakeUplink();
   const profile = { serialNumber: 'SIM1', pace: 'instant', printer } as TerminalProfile;
-  const calls: Array<[string, PrintWebhookPayload]> = [];
-  let answer: (url: string) => Promise<PrintCallbackRecord> = () => Promise.resolve(OK_CALLBACK);
   const printerUnderTest = new TerminalPrinter(
     'SIM1',
     () => profile,
     store,
     uplink,
-    {
-      callbackTimeoutMs: 15_000,
-      sendCallback: (url, payload) => {
-        calls.push([url, payload]);
-        return answer(url);
-      },
-    },
     () => undefined,
   );
-  return {
-    store,
-    uplink,
-    profile,
-    calls,
-    printer: printerUnderTest,
-    answerWith: (fn: typeof answer) => (answer = fn),
-  };
+  return { store, uplink, profile, printer: printerUnderTest };
 }
 
 describe('TerminalPrinter', () => {
@@ -130,43 +110,22 @@ describe('TerminalPrinter', () => {
     expect(store.rows.map((r) => r.printedText)).toEqual(['job a', 'job b', 'job c']);
   });
 
-  it('fails with COVER_OPEN while the cover is open, and calls back with the error', async () => {
-    const { store, printer, calls } = setUp('cover_open');
+  it('fails with COVER_OPEN while the cover is open, and reports the error up the uplink', async () => {
+    const { store, printer, uplink } = setUp('cover_open');
     await printer.enqueue(order('a', 'http://127.0.0.1:1/hook'));
     await idle();
     expect(store.rows[0]).toMatchObject({ status: 'FAILED', errorCode: 'COVER_OPEN', printedText: null });
-    expect(calls).toEqual([
-      [
-        'http://127.0.0.1:1/hook',
-        {
-          printJobId: 'a',
-          status: 'FAILED',
-          externalReference: '',
-          errorCode: 'COVER_OPEN',
-          errorMessage: 'the printer cover is open',
-        },
-      ],
-    ]);
-  });
-
-  it('moves on to the next job while a callback still waits for its answer', async () => {
-    const { store, printer, calls, answerWith } = setUp();
-    answerWith((url) =>
-      url.endsWith('/hang') ? new Promise(() => undefined) : Promise.resolve(OK_CALLBACK),
-    );
-    await printer.enqueue(order('a', 'http://127.0.0.1:1/hang'));
-    await printer.enqueue(order('b', 'http://127.0.0.1:1/ok'));
-    await idle();
-    expect(store.rows.map((r) => r.status)).toEqual(['COMPLETED', 'COMPLETED']);
-    expect(store.rows.map((r) => r.callback)).toEqual([null, OK_CALLBACK]);
-    expect(calls.map(([url]) => url)).toEqual(['http://127.0.0.1:1/hang', 'http://127.0.0.1:1/ok']);
-  });
-
-  it('sends no callback for a job without a webhookUrl', async () => {
-    const { printer, calls } = setUp();
-    await printer.enqueue(order('a'));
-    await idle();
-    expect(calls).toEqual([]);
+    // The service sends the webhook once it has stored this report: the terminal only reports.
+    expect(uplink.sent.at(-1)).toEqual({
+      type: 'print',
+      report: {
+        printJobId: 'a',
+        status: 'FAILED',
+        updatedAt: expect.any(String),
+        errorCode: 'COVER_OPEN',
+        errorMessage: 'the printer cover is open',
+      },
+    });
   });
 
   it('keeps changes while the uplink is down and reports the latest state once it is up', async () => {

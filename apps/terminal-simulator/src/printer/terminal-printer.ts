@@ -1,5 +1,4 @@
 import { ContractError, transitionPrintJob, type PrintJobStatus, type TerminalPace } from '@tps/domain';
-import { printWebhookPayload, sendPrintCallback, type DestinationRules } from '@tps/delivery';
 import {
   LinkUnavailableError,
   type PrintJobReport,
@@ -23,15 +22,6 @@ export interface PrinterUplink {
   request<T>(body: UplinkRequest, timeoutMs: number): Promise<T>;
 }
 
-export interface PrinterSettings {
-  /** The print webhook's timeout: the specification's 15 s unless configured. */
-  callbackTimeoutMs: number;
-  /** Where a callback may connect (the profile's rules); unchecked when absent. */
-  destinations?: DestinationRules;
-  /** The print webhook sender; tests stand in for the network. */
-  sendCallback?: typeof sendPrintCallback;
-}
-
 /** How long the paper takes to come out, by the terminal's pace. */
 const PRINT_MS: Record<TerminalPace, number> = { instant: 0, fast: 30, realistic: 1500 };
 
@@ -53,15 +43,15 @@ export function jobReport(job: TerminalPrintJobEntity): PrintJobReport {
   if (job.errorCode !== null) report.errorCode = job.errorCode;
   if (job.errorMessage !== null) report.errorMessage = job.errorMessage;
   if (job.printedText !== null) report.printedText = job.printedText;
-  if (job.callback !== null) report.callback = job.callback;
   return report;
 }
 
 /**
  * A terminal's printer: one job at a time, in the order taken, PENDING → IN_PROGRESS →
- * COMPLETED, or FAILED while the printer is set to a failing condition. A finished job's
- * webhook gets one attempt in the background; the printer moves on at once. Each change is
- * reported up the uplink, again after a cut or a restart until the service acknowledges it.
+ * COMPLETED, or FAILED while the printer is set to a failing condition. Each change is reported
+ * up the uplink, again after a cut or a restart until the service acknowledges it. The printer
+ * sends no webhook: the service calls back once it has stored the result, so that a receiver
+ * never hears of a state that polling does not show yet (contract §13).
  */
 export class TerminalPrinter {
   private printing = false;
@@ -74,7 +64,6 @@ export class TerminalPrinter {
     private readonly profile: () => TerminalProfile,
     private readonly store: PrintQueueStore,
     private readonly uplink: PrinterUplink,
-    private readonly settings: PrinterSettings,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -141,15 +130,10 @@ export class TerminalPrinter {
     if (job.status === 'PENDING') job = await this.move(job, 'IN_PROGRESS', {});
     await sleep(PRINT_MS[this.profile().pace]);
     const failure = FAILURES[this.profile().printer];
-    job =
-      failure === undefined
-        ? await this.move(job, 'COMPLETED', { printedText: renderReceipt(job.order.commands) })
-        : await this.move(job, 'FAILED', failure);
-    if (job.order.webhookUrl !== '') {
-      // Fire and forget: the next job does not wait for the receiver.
-      void this.callBack(job).catch((error: unknown) =>
-        this.log(`printer ${this.serial}: callback of ${job.printJobId}: ${String(error)}`),
-      );
+    if (failure === undefined) {
+      await this.move(job, 'COMPLETED', { printedText: renderReceipt(job.order.commands) });
+    } else {
+      await this.move(job, 'FAILED', failure);
     }
   }
 
@@ -162,27 +146,6 @@ export class TerminalPrinter {
     const moved = await this.store.update(job, { ...changes, status, updatedAt: this.now(job.order) });
     this.report();
     return moved;
-  }
-
-  private async callBack(job: TerminalPrintJobEntity): Promise<void> {
-    if (job.status !== 'COMPLETED' && job.status !== 'FAILED') return;
-    const payload = printWebhookPayload({
-      printJobId: job.printJobId,
-      status: job.status,
-      externalReference: job.order.externalReference,
-      errorCode: job.errorCode ?? undefined,
-      errorMessage: job.errorMessage ?? undefined,
-    });
-    const send = this.settings.sendCallback ?? sendPrintCallback;
-    const outcome = await send(job.order.webhookUrl, payload, {
-      timeoutMs: this.settings.callbackTimeoutMs,
-      destinations: this.settings.destinations,
-    });
-    this.log(
-      `printer ${this.serial}: callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
-    );
-    await this.store.update(job, { callback: outcome });
-    this.report();
   }
 
   private async sendReports(): Promise<void> {

@@ -23,7 +23,7 @@ export type PrintCommand =
   | { type: 'feed'; lines: number }
   | { type: 'cut' };
 
-/** What the terminal did with a job's callback: its one attempt (no retry, contract §6). */
+/** What became of a job's callback: the service's one attempt (no retry, contract §6). */
 export interface PrintCallbackRecord {
   attemptedAt: string;
   /** The receiver's HTTP status; null when none came (timeout, refused connection). */
