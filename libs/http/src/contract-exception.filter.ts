@@ -13,11 +13,8 @@ function fromBodyParser(error: unknown): ContractError | undefined {
   const { type } = error as BodyParserError;
   if (type === 'entity.too.large') return new ContractError('PAR-005', 'request body is larger than 1 MiB');
   if (type === 'entity.parse.failed') return new ContractError('PAR-001', 'request body is not valid JSON');
-  if (type === 'charset.unsupported') {
-    return new ContractError('PAR-006', 'the request body must be JSON in UTF-8');
-  }
-  if (type === 'encoding.unsupported') {
-    return new ContractError('PAR-006', 'the request body Content-Encoding is not supported');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new ContractError('PAR-001', 'request body encoding is not supported');
   }
   return undefined;
 }
@@ -31,8 +28,6 @@ export function toContractError(error: unknown): ContractError {
     const status = error.getStatus();
     if (status === 404) return new ContractError('NF-000', 'no such route');
     if (status === 413) return new ContractError('PAR-005', 'request body is larger than 1 MiB');
-    // The JSON parser's own refusal of a charset or a Content-Encoding it cannot read.
-    if (status === 415) return new ContractError('PAR-006', 'the request body must be JSON in UTF-8');
     if (status === 429) return new ContractError('RATE-001', 'too many requests');
     if (status === 405) return new ContractError('NF-000', 'no such route for this method');
     if (status >= 400 && status < 500) return new ContractError('PAR-001', 'malformed request');
