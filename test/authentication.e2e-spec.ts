@@ -116,6 +116,23 @@ describe('authentication of every request (contract §5)', () => {
     expect(answer.status).toBe(200);
   });
 
+  it.each(['basic', 'BASIC'])(
+    'takes the scheme name written %p (scheme names are case-insensitive)',
+    async (scheme) => {
+      const headers = signRequest({
+        merchantId: 'demo-merchant',
+        secret: 'demo-secret-key',
+        method: 'GET',
+        path: '/sandbox/clock',
+        body: '',
+      });
+      const response = await fetch(`${stack.apiUrl}/sandbox/clock`, {
+        headers: { ...headers, authorization: headers.authorization.replace(/^Basic/, scheme) },
+      });
+      expect(response.status).toBe(200);
+    },
+  );
+
   it('answers a replayed charge with the first acknowledgement and charges once', async () => {
     const body = chargeBody();
     const headers = signed(body);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { signRequest } from '@tps/contracts';
 import { Stack } from '@tps/testing';
 
 const valid = () => ({
@@ -110,6 +111,16 @@ describe('contract errors on the async charge', () => {
     expect(String(response.body.message)).toContain('events_webhook_url');
   });
 
+  it('refuses events_webhook_url on POST /authorization without sending the caller to print jobs', async () => {
+    const response = await stack
+      .client()
+      .post('/authorization', { ...valid(), events_webhook_url: 'http://127.0.0.1:1/hook' });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'PAR-001', param: 'events_webhook_url' });
+    expect(String(response.body.message)).not.toMatch(/print/i);
+    expect(String(response.body.message)).toContain('/terminal/v1/async/authorization');
+  });
+
   it('refuses malformed JSON with PAR-001', async () => {
     const response = await stack.client().send('POST', '/terminal/v1/SIM0000002/async/charge', '{"amount":');
     expect(response.status).toBe(400);
@@ -121,6 +132,77 @@ describe('contract errors on the async charge', () => {
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-000' });
     expectErrorBody(response.body);
+  });
+});
+
+describe('bodies that are not JSON', () => {
+  const CHARGE = '/terminal/v1/SIM0000002/async/charge';
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** Signed over the very bytes sent, so that only the content type can be wrong. */
+  async function sendAs(contentType: string | undefined, body: string, path = CHARGE): Promise<Response> {
+    const headers: Record<string, string> = {
+      ...signRequest({
+        merchantId: 'demo-merchant',
+        secret: 'demo-secret-key',
+        method: 'POST',
+        path,
+        body,
+      }),
+    };
+    if (contentType !== undefined) headers['content-type'] = contentType;
+    // A Buffer body, because fetch would add text/plain to a string body of its own accord.
+    return fetch(`${stack.apiUrl}${path}`, { method: 'POST', headers, body: Buffer.from(body) });
+  }
+
+  it.each([
+    ['no content type', undefined, JSON.stringify(valid())],
+    ['text/plain', 'text/plain', JSON.stringify(valid())],
+    ['text/plain with a charset', 'text/plain;charset=UTF-8', JSON.stringify(valid())],
+    ['form-encoded', 'application/x-www-form-urlencoded', 'amount[iva]=1600&client_transaction_id=x'],
+    ['a JSON-like vendor type', 'application/vnd.api+json', JSON.stringify(valid())],
+  ])('answers a body sent with %s with 415 PAR-006', async (_what, contentType, body) => {
+    const response = await sendAs(contentType, body);
+    expect(response.status).toBe(415);
+    const error = (await response.json()) as Record<string, unknown>;
+    expect(error).toMatchObject({ type: 'PARAMETER', code: 'PAR-006' });
+    expectErrorBody(error);
+  });
+
+  it('refuses a non-JSON body before authentication, as it does an oversized one', async () => {
+    const response = await fetch(`${stack.apiUrl}${CHARGE}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify(valid()),
+    });
+    expect(response.status).toBe(415);
+  });
+
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8'])(
+    'takes a body sent as %s',
+    async (contentType) => {
+      const response = await sendAs(contentType, JSON.stringify(valid()), '/terminal/v1/sync/charge');
+      expect(response.status).toBe(200);
+    },
+  );
+
+  it('refuses no request that has no body', async () => {
+    const client = stack.client();
+    expect((await client.get('/sandbox/clock')).status).toBe(200);
+    // fetch sends `content-length: 0` and no content type on a bodiless POST.
+    expect((await client.post('/sandbox/terminals/SIM0000002/online')).status).toBe(200);
+    const withTypeButNoBody = await client.send('GET', '/sandbox/clock', undefined, {
+      'content-type': 'text/plain',
+    });
+    expect(withTypeButNoBody.status).toBe(200);
   });
 });
 

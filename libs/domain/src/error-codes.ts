@@ -8,6 +8,7 @@ export const ERROR_CATALOGUE = {
   'PAR-003': { status: 400, type: 'PARAMETER' },
   'PAR-004': { status: 400, type: 'PARAMETER' },
   'PAR-005': { status: 413, type: 'PARAMETER' },
+  'PAR-006': { status: 415, type: 'PARAMETER' },
   'AUTH-001': { status: 401, type: 'AUTHENTICATION' },
   'AUTH-002': { status: 401, type: 'AUTHENTICATION' },
   'NF-000': { status: 404, type: 'NOT_FOUND' },

@@ -1,2 +1,3 @@
 export * from './contract-exception.filter';
 export * from './validation';
+export * from './json-body';

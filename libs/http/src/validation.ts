@@ -1,14 +1,7 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { ContractError, type ErrorCode } from '@tps/domain';
 import { WEBHOOK_URL_CONSTRAINT } from '@tps/contracts';
-
-/** The other channel's webhook parameter, for a message that names the right one. */
-const WRONG_CHANNEL_HINTS: Record<string, string> = {
-  webhookUrl:
-    'webhookUrl belongs to print jobs; a payment operation takes its transaction webhook as events_webhook_url',
-  events_webhook_url:
-    'events_webhook_url belongs to payment operations; a print job takes its callback as webhookUrl',
-};
+import { unknownFieldHint } from '@tps/contracts/dto';
 
 function firstLeaf(
   errors: ValidationError[],
@@ -41,7 +34,8 @@ export function validationErrorToContract(errors: ValidationError[]): ContractEr
   const constraint = Object.keys(constraints)[0] ?? '';
   const code = codeFor(constraint);
   if (code === 'PAR-001') {
-    const hint = WRONG_CHANNEL_HINTS[leaf.error.property];
+    // The body the field was found in says which mistake it likely is (contract §2).
+    const hint = unknownFieldHint(leaf.error.target, leaf.error.property);
     return new ContractError('PAR-001', hint ?? `unknown field ${leaf.path}`, leaf.path);
   }
   const message = constraints[constraint] ?? 'invalid value';
@@ -59,7 +53,8 @@ export function contractValidationPipe(): ValidationPipe {
     forbidUnknownValues: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    // The target is read only to choose an unknown field's hint; it never reaches an answer.
+    validationError: { target: true, value: false },
     stopAtFirstError: true,
     exceptionFactory: validationErrorToContract,
   });

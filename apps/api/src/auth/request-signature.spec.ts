@@ -35,8 +35,22 @@ describe('request signature checks', () => {
     expect(parseAuthorization(header)).toEqual({ merchantId: 'demo-merchant', signature: SIGNATURE });
   });
 
+  it.each(['basic', 'BASIC', 'bAsIc'])('takes the scheme name %p in any case', (scheme) => {
+    const token = Buffer.from(`demo-merchant:${SIGNATURE}`).toString('base64');
+    expect(parseAuthorization(`${scheme} ${token}`)).toEqual({
+      merchantId: 'demo-merchant',
+      signature: SIGNATURE,
+    });
+    expect(parseAuthorization(`${scheme}  ${token}`)).toEqual({
+      merchantId: 'demo-merchant',
+      signature: SIGNATURE,
+    });
+  });
+
   it.each([
     [undefined],
+    ['Basicx ZGVtbzpzaWc='],
+    ['Basic\tZGVtbzpzaWc='],
     [''],
     ['Bearer abc'],
     ['Basic'],

@@ -10,8 +10,11 @@ export interface Credentials {
   signature: string;
 }
 
+// Scheme names are case-insensitive and separated from their token by one or more spaces (RFC 9110 §11.1).
+const BASIC_CREDENTIALS = /^basic +([A-Za-z0-9+/=]+)$/i;
+
 export function parseAuthorization(header: string | undefined): Credentials {
-  const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header ?? '');
+  const match = BASIC_CREDENTIALS.exec(header ?? '');
   if (!match)
     throw new ContractError('AUTH-001', 'Authorization must be "Basic base64(merchant_id:signature)"');
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');

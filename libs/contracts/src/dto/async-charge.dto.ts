@@ -3,8 +3,15 @@ import { Type } from 'class-transformer';
 import { IsDefined, IsObject, ValidateNested } from 'class-validator';
 import { AmountDto } from './amount.dto';
 import { ClientTransactionIdField, EventsWebhookUrlField, MetadataField } from './operation-fields';
+import { PRINT_CALLBACK_ON_A_PAYMENT, UnknownFieldHints } from './unknown-field-hints';
 
 /** Body of a charge (and, by extension, of every operation that takes an amount). */
+@UnknownFieldHints({
+  webhookUrl: PRINT_CALLBACK_ON_A_PAYMENT,
+  // Only `POST /authorization` takes this class as it is; every other route takes a webhook.
+  events_webhook_url:
+    'POST /authorization is a sync call and delivers no webhook; for events use POST /terminal/v1/async/authorization with events_webhook_url',
+})
 export class ChargeDto {
   @ApiProperty({ type: () => AmountDto })
   @IsDefined()

@@ -7,3 +7,4 @@ export * from './operations.dto';
 export * from './transaction-search.dto';
 export * from './print-job';
 export * from './print-job.dto';
+export * from './unknown-field-hints';

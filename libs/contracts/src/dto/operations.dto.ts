@@ -5,6 +5,7 @@ import { AmountDto } from './amount.dto';
 import { MAX_AMOUNT_FIELD_CENTAVOS } from './limits';
 import { all } from './all-decorators';
 import { ClientTransactionIdField, EventsWebhookUrlField, MetadataField } from './operation-fields';
+import { PRINT_CALLBACK_ON_A_PAYMENT, UnknownFieldHints } from './unknown-field-hints';
 
 function AmountField(required: boolean, description: string): PropertyDecorator {
   return all(
@@ -21,6 +22,7 @@ function ReferenceField(description: string): PropertyDecorator {
 }
 
 /** What every payment operation takes: its idempotency key, metadata and, for async, a webhook. */
+@UnknownFieldHints({ webhookUrl: PRINT_CALLBACK_ON_A_PAYMENT })
 export class OperationDto {
   @ClientTransactionIdField()
   client_transaction_id!: string;

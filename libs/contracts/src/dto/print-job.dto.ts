@@ -28,6 +28,7 @@ import {
   type PrintCommand,
 } from './print-job';
 import { IsWebhookUrl } from './validators';
+import { UnknownFieldHints } from './unknown-field-hints';
 
 /** A command whose `type` is none of the known ones: only `type` is checked, and refused. */
 export class PrintCommandDto {
@@ -112,6 +113,10 @@ function toCommandInstances(value: unknown): unknown {
 }
 
 @ApiExtraModels(TextCommandDto, QrCommandDto, BarcodeCommandDto, FeedCommandDto, CutCommandDto)
+@UnknownFieldHints({
+  events_webhook_url:
+    'events_webhook_url belongs to payment operations; a print job takes its callback as webhookUrl',
+})
 export class CreatePrintJobDto {
   @ApiPropertyOptional({
     description: `${PRINT_LIMITS.minCommands} to ${PRINT_LIMITS.maxCommands} commands, printed in order; required unless transaction_reference is given`,
