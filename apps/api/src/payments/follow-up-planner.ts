@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import {
   ContractError,
   ZERO_AMOUNT,
@@ -10,7 +9,7 @@ import {
 } from '@tps/domain';
 import type { OriginalCard } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
-import { MerchantClock } from '../clock/merchant-clock';
+import type { MerchantTime } from './operation-ports';
 import { businessRecordOf, originalCardOf } from '../transactions/business-record';
 import type { TransactionEntity } from '../transactions/transaction.entity';
 import type { FollowUpReader } from '../transactions/transaction.repository';
@@ -32,10 +31,12 @@ export interface FollowUpAsk {
   tip?: number;
 }
 
-/** Checks a follow-up against the business state of the transaction it names (contract §9). */
-@Injectable()
+/**
+ * Checks a follow-up against the business state of the transaction it names (contract §9).
+ * Free of the framework, like the use case that calls it.
+ */
 export class FollowUpPlanner {
-  constructor(private readonly clock: MerchantClock) {}
+  constructor(private readonly clock: MerchantTime) {}
 
   /** Reads through `reader`, inside the write that records the follow-up. */
   async plan(ask: FollowUpAsk, reader: FollowUpReader): Promise<FollowUpPlan> {

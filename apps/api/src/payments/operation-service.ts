@@ -1,300 +1,55 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, ZERO_AMOUNT, isFollowUp, totalCentavos, type AmountCentavos } from '@tps/domain';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
-import { MAX_TOTAL_CENTAVOS } from '@tps/contracts';
-import {
-  acknowledgementOf,
-  outcomeOf,
-  type LinkEvent,
-  type OperationOrder,
-  type OperationReply,
-  type TerminalRequest,
-  type TransactionOutcome,
-} from '@tps/link';
 import { MerchantClock } from '../clock/merchant-clock';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
 import { TerminalResolver } from '../terminals/terminal-resolver';
 import { EventIngest } from '../transactions/event-ingest';
-import type { TransactionEntity } from '../transactions/transaction.entity';
-import type { TerminalEntity } from '../terminals/terminal.entity';
-import { RECORDED_FROM_TERMINAL, transactionFromOrder } from '../transactions/transaction-from-order';
 import { TransactionRepository } from '../transactions/transaction.repository';
 import { FollowUpPlanner } from './follow-up-planner';
+import { REAL_TIMER } from './operation-ports';
 import type { OperationRequest } from './operation-request';
+import { OperationUseCase } from './operation-use-case';
 
-/** Contract §4: a total of zero or above the maximum is PAR-003. */
-function checkTotal(total: number, param: string): void {
-  if (total <= 0 || total > MAX_TOTAL_CENTAVOS) {
-    throw new ContractError(
-      'PAR-003',
-      `${param} must be above 0 and at most ${MAX_TOTAL_CENTAVOS} centavos`,
-      param,
-    );
-  }
-}
-
-function checkAmounts(request: OperationRequest): void {
-  // An abort carries no amount (its events show zeros, contract §3).
-  if (request.type === 'abort') return;
-  if (request.amount !== undefined) checkTotal(totalCentavos(request.amount), 'amount');
-  else if (!isFollowUp(request.type)) throw new ContractError('PAR-002', 'amount is required', 'amount');
-  if (request.type === 'pos_tip') checkTotal(request.tip ?? 0, 'tip');
-}
-
-/** A recorded request and the order that hands it to its terminal. */
-interface Recorded {
-  transaction: TransactionEntity;
-  order: OperationOrder;
-}
-
-/** A sync answer: the acquirer's Authorization response, or the terminal's refusal (contract §3). */
-function syncAnswer(outcome: TransactionOutcome): AuthorizationResponse {
-  if (outcome.kind === 'acquirer') return outcome.response;
-  throw new ContractError(outcome.error.code, outcome.error.message, outcome.error.param);
-}
-
-function outcomeUnknown(clientTransactionId: string): ContractError {
-  return new ContractError(
-    'TER-002',
-    `the outcome of ${clientTransactionId} is not known yet; retry with the same client_transaction_id`,
-  );
-}
-
-/** How an operation's answer is read: from the events just stored, or from the stored record. */
-interface AnswerReader<T> {
-  /** From the events the terminal answered with, once they are committed. */
-  fromEvents: (events: LinkEvent[]) => T | undefined;
-  /** From the stored record of an earlier request with the same id; undefined while not known. */
-  fromStored: (existing: TransactionEntity) => T | undefined;
-}
-
-const ASYNC_ANSWER: AnswerReader<TransactionEvent> = {
-  fromEvents: acknowledgementOf,
-  fromStored: (existing) => existing.acknowledgement ?? undefined,
-};
-
-const SYNC_ANSWER: AnswerReader<AuthorizationResponse> = {
-  fromEvents: (events) => {
-    const outcome = outcomeOf(events);
-    return outcome === undefined ? undefined : syncAnswer(outcome);
-  },
-  fromStored: (existing) => (existing.outcome === null ? undefined : syncAnswer(existing.outcome)),
-};
-
-/** How often a repeat of a request that another process runs looks for its answer. */
-const REPEAT_POLL_MS = 50;
-
-/**
- * Runs payment operations on terminals: the one use case behind every route, Local and Cloud,
- * sync and async. Idempotent per merchant by client_transaction_id (contract §5). Every answer
- * is read from what is committed: the terminal's events are stored before the caller hears them
- * (contract §13), and a request the terminal may have taken is never forgotten.
- */
+/** The operation use case wired to the app's repository, links and clock. */
 @Injectable()
 export class OperationService {
-  /** Requests being run right now, so that a concurrent repeat waits for the first answer. */
-  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly useCase: OperationUseCase;
 
   constructor(
-    private readonly config: ApiConfig,
-    private readonly clock: MerchantClock,
-    private readonly resolver: TerminalResolver,
-    private readonly links: TerminalLinks,
-    private readonly transactions: TransactionRepository,
-    private readonly ingest: EventIngest,
-    private readonly planner: FollowUpPlanner,
-  ) {}
+    config: ApiConfig,
+    clock: MerchantClock,
+    resolver: TerminalResolver,
+    links: TerminalLinks,
+    transactions: TransactionRepository,
+    ingest: EventIngest,
+    planner: FollowUpPlanner,
+  ) {
+    this.useCase = new OperationUseCase({
+      store: {
+        findByClientId: (merchantId, id) => transactions.findByClientId(merchantId, id),
+        insertDecided: (decide) => transactions.insertDecided(decide),
+        remove: (id) => transactions.remove(id),
+        storeEvents: (terminal, events) => ingest.ingestAll(terminal, events),
+      },
+      terminals: {
+        resolve: (merchant, serial) => resolver.resolve(merchant, serial),
+        send: (terminal, form, request, timeoutMs) => links.send(terminal, form, request, timeoutMs),
+      },
+      clock,
+      timer: REAL_TIMER,
+      planner,
+      replyTimeoutMs: config.TERMINAL_REPLY_TIMEOUT_MS,
+    });
+  }
 
   /** Answers the TERMINAL_ACKNOWLEDGED event; later events go to the webhook. */
   startAsync(request: OperationRequest): Promise<TransactionEvent> {
-    return this.execute(request, ASYNC_ANSWER);
+    return this.useCase.startAsync(request);
   }
 
   /** Waits for the end of the transaction and answers the Authorization response. */
   runSync(request: OperationRequest): Promise<AuthorizationResponse> {
-    return this.execute(request, SYNC_ANSWER);
-  }
-
-  private async execute<T>(request: OperationRequest, answer: AnswerReader<T>): Promise<T> {
-    checkAmounts(request);
-    const terminal = await this.resolver.resolve(request.merchant, request.serial);
-    const key = `${request.merchant.merchantId}:${request.clientTransactionId}`;
-    for (;;) {
-      const running = this.inFlight.get(key);
-      if (running !== undefined) {
-        await running;
-        continue;
-      }
-      const existing = await this.transactions.findByClientId(
-        request.merchant.merchantId,
-        request.clientTransactionId,
-      );
-      // Claimed by a twin while this one looked: wait for it instead.
-      if (this.inFlight.has(key)) continue;
-      if (existing !== null) {
-        if (existing.fingerprint !== request.fingerprint && existing.fingerprint !== RECORDED_FROM_TERMINAL) {
-          throw new ContractError(
-            'TRX-001',
-            `client_transaction_id ${request.clientTransactionId} was already used for another request`,
-            'client_transaction_id',
-          );
-        }
-        const repeated = await this.answerRepeat(existing, terminal, request, answer);
-        if (repeated.rerun !== true) return repeated.value;
-        continue;
-      }
-      let done!: () => void;
-      this.inFlight.set(key, new Promise<void>((resolve) => (done = resolve)));
-      try {
-        const recorded = await this.record(request, terminal);
-        // null: another process of the service recorded the same id first; answer as its repeat.
-        if (recorded === null) continue;
-        const events = await this.handToTerminal(recorded, terminal, request);
-        await this.ingest.ingestAll(terminal, events);
-        const value = answer.fromEvents(events);
-        if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
-        return value;
-      } finally {
-        this.inFlight.delete(key);
-        done();
-      }
-    }
-  }
-
-  /**
-   * The answer to a repeat, from the stored record. While another process runs the first request
-   * it waits for the answer; once nobody can still be running it (older than the reply timeout),
-   * it asks the terminal: its events complete the record, and if it never took the operation the
-   * record is dropped and the request runs now.
-   */
-  private async answerRepeat<T>(
-    existing: TransactionEntity,
-    terminal: TerminalEntity,
-    request: OperationRequest,
-    answer: AnswerReader<T>,
-  ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
-    const timeout = this.config.TERMINAL_REPLY_TIMEOUT_MS;
-    const deadline = Date.now() + timeout;
-    let record: TransactionEntity | null = existing;
-    for (;;) {
-      const value = answer.fromStored(record);
-      if (value !== undefined) return { value };
-      if (Date.now() - record.createdAtMs + this.clock.offsetMs(request.merchant) >= timeout) {
-        return this.reconcile(record, terminal, request, answer);
-      }
-      if (Date.now() >= deadline) throw outcomeUnknown(request.clientTransactionId);
-      await new Promise((resolve) => setTimeout(resolve, REPEAT_POLL_MS));
-      record = await this.transactions.findByClientId(record.merchantId, record.clientTransactionId);
-      if (record === null) return { rerun: true };
-    }
-  }
-
-  private async reconcile<T>(
-    record: TransactionEntity,
-    terminal: TerminalEntity,
-    request: OperationRequest,
-    answer: AnswerReader<T>,
-  ): Promise<{ value: T } | { rerun: true }> {
-    const ask: TerminalRequest = {
-      type: 'events',
-      merchantId: record.merchantId,
-      clientTransactionId: record.clientTransactionId,
-    };
-    const events = await this.links
-      .send<LinkEvent[]>(terminal, request.form, ask, this.config.TERMINAL_REPLY_TIMEOUT_MS)
-      .catch(() => {
-        throw outcomeUnknown(request.clientTransactionId);
-      });
-    if (events.length === 0 && record.status === null) {
-      // The terminal never took it: nothing was charged, so the request may run now.
-      await this.transactions.remove(record.id);
-      return { rerun: true };
-    }
-    await this.ingest.ingestAll(terminal, events);
-    const stored = await this.transactions.findByClientId(record.merchantId, record.clientTransactionId);
-    const value = stored === null ? undefined : answer.fromStored(stored);
-    if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
-    return { value };
-  }
-
-  /** Records the request; a follow-up is checked against the business state in the same write. */
-  private async record(request: OperationRequest, terminal: TerminalEntity): Promise<Recorded | null> {
-    const type = request.type;
-    let order = this.orderOf(request, request.amount ?? ZERO_AMOUNT);
-    const transaction = await this.transactions.insertDecided(async (reader) => {
-      if (!isFollowUp(type)) return this.newRecord(order, terminal, null, request);
-      const plan = await this.planner.plan(
-        {
-          merchant: request.merchant,
-          type,
-          transactionReference: request.transactionReference ?? '',
-          amount: request.amount,
-          tip: request.tip,
-        },
-        reader,
-      );
-      order = { ...this.orderOf(request, plan.amount), original: plan.original };
-      return this.newRecord(order, terminal, plan.targetReference, request);
-    });
-    return transaction === null ? null : { transaction, order };
-  }
-
-  private newRecord(
-    order: OperationOrder,
-    terminal: TerminalEntity,
-    targetReference: string | null,
-    request: OperationRequest,
-  ): TransactionEntity {
-    return transactionFromOrder(order, terminal.serialNumber, {
-      fingerprint: request.fingerprint,
-      targetReference,
-      createdAt: this.clock.now(request.merchant),
-    });
-  }
-
-  /**
-   * Hands the order to the terminal and answers its events. A refusal by the terminal, or a link
-   * that was down before sending, means it took nothing: the record is dropped, so a retry runs
-   * it. A link lost after sending, or no reply in time, is "outcome unknown" (504 TER-002): the
-   * record stays, and the terminal's events complete it when they come up its uplink.
-   */
-  private async handToTerminal(
-    { transaction, order }: Recorded,
-    terminal: TerminalEntity,
-    request: OperationRequest,
-  ): Promise<LinkEvent[]> {
-    try {
-      const reply = await this.links.send<OperationReply>(
-        terminal,
-        request.form,
-        { type: 'operation', order },
-        this.config.TERMINAL_REPLY_TIMEOUT_MS,
-      );
-      return reply.events;
-    } catch (error) {
-      if (error instanceof ContractError && error.code === 'TER-002') {
-        throw outcomeUnknown(request.clientTransactionId);
-      }
-      await this.transactions.remove(transaction.id);
-      throw error;
-    }
-  }
-
-  private orderOf(request: OperationRequest, amount: AmountCentavos): OperationOrder {
-    return {
-      type: request.type,
-      mode: request.mode,
-      form: request.form,
-      merchantId: request.merchant.merchantId,
-      clientTransactionId: request.clientTransactionId,
-      amount,
-      tip: request.tip,
-      metadata: request.metadata,
-      eventsWebhookUrl: request.eventsWebhookUrl,
-      transactionReference: request.transactionReference,
-      targetClientTransactionId: request.targetClientTransactionId,
-      clockOffsetMs: this.clock.offsetMs(request.merchant),
-    };
+    return this.useCase.runSync(request);
   }
 }

@@ -8,7 +8,15 @@ import { AuthorizationController, PaymentsController } from './payments.controll
 @Module({
   imports: [TransactionsModule],
   controllers: [PaymentsController, AuthorizationController],
-  providers: [OperationService, FollowUpPlanner, MerchantClock],
+  providers: [
+    OperationService,
+    MerchantClock,
+    {
+      provide: FollowUpPlanner,
+      useFactory: (clock: MerchantClock) => new FollowUpPlanner(clock),
+      inject: [MerchantClock],
+    },
+  ],
   exports: [OperationService],
 })
 export class PaymentsModule {}

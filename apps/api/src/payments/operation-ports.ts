@@ -1,0 +1,64 @@
+import type { LinkEvent, TerminalRequest } from '@tps/link';
+import type { MerchantEntity } from '../auth/merchant.entity';
+import type { TerminalEntity } from '../terminals/terminal.entity';
+import type { TransactionEntity } from '../transactions/transaction.entity';
+import type { FollowUpReader } from '../transactions/transaction.repository';
+import type { RequestForm } from '../transactions/transaction.entity';
+import type { FollowUpAsk, FollowUpPlan } from './follow-up-planner';
+
+/** Where the use case keeps its records; the repository and the event ingest in the app. */
+export interface OperationStore {
+  findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null>;
+  /** Inserts what `decide` builds from what it reads, in one write; null when the id is taken. */
+  insertDecided(
+    decide: (reader: FollowUpReader) => Promise<TransactionEntity>,
+  ): Promise<TransactionEntity | null>;
+  /** Forgets a request the terminal never took. */
+  remove(id: string): Promise<void>;
+  /** Stores a run of one transaction's events (as the uplink does); throws unless all are stored. */
+  storeEvents(terminal: TerminalEntity, events: LinkEvent[]): Promise<void>;
+}
+
+/** The terminals: which one a request is for, and the link to it. */
+export interface TerminalGateway {
+  resolve(merchant: MerchantEntity, serial: string | undefined): Promise<TerminalEntity>;
+  /** TER-001 when it was never sent; TER-002 when sent and not answered (lost or timed out). */
+  send<T>(
+    terminal: TerminalEntity,
+    form: RequestForm,
+    request: TerminalRequest,
+    timeoutMs: number,
+  ): Promise<T>;
+}
+
+/** The merchant's sandbox clock. */
+export interface MerchantTime {
+  now(merchant: MerchantEntity): Date;
+  offsetMs(merchant: MerchantEntity): number;
+}
+
+/** Real time, for waiting on a repeat's answer. */
+export interface Timer {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export interface FollowUpPlanning {
+  plan(ask: FollowUpAsk, reader: FollowUpReader): Promise<FollowUpPlan>;
+}
+
+/** Everything the operation use case needs from the outside, so it runs without the framework. */
+export interface OperationPorts {
+  store: OperationStore;
+  terminals: TerminalGateway;
+  clock: MerchantTime;
+  timer: Timer;
+  planner: FollowUpPlanning;
+  /** How long a terminal has to answer an operation (TERMINAL_REPLY_TIMEOUT_MS). */
+  replyTimeoutMs: number;
+}
+
+export const REAL_TIMER: Timer = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
