@@ -8,7 +8,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { API_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { API_MIGRATIONS, SerialWriter, dataSourceOptions } from '@tps/database';
 import { API_ENTITIES } from '../apps/api/src/api-entities';
 import { MerchantEntity } from '../apps/api/src/auth/merchant.entity';
 import { MerchantRepository } from '../apps/api/src/auth/merchant.repository';
@@ -37,8 +37,9 @@ async function main(): Promise<void> {
     }),
   ).initialize();
   try {
-    const merchants = new MerchantRepository(dataSource.getRepository(MerchantEntity));
-    const terminals = new TerminalRepository(dataSource.getRepository(TerminalEntity));
+    const writer = new SerialWriter(dataSource);
+    const merchants = new MerchantRepository(writer, dataSource.getRepository(MerchantEntity));
+    const terminals = new TerminalRepository(writer, dataSource.getRepository(TerminalEntity));
     if ((await merchants.findById(merchantId)) !== null)
       throw new Error(`merchant ${merchantId} already exists`);
     for (const serial of serials) {

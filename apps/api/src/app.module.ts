@@ -1,7 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { API_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { API_MIGRATIONS, SerialWriter, dataSourceOptions } from '@tps/database';
+import { DataSource } from 'typeorm';
 import { ContractExceptionFilter } from '@tps/http';
 import { AbortModule } from './abort/abort.module';
 import { API_ENTITIES } from './api-entities';
@@ -45,13 +46,19 @@ export class AppModule {
       ],
       controllers: [HealthController],
       providers: [
+        // The one write queue of the service's database, shared by every repository.
+        {
+          provide: SerialWriter,
+          useFactory: (dataSource: DataSource) => new SerialWriter(dataSource),
+          inject: [DataSource],
+        },
         { provide: ApiConfig, useValue: config },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         { provide: APP_GUARD, useExisting: MerchantAuthGuard },
         { provide: APP_INTERCEPTOR, useClass: WebhookDestinationInterceptor },
         SandboxSeed,
       ],
-      exports: [ApiConfig],
+      exports: [ApiConfig, SerialWriter],
     };
   }
 }

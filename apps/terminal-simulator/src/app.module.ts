@@ -1,7 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { TERMINAL_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { SerialWriter, TERMINAL_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { DataSource } from 'typeorm';
 import { ContractExceptionFilter } from '@tps/http';
 import { SimulatorConfig } from './config/simulator-config';
 import { Fleet } from './fleet/fleet';
@@ -34,6 +35,12 @@ export class SimulatorModule {
       ],
       controllers: [HealthController],
       providers: [
+        // The one write queue of the terminal's database, shared by every store.
+        {
+          provide: SerialWriter,
+          useFactory: (dataSource: DataSource) => new SerialWriter(dataSource),
+          inject: [DataSource],
+        },
         { provide: SimulatorConfig, useValue: config },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         TerminalStore,

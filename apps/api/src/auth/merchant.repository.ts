@@ -6,11 +6,10 @@ import { MerchantEntity } from './merchant.entity';
 
 @Injectable()
 export class MerchantRepository {
-  private readonly writer: SerialWriter;
-
-  constructor(@InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>) {
-    this.writer = new SerialWriter(merchants.manager.connection);
-  }
+  constructor(
+    private readonly writer: SerialWriter,
+    @InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>,
+  ) {}
 
   findById(merchantId: string): Promise<MerchantEntity | null> {
     return this.merchants.findOneBy({ merchantId });

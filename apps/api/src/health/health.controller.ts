@@ -19,13 +19,10 @@ export interface ApiHealth {
 @Controller('health')
 export class HealthController {
   constructor(
+    private readonly writer: SerialWriter,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly links: TerminalLinks,
-  ) {
-    this.writer = new SerialWriter(dataSource);
-  }
-
-  private readonly writer: SerialWriter;
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Liveness: up, database reachable, linked terminals (no credentials)' })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, Not, type DataSource, type Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, IsNull, Not, type Repository } from 'typeorm';
 import { finishesPrintJob, printJobPath } from '@tps/domain';
 import type { PrintCallbackRecord } from '@tps/contracts';
 import { SerialWriter } from '@tps/database';
@@ -15,14 +15,10 @@ export type ReportResult =
 
 @Injectable()
 export class PrintJobRepository {
-  private readonly writer: SerialWriter;
-
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    private readonly writer: SerialWriter,
     @InjectRepository(PrintJobEntity) private readonly jobs: Repository<PrintJobEntity>,
-  ) {
-    this.writer = new SerialWriter(dataSource);
-  }
+  ) {}
 
   /** A job of this merchant on this terminal; any other is as good as unknown. */
   findOnTerminal(

@@ -6,11 +6,10 @@ import { TerminalEntity } from './terminal.entity';
 
 @Injectable()
 export class TerminalRepository {
-  private readonly writer: SerialWriter;
-
-  constructor(@InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>) {
-    this.writer = new SerialWriter(terminals.manager.connection);
-  }
+  constructor(
+    private readonly writer: SerialWriter,
+    @InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>,
+  ) {}
 
   findBySerial(serialNumber: string): Promise<TerminalEntity | null> {
     return this.terminals.findOneBy({ serialNumber });

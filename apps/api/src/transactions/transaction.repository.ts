@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, QueryFailedError, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, IsNull, QueryFailedError, type EntityManager, type Repository } from 'typeorm';
 import {
   approvalEffects,
   isFollowUp,
@@ -72,15 +72,11 @@ function isUniqueViolation(error: unknown): boolean {
 
 @Injectable()
 export class TransactionRepository {
-  private readonly writer: SerialWriter;
-
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    private readonly writer: SerialWriter,
     @InjectRepository(TransactionEntity) private readonly transactions: Repository<TransactionEntity>,
     @InjectRepository(TransactionEventEntity) private readonly events: Repository<TransactionEventEntity>,
-  ) {
-    this.writer = new SerialWriter(dataSource);
-  }
+  ) {}
 
   findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null> {
     return this.transactions.findOneBy({ merchantId, clientTransactionId });

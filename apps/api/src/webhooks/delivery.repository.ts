@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { In, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type EntityManager, type Repository } from 'typeorm';
 import { insertRows, SerialWriter } from '@tps/database';
 import {
   GroupCommit,
@@ -71,15 +71,13 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
 /** The webhook outbox: deliveries and their attempts, every write in the shared serial writer. */
 @Injectable()
 export class DeliveryRepository implements DeliveryStore {
-  private readonly writer: SerialWriter;
   private readonly records: GroupCommit<UnrecordedAttempt>;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    private readonly writer: SerialWriter,
     @InjectRepository(DeliveryEntity) private readonly deliveries: Repository<DeliveryEntity>,
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
   ) {
-    this.writer = new SerialWriter(dataSource);
     this.records = new GroupCommit((take) =>
       this.writer.write(async (manager) => {
         const batch = take();

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { SerialWriter } from '@tps/database';
 import { MerchantEntity } from '../auth/merchant.entity';
 
@@ -10,11 +8,7 @@ import { MerchantEntity } from '../auth/merchant.entity';
  */
 @Injectable()
 export class WebhookSecretRepository {
-  private readonly writer: SerialWriter;
-
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    this.writer = new SerialWriter(dataSource);
-  }
+  constructor(private readonly writer: SerialWriter) {}
 
   async set(merchantId: string, secret: string | null): Promise<void> {
     await this.writer.write((manager) =>

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { In, type DataSource, type Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
 import { SerialWriter } from '@tps/database';
 import type { PrintOrder } from '@tps/link';
 import { TerminalPrintJobEntity } from './terminal-print-job.entity';
@@ -12,14 +12,10 @@ export type PrintJobChanges = Partial<
 /** The print queues of the hosted terminals, in the simulator's own store. */
 @Injectable()
 export class PrintStore {
-  private readonly writer: SerialWriter;
-
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    private readonly writer: SerialWriter,
     @InjectRepository(TerminalPrintJobEntity) private readonly jobs: Repository<TerminalPrintJobEntity>,
-  ) {
-    this.writer = new SerialWriter(dataSource);
-  }
+  ) {}
 
   /** Queues a job as PENDING; a job already taken (the service asked again) is left as it is. */
   enqueue(serialNumber: string, order: PrintOrder, at: string): Promise<TerminalPrintJobEntity> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { In, type DataSource, type Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
 import { insertRows, SerialWriter } from '@tps/database';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { transactionKey, type RuntimeStore } from '../runtime/runtime-store';
@@ -12,16 +12,12 @@ export { transactionKey };
 /** The terminal's own SQLite store: its transactions and its queue of events for the service. */
 @Injectable()
 export class TerminalStore implements RuntimeStore {
-  private readonly writer: SerialWriter;
-
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    private readonly writer: SerialWriter,
     @InjectRepository(TerminalTransactionEntity)
     private readonly transactions: Repository<TerminalTransactionEntity>,
     @InjectRepository(TerminalEventEntity) private readonly events: Repository<TerminalEventEntity>,
-  ) {
-    this.writer = new SerialWriter(dataSource);
-  }
+  ) {}
 
   findTransaction(key: string): Promise<TerminalTransactionEntity | null> {
     return this.transactions.findOneBy({ key });
