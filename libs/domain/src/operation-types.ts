@@ -18,3 +18,7 @@ export type ReadingType = (typeof READING_TYPES)[number];
 
 export const TERMINAL_PACES = ['instant', 'fast', 'realistic'] as const;
 export type TerminalPace = (typeof TERMINAL_PACES)[number];
+
+/** Contract §15: `manual` makes every operation wait at TERMINAL_ACKNOWLEDGED for a person's card action. */
+export const CARDHOLDER_MODES = ['auto', 'manual'] as const;
+export type CardholderMode = (typeof CARDHOLDER_MODES)[number];
