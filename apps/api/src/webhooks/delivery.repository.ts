@@ -12,6 +12,7 @@ import {
 } from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
 import { MerchantEntity } from '../auth/merchant.entity';
+import { LiveFeed } from '../live/live-feed';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 
@@ -76,6 +77,7 @@ export class DeliveryRepository implements DeliveryStore {
     @InjectDataSource() dataSource: DataSource,
     @InjectRepository(DeliveryEntity) private readonly deliveries: Repository<DeliveryEntity>,
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
+    private readonly live: LiveFeed,
   ) {
     this.writer = new SerialWriter(dataSource);
     this.records = new GroupCommit((take) =>
@@ -162,7 +164,7 @@ export class DeliveryRepository implements DeliveryStore {
    * and a busy outbox pays one commit per batch instead of one per attempt.
    */
   record(id: string, attempt: RecordedAttempt): Promise<void> {
-    return this.records.add({ id, attempt });
+    return this.records.add({ id, attempt }).then(() => this.live.deliveryAttempt(id));
   }
 
   async expire(id: string): Promise<void> {
