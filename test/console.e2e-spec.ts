@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { DEMO_MERCHANT, poll, scenarioBody, Stack, WebhookReceiver } from '@tps/testing';
 
 /**
@@ -55,8 +55,13 @@ describe('demo console in the browser (GET /console)', () => {
 
   const screen = (serial: string) => page.getByTestId(`screen-${serial}`);
 
-  async function shoot(name: string, locator = page.locator('body')): Promise<void> {
-    if (SCREENSHOTS !== undefined) await locator.screenshot({ path: join(SCREENSHOTS, name) });
+  /** An element, or what the screen shows (1280×800, or the tablet's). */
+  async function shoot(name: string, locator?: Locator): Promise<void> {
+    if (SCREENSHOTS === undefined) return;
+    const path = join(SCREENSHOTS, name);
+    if (locator !== undefined) return void (await locator.screenshot({ path }));
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.screenshot({ path });
   }
 
   async function startFromForm(options: {

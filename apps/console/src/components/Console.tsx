@@ -108,28 +108,32 @@ export function Console({ client, onSignOut }: { client: ConsoleClient; onSignOu
         </button>
       </header>
       <main class="layout">
-        <Wall
-          client={client}
-          fleet={state.fleet}
-          lastEvent={state.lastEvent}
-          onTerminal={(terminal) => dispatch({ type: 'terminal', terminal })}
-          onRefresh={() => void refreshFleet()}
-        />
-        <PaymentForm client={client} state={state} onStarted={setSelected} />
-        <section class="panel activity" aria-labelledby="activity-title">
-          <h2 id="activity-title">Transactions</h2>
-          <div class="activity-body">
-            <TransactionList state={state} selected={selected} onSelect={setSelected} />
-            <Timeline
-              client={client}
-              view={view}
-              deliveryTick={selected === null ? 0 : (deliveryTicks[selected] ?? 0)}
-              onPrinted={printed}
-            />
-          </div>
-        </section>
-        <Receipts jobs={state.printJobs} />
-        <Search fleet={state.fleet} find={find} onSelect={setSelected} />
+        <div class="column">
+          <Wall
+            client={client}
+            fleet={state.fleet}
+            lastEvent={state.lastEvent}
+            onTerminal={(terminal) => dispatch({ type: 'terminal', terminal })}
+            onRefresh={() => void refreshFleet()}
+          />
+          <section class="panel activity" aria-labelledby="activity-title">
+            <h2 id="activity-title">Transactions</h2>
+            <div class="activity-body">
+              <TransactionList state={state} selected={selected} onSelect={setSelected} />
+              <Timeline
+                client={client}
+                view={view}
+                deliveryTick={selected === null ? 0 : (deliveryTicks[selected] ?? 0)}
+                onPrinted={printed}
+              />
+            </div>
+          </section>
+          <Search fleet={state.fleet} find={find} onSelect={setSelected} />
+        </div>
+        <div class="column">
+          <PaymentForm client={client} state={state} onStarted={setSelected} />
+          <Receipts jobs={state.printJobs} />
+        </div>
       </main>
     </div>
   );
