@@ -51,7 +51,8 @@ export class SandboxTerminals {
       room: terminal.room,
       pace: terminal.pace,
       printer: terminal.printer,
-      cardholder: terminal.cardholder,
+      // An entity built in memory without the setting (the database defaults it) is `auto`.
+      cardholder: terminal.cardholder ?? 'auto',
       link: this.links.state(terminal),
     };
   }
