@@ -38,6 +38,12 @@ function stepsOf(view: TransactionView): Step[] {
   }));
 }
 
+/** Why an event has no delivery: the acknowledgement is the answer; a sync call or no URL sends none. */
+function noWebhook(view: TransactionView, status: string): string {
+  if (status === 'TERMINAL_ACKNOWLEDGED') return 'the answer to the request';
+  return view.events[0]?.operation.eventsWebHook === '' ? 'no webhook URL' : 'no webhook';
+}
+
 /** A transaction's events as they happen and, beside each, its webhook deliveries and attempts. */
 export function Timeline({ client, view, deliveryTick, onPrinted }: TimelineProps) {
   const [deliveries, setDeliveries] = useState<DeliveryRecord[]>([]);
@@ -119,7 +125,7 @@ export function Timeline({ client, view, deliveryTick, onPrinted }: TimelineProp
                 {step.detail !== '' && <span>{step.detail}</span>}
               </div>
               <div class="step-webhooks">
-                {sent.length === 0 && <span class="muted">no webhook</span>}
+                {sent.length === 0 && <span class="muted">{noWebhook(view, step.status)}</span>}
                 {sent.map((d) => (
                   <div key={d.id} class="delivery" data-state={d.state}>
                     <span class={`badge delivery-${d.state}`}>webhook {d.state}</span>
