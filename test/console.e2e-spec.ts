@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -24,6 +24,11 @@ describe('demo console in the browser (GET /console)', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `no chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`,
+      );
+    }
     stack = await Stack.start();
     receiver = await WebhookReceiver.start();
     profile = mkdtempSync(join(tmpdir(), 'tps-chromium-'));

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useState } from 'preact/hooks';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import type { ConsoleClient } from '../api/client';
 import { openLive, type LiveState } from '../api/live';
 import { INITIAL_STATE, isFinal, reduce } from '../model/store';
@@ -28,11 +28,18 @@ export function Console({ client, onSignOut }: { client: ConsoleClient; onSignOu
     [],
   );
 
+  /** Counts the console's own terminal changes, so that a list read before one cannot undo it. */
+  const changes = useRef(0);
   const refreshFleet = useCallback(async (): Promise<TerminalRecord[]> => {
+    const before = changes.current;
     const fleet = await client.ok<TerminalRecord[]>('GET', '/sandbox/terminals');
-    dispatch({ type: 'fleet', fleet });
+    if (changes.current === before) dispatch({ type: 'fleet', fleet });
     return fleet;
   }, [client]);
+  const changed = useCallback((terminal: TerminalRecord) => {
+    changes.current += 1;
+    dispatch({ type: 'terminal', terminal });
+  }, []);
 
   const find = useCallback(
     async (filters: Record<string, unknown>): Promise<SearchAnswer> => {
@@ -113,7 +120,7 @@ export function Console({ client, onSignOut }: { client: ConsoleClient; onSignOu
             client={client}
             fleet={state.fleet}
             lastEvent={state.lastEvent}
-            onTerminal={(terminal) => dispatch({ type: 'terminal', terminal })}
+            onTerminal={changed}
             onRefresh={() => void refreshFleet()}
           />
           <section class="panel activity" aria-labelledby="activity-title">
