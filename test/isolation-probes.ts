@@ -37,6 +37,8 @@ export interface Probe {
   code?: string;
   /** More checks of a 2xx answer. */
   check?: (body: any) => void;
+  /** A server-sent event stream: read until its first message, the body being the messages. */
+  stream?: true;
 }
 
 /** B's own terminal, bound to its credentials for the Local form. */
@@ -238,6 +240,19 @@ function sandboxRoutes(): Record<string, (a: Footprint) => Probe[]> {
     'POST /sandbox/terminals/{serial}/online': onSerial('POST', '/online'),
     // The clock and the webhook secret are B's own; the snapshot shows A's did not move.
     'GET /sandbox/clock': () => [{ method: 'GET', path: '/sandbox/clock', status: 200 }],
+    // B's own stream opens; that it never carries A's activity is test/live-events.e2e-spec.ts.
+    'GET /sandbox/events': () => [
+      {
+        method: 'GET',
+        path: '/sandbox/events',
+        stream: true,
+        status: 200,
+        check: (messages: Json[]) => {
+          if (messages[0]?.type !== 'hello')
+            throw new Error(`B's stream opened with ${JSON.stringify(messages)}`);
+        },
+      },
+    ],
     'POST /sandbox/clock': () => [
       { method: 'POST', path: '/sandbox/clock', body: { advance_seconds: 3600 }, status: 200 },
     ],

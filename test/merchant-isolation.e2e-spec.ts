@@ -66,6 +66,7 @@ async function snapshotOfA(stack: Stack): Promise<Record<string, unknown[]>> {
 
 /** Sends a probe, waiting while B's terminal is busy with one of B's own earlier probes. */
 function send(client: SignedClient, probe: Probe): Promise<ClientResponse<any>> {
+  if (probe.stream) return client.stream(probe.path, (messages) => messages.length > 0);
   const raw = probe.body === undefined ? undefined : JSON.stringify(probe.body);
   return poll(
     `${probe.method} ${probe.path}`,

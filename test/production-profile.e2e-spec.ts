@@ -62,6 +62,18 @@ describe('the production profile (contract §5)', () => {
     expect(answer.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-000' });
   });
 
+  it('serves neither the demo console nor its live stream (contract §15: sandbox only)', async () => {
+    const page = await fetch(`${stack.apiUrl}/console`);
+    expect(page.status).toBe(404);
+    expect(await page.json()).toMatchObject({ type: 'NOT_FOUND', code: 'NF-000' });
+    const live = await stack
+      .client()
+      .as(acme)
+      .stream('/sandbox/events', () => true);
+    expect(live.status).toBe(404);
+    expect(live.body).toMatchObject({ code: 'NF-000' });
+  });
+
   it.each([
     ['plain http', 'http://8.8.8.8/hook', /https/],
     ['loopback', 'https://127.0.0.1/hook', /non-public/],

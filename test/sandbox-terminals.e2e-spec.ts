@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { FINAL_STATUSES, OTHER_MERCHANT, scenarioBody, Stack, WebhookReceiver } from '@tps/testing';
+import { FINAL_STATUSES, OTHER_MERCHANT, poll, scenarioBody, Stack, WebhookReceiver } from '@tps/testing';
 
 type Event = Record<string, any>;
 
-const RECORD_KEYS = ['link', 'model', 'pace', 'printer', 'room', 'serialNumber', 'wifiMac'];
+const RECORD_KEYS = ['cardholder', 'link', 'model', 'pace', 'printer', 'room', 'serialNumber', 'wifiMac'];
 
 describe('sandbox terminals: create, list, offline and online', () => {
   let stack: Stack;
@@ -45,6 +45,7 @@ describe('sandbox terminals: create, list, offline and online', () => {
       room: 'bar',
       pace: 'instant',
       printer: 'ok',
+      cardholder: 'auto',
       link: 'up',
     });
     const events = await charge('LANE0042');
@@ -127,6 +128,40 @@ describe('sandbox terminals: create, list, offline and online', () => {
     const online = await stack.client().post<Event>('/sandbox/terminals/LANE0042/online');
     expect(online.status).toBe(200);
     expect(online.body.link).toBe('up');
+    expect((await charge('LANE0042')).map((e) => e.status).at(-1)).toBe('APPROVAL');
+  });
+
+  it('cardholder manual: every charge waits for the card action; auto goes back to the table', async () => {
+    const manual = await stack.client().patch<Event>('/sandbox/terminals/LANE0042', { cardholder: 'manual' });
+    expect(manual.status).toBe(200);
+    expect(manual.body.cardholder).toBe('manual');
+    const bad = await stack.client().patch<Event>('/sandbox/terminals/LANE0042', { cardholder: 'robot' });
+    expect(bad.body).toMatchObject({ code: 'PAR-002', param: 'cardholder' });
+    const hook = `/hook/${randomUUID()}`;
+    const body = scenarioBody('00', receiver.url(hook));
+    expect((await stack.client().post(`/terminal/v1/LANE0042/async/charge`, body)).status).toBe(200);
+    const tapped = await poll(
+      'the manual terminal to wait for a card',
+      async () => {
+        const answer = await stack.client().post<Event>('/sandbox/terminals/LANE0042/card', {
+          action: 'present',
+          reading_type: 'CONTACTLESS',
+        });
+        return answer.status === 200 ? answer.body : undefined;
+      },
+      10_000,
+    );
+    expect(tapped).toEqual({ client_transaction_id: body.client_transaction_id, action: 'present' });
+    await receiver.waitFor((all) =>
+      all.some((r) => r.path === hook && (r.body as Event).status === 'APPROVAL'),
+    );
+    expect(receiver.bodies<Event>(hook).map((e) => [e.status, e.reading_type])).toEqual([
+      ['CARD_PRESENTED', 'CONTACTLESS'],
+      ['APPROVAL_REQUESTED', 'CONTACTLESS'],
+      ['APPROVAL', 'CONTACTLESS'],
+    ]);
+    const auto = await stack.client().patch<Event>('/sandbox/terminals/LANE0042', { cardholder: 'auto' });
+    expect(auto.body.cardholder).toBe('auto');
     expect((await charge('LANE0042')).map((e) => e.status).at(-1)).toBe('APPROVAL');
   });
 

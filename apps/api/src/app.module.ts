@@ -9,11 +9,13 @@ import { API_ENTITIES } from './api-entities';
 import { AuthModule } from './auth/auth.module';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { SandboxClockModule } from './clock/clock.module';
+import { ConsoleModule } from './console/console.module';
 import { ApiConfig } from './config/api-config';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { WebhookDestinationInterceptor } from './destinations/webhook-destination.interceptor';
 import { HealthController } from './health/health.controller';
 import { LinkModule } from './link/link.module';
+import { LiveModule } from './live/live.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
 import { SandboxModule } from './sandbox/sandbox.module';
@@ -26,7 +28,9 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 export class AppModule {
   static forConfig(config: ApiConfig): DynamicModule {
     const sandboxOnly =
-      config.PROFILE === 'sandbox' ? [SandboxModule, SandboxClockModule, DeliveriesModule] : [];
+      config.PROFILE === 'sandbox'
+        ? [SandboxModule, SandboxClockModule, DeliveriesModule, ConsoleModule]
+        : [];
     return {
       module: AppModule,
       global: true,
@@ -35,6 +39,7 @@ export class AppModule {
           dataSourceOptions({ url: config.DATABASE_URL, entities: API_ENTITIES, migrations: API_MIGRATIONS }),
         ),
         AuthModule,
+        LiveModule,
         WebhooksModule,
         TerminalsModule,
         LinkModule,

@@ -23,3 +23,7 @@ export type TerminalPace = (typeof TERMINAL_PACES)[number];
 export function referenceStandsForTarget(type: OperationType): boolean {
   return type === 're_authorization' || type === 'pos_tip';
 }
+
+/** Contract §15: `manual` makes every operation wait at TERMINAL_ACKNOWLEDGED for a person's card action. */
+export const CARDHOLDER_MODES = ['auto', 'manual'] as const;
+export type CardholderMode = (typeof CARDHOLDER_MODES)[number];

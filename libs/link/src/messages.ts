@@ -1,4 +1,4 @@
-import type { ErrorBody, ReadingType, TerminalPace } from '@tps/domain';
+import type { CardholderMode, ErrorBody, ReadingType, TerminalPace } from '@tps/domain';
 import type { SearchFilters, TransactionEvent } from '@tps/contracts';
 import type { OperationOrder } from './operation-order';
 import type { PrintJobReport, PrintOrder } from './print-order';
@@ -42,6 +42,8 @@ export interface TerminalProfile {
   pace: TerminalPace;
   printer: string;
   offline: boolean;
+  /** Absent from a service that predates the setting: `auto`. */
+  cardholder?: CardholderMode;
 }
 
 /** The cardholder at the terminal's screen (sandbox card control). */

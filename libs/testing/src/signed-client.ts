@@ -41,6 +41,60 @@ export class SignedClient {
     return this.send<T>('DELETE', path);
   }
 
+  /**
+   * Opens a signed server-sent event stream (GET) and reads it until `enough` holds for the
+   * messages so far, then closes it; the body is the parsed `data` of each message. A refusal
+   * comes back as an ordinary answer with its error body.
+   */
+  async stream<T = unknown>(
+    path: string,
+    enough: (messages: T[]) => boolean,
+    timeoutMs = 15_000,
+  ): Promise<ClientResponse<T[] | Record<string, unknown>>> {
+    const signed = signRequest({ ...this.credentials, method: 'GET', path, body: '' });
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const response = await fetch(`${this.baseUrl}${path}`, {
+        headers: {
+          authorization: signed.authorization,
+          timestamp: signed.timestamp,
+          accept: 'text/event-stream',
+        },
+        signal: controller.signal,
+      });
+      if (response.status !== 200 || response.body === null) {
+        return {
+          status: response.status,
+          headers: response.headers,
+          body: (await response.json()) as Record<string, unknown>,
+        };
+      }
+      const messages: T[] = [];
+      const decoder = new TextDecoder();
+      let buffer = '';
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        buffer += decoder.decode(read.value, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const data = buffer
+            .slice(0, end)
+            .split('\n')
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5).trim())
+            .join('\n');
+          buffer = buffer.slice(end + 2);
+          if (data.length > 0) messages.push(JSON.parse(data) as T);
+        }
+        if (enough(messages)) break;
+      }
+      return { status: response.status, headers: response.headers, body: messages };
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+  }
+
   /** Sends a raw body, signed or with the headers given (for hostile-input tests). */
   async send<T>(
     method: string,

@@ -16,6 +16,7 @@ export function terminalProfile(terminal: TerminalEntity): TerminalProfile {
     pace: terminal.pace,
     printer: terminal.printer,
     offline: terminal.offline,
+    cardholder: terminal.cardholder ?? 'auto',
   };
 }
 

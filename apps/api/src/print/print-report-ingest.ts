@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { PrintJobReport } from '@tps/link';
+import { LiveFeed } from '../live/live-feed';
 import { PrintCallbacks } from './print-callbacks';
 import { PrintJobRepository } from './print-job.repository';
 
@@ -14,6 +15,7 @@ export class PrintReportIngest {
   constructor(
     private readonly jobs: PrintJobRepository,
     private readonly callbacks: PrintCallbacks,
+    private readonly live: LiveFeed,
   ) {}
 
   async ingest(serial: string, report: PrintJobReport): Promise<void> {
@@ -24,6 +26,7 @@ export class PrintReportIngest {
       );
       return;
     }
+    this.live.printReport(serial, report);
     if (result.finished !== null) this.callbacks.send(result.finished);
   }
 }

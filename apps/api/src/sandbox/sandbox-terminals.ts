@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ContractError } from '@tps/domain';
+import { ContractError, type CardholderMode } from '@tps/domain';
 import type { CardAction, CardReply } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { ApiConfig } from '../config/api-config';
@@ -20,6 +20,7 @@ export interface TerminalRecord {
   room: string;
   pace: string;
   printer: string;
+  cardholder: CardholderMode;
   link: LinkState;
 }
 
@@ -50,6 +51,8 @@ export class SandboxTerminals {
       room: terminal.room,
       pace: terminal.pace,
       printer: terminal.printer,
+      // An entity built in memory without the setting (the database defaults it) is `auto`.
+      cardholder: terminal.cardholder ?? 'auto',
       link: this.links.state(terminal),
     };
   }
@@ -71,6 +74,7 @@ export class SandboxTerminals {
       pace: body.pace ?? 'realistic',
       printer: 'ok',
       offline: false,
+      cardholder: 'auto',
     });
     if (!(await this.terminals.insert(terminal))) {
       throw new ContractError('TER-004', `serial ${serial} is already taken`, 'serial');
@@ -86,6 +90,7 @@ export class SandboxTerminals {
     const terminal = await this.resolver.resolve(merchant, serial);
     if (changes.pace !== undefined) terminal.pace = changes.pace;
     if (changes.printer !== undefined) terminal.printer = changes.printer;
+    if (changes.cardholder !== undefined) terminal.cardholder = changes.cardholder;
     const saved = await this.terminals.save(terminal);
     await this.links.host(saved, HOST_TIMEOUT_MS);
     return this.record(saved);

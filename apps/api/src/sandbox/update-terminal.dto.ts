@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { TERMINAL_PACES, type TerminalPace } from '@tps/domain';
+import { CARDHOLDER_MODES, TERMINAL_PACES, type CardholderMode, type TerminalPace } from '@tps/domain';
 
 export const PRINTER_CONDITIONS = ['ok', 'cover_open', 'paper_out'] as const;
 export type PrinterCondition = (typeof PRINTER_CONDITIONS)[number];
@@ -15,4 +15,12 @@ export class UpdateTerminalDto {
   @IsOptional()
   @IsIn(PRINTER_CONDITIONS)
   printer?: PrinterCondition;
+
+  @ApiPropertyOptional({
+    enum: CARDHOLDER_MODES,
+    description: 'manual: every operation waits at TERMINAL_ACKNOWLEDGED for POST .../card, up to 60 s',
+  })
+  @IsOptional()
+  @IsIn(CARDHOLDER_MODES)
+  cardholder?: CardholderMode;
 }

@@ -45,6 +45,7 @@ export function newTerminal(
     pace,
     printer: 'ok',
     offline: false,
+    cardholder: 'auto',
   });
 }
 

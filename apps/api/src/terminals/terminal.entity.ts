@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { TerminalPace } from '@tps/domain';
+import type { CardholderMode, TerminalPace } from '@tps/domain';
 
 @Entity('terminals')
 export class TerminalEntity {
@@ -28,6 +28,10 @@ export class TerminalEntity {
   /** Set by the sandbox: the terminal's uplink is cut. */
   @Column({ type: 'boolean', default: false })
   offline!: boolean;
+
+  /** Contract §15: `manual` waits for the sandbox card action on every operation. */
+  @Column({ type: 'varchar', length: 8, default: 'auto' })
+  cardholder!: CardholderMode;
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;

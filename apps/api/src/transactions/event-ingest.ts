@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { LinkEvent } from '@tps/link';
+import { LiveFeed } from '../live/live-feed';
 import { TransactionWebhooks } from '../webhooks/transaction-webhooks';
 import { TransactionRepository, type TerminalIdentity } from './transaction.repository';
 
@@ -11,6 +12,7 @@ export class EventIngest {
   constructor(
     private readonly transactions: TransactionRepository,
     private readonly webhooks: TransactionWebhooks,
+    private readonly live: LiveFeed,
   ) {}
 
   /**
@@ -50,6 +52,8 @@ export class EventIngest {
         );
       } else {
         this.webhooks.dispatch(appended.alongside);
+        if (appended.result === 'appended')
+          this.live.transactionEvent(terminal.serialNumber, appended.link.event);
       }
     }
     return run.refusal === undefined ? undefined : { stored: run.appended.length, error: run.refusal };

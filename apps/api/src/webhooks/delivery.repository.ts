@@ -13,6 +13,7 @@ import {
 } from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
 import { MerchantEntity } from '../auth/merchant.entity';
+import { LiveFeed } from '../live/live-feed';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 
@@ -77,6 +78,7 @@ export class DeliveryRepository implements DeliveryStore {
     private readonly writer: SerialWriter,
     @InjectRepository(DeliveryEntity) private readonly deliveries: Repository<DeliveryEntity>,
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
+    private readonly live: LiveFeed,
   ) {
     this.records = new GroupCommit((take) =>
       this.writer.write(async (manager) => {
@@ -164,7 +166,7 @@ export class DeliveryRepository implements DeliveryStore {
    * and a busy outbox pays one commit per batch instead of one per attempt.
    */
   record(id: string, attempt: RecordedAttempt): Promise<void> {
-    return this.records.add({ id, attempt });
+    return this.records.add({ id, attempt }).then(() => this.live.deliveryAttempt(id));
   }
 
   async expire(id: string): Promise<void> {

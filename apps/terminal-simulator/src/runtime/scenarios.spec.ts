@@ -54,3 +54,34 @@ describe('scenario selection (contract §10)', () => {
     expect(SCENARIOS['97'].steps[0]).toEqual({ step: 'wait_for_person', timeoutMs: 60_000 });
   });
 });
+
+describe('cardholder manual (contract §15)', () => {
+  it('waits 60 s for a person where the scenario would read the card, then goes on as the scenario says', () => {
+    expect(scenarioFor(order('00'), 'manual').steps).toEqual([
+      { step: 'wait_for_person', timeoutMs: 60_000 },
+      { step: 'ask_acquirer', responseCode: '00', extraWaitMs: 0 },
+    ]);
+    expect(scenarioFor(order('51'), 'manual').steps).toEqual([
+      { step: 'wait_for_person', timeoutMs: 60_000 },
+      { step: 'ask_acquirer', responseCode: '51', extraWaitMs: 0 },
+    ]);
+  });
+
+  it('applies to follow-up operations too: every operation waits for the card action', () => {
+    expect(scenarioFor(order('00', 'async', 'capture'), 'manual').steps[0]).toEqual({
+      step: 'wait_for_person',
+      timeoutMs: 60_000,
+    });
+  });
+
+  it('keeps the rejections on the terminal, which read no card, and scenario 97 as it is', () => {
+    expect(scenarioFor(order('91'), 'manual')).toEqual(SCENARIOS['91']);
+    expect(scenarioFor(order('97'), 'manual')).toEqual(SCENARIOS['97']);
+  });
+
+  it('auto (the default) is the scenario table', () => {
+    for (const ending of Object.keys(SCENARIOS)) {
+      expect(scenarioFor(order(ending), 'auto')).toEqual(SCENARIOS[ending]);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { totalCentavos, type ReadingType } from '@tps/domain';
+import { totalCentavos, type CardholderMode, type ReadingType } from '@tps/domain';
 import type { OperationOrder } from '@tps/link';
 
 export type TerminalRejection = 'TER-101' | 'TER-102' | 'TER-103';
@@ -77,8 +77,26 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
 /** Operations whose amount chooses a scenario; the others act on an earlier card. */
 const SCENARIO_OPERATIONS: ReadonlySet<OperationOrder['type']> = new Set(['charge', 'authorization']);
 
+/** How long a person at a `manual` terminal has to act, as in scenario 97 (contract §15). */
+const PERSON_WAIT_MS = 60_000;
+
+/**
+ * A `manual` terminal lets the presenter's click read the card: where the scenario would read the
+ * first card by itself, it waits for a person instead, then goes on as the scenario says (so 51
+ * still declines). A scenario that rejects on the terminal never reads a card, so it is kept.
+ */
+function withCardholder(scenario: Scenario, cardholder: CardholderMode): Scenario {
+  const [first, ...rest] = scenario.steps;
+  if (cardholder === 'auto' || first?.step !== 'read_card') return scenario;
+  return { ...scenario, steps: [{ step: 'wait_for_person', timeoutMs: PERSON_WAIT_MS }, ...rest] };
+}
+
 /** The scenario of an order: by the last two digits of its total for charge and authorization. */
-export function scenarioFor(order: OperationOrder): Scenario {
+export function scenarioFor(order: OperationOrder, cardholder: CardholderMode = 'auto'): Scenario {
+  return withCardholder(scenarioByAmount(order), cardholder);
+}
+
+function scenarioByAmount(order: OperationOrder): Scenario {
   if (!SCENARIO_OPERATIONS.has(order.type)) {
     const readingType = order.original?.readingType ?? 'CHIP';
     const card = order.original?.cardType === 'DEBIT' ? 'debit' : 'credit';

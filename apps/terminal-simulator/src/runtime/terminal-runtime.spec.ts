@@ -161,6 +161,42 @@ describe('TerminalRuntime: the rows of contract §10', () => {
     expect(() => runtime.card({ action: 'cancel' })).toThrow(expect.objectContaining({ code: 'TRX-006' }));
   });
 
+  it('cardholder manual: an ordinary charge waits for the card action, then follows its scenario', async () => {
+    const { runtime, store, timers } = harness('instant');
+    runtime.update({ ...runtime.profile, cardholder: 'manual' });
+    const charge = order('51');
+    await runtime.operate(charge);
+    await timers.advance(59_000);
+    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    runtime.card({ action: 'present', readingType: 'CONTACTLESS' });
+    await timers.runAll();
+    const events = store.eventsOf(charge.clientTransactionId);
+    expect(events.map((e) => [e.status, e.reading_type])).toEqual([
+      ['TERMINAL_ACKNOWLEDGED', undefined],
+      ['CARD_PRESENTED', 'CONTACTLESS'],
+      ['APPROVAL_REQUESTED', 'CONTACTLESS'],
+      ['DECLINED', 'CONTACTLESS'],
+    ]);
+    expect(events[3].failure_reason).toMatchObject({ type: 'ACQUIRER', code: '51' });
+  });
+
+  it('cardholder manual: nobody acts for 60 s, TER-101; back to auto, the table decides alone', async () => {
+    const { runtime, store, timers } = harness('instant');
+    runtime.update({ ...runtime.profile, cardholder: 'manual' });
+    const waiting = order('00');
+    await runtime.operate(waiting);
+    await timers.advance(60_000);
+    const events = store.eventsOf(waiting.clientTransactionId);
+    expect(statuses(events)).toEqual(['TERMINAL_ACKNOWLEDGED', 'TERMINAL_REJECTED']);
+    expect(events[1].failure_reason).toMatchObject({ code: 'TER-101' });
+
+    runtime.update({ ...runtime.profile, cardholder: 'auto' });
+    const alone = order('00');
+    await runtime.operate(alone);
+    await timers.runAll();
+    expect(statuses(store.eventsOf(alone.clientTransactionId)).at(-1)).toBe('APPROVAL');
+  });
+
   it('scales ordinary waits with pace: a realistic card read takes 1.5 s', async () => {
     const { runtime, store, timers } = harness('realistic');
     const charge = order('00');

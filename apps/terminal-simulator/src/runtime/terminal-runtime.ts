@@ -197,7 +197,7 @@ export class TerminalRuntime {
   }
 
   private async run(active: Active): Promise<TransactionOutcome> {
-    const scenario = scenarioFor(active.transaction.order);
+    const scenario = scenarioFor(active.transaction.order, this.profile.cardholder);
     for (const step of scenario.steps) {
       const ending = await this.runStep(active, scenario, step);
       if (ending !== undefined) return ending;

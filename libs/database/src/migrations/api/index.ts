@@ -2,6 +2,7 @@ import { InitialApiSchema1795334400000 } from './1795334400000-initial-schema';
 import { WebhookDeliveries1795334500000 } from './1795334500000-webhook-deliveries';
 import { BusinessState1795334600000 } from './1795334600000-business-state';
 import { PrintJobs1795334800000 } from './1795334800000-print-jobs';
+import { TerminalCardholder1795335160000 } from './1795335160000-terminal-cardholder';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const API_MIGRATIONS = [
   WebhookDeliveries1795334500000,
   BusinessState1795334600000,
   PrintJobs1795334800000,
+  TerminalCardholder1795335160000,
 ];

@@ -1,0 +1,45 @@
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { Subscription } from 'rxjs';
+import type { TransactionEvent } from '@tps/contracts';
+import { isFinalStatus } from '@tps/domain';
+import { LiveFeed } from './live-feed';
+import { outcomeLine } from './outcome-line';
+
+/** Acknowledgements waiting for their outcome; bounded, so an outcome that never comes costs nothing lasting. */
+const MAX_OPEN = 10_000;
+
+@Injectable()
+export class PaymentOutcomeLog implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Payments');
+  /** Acknowledgement time by transaction, from the events' own timestamps (both on the merchant clock). */
+  private readonly started = new Map<string, number>();
+  private subscription: Subscription | undefined;
+
+  constructor(private readonly feed: LiveFeed) {}
+
+  onModuleInit(): void {
+    this.subscription = this.feed.notices.subscribe((notice) => {
+      if (notice.kind === 'event') this.take(notice.event);
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.subscription?.unsubscribe();
+  }
+
+  private take(event: TransactionEvent): void {
+    const key = `${event.merchant_id}\n${event.client_transaction_id}`;
+    if (event.status === 'TERMINAL_ACKNOWLEDGED') {
+      if (this.started.size >= MAX_OPEN) this.started.delete(this.started.keys().next().value as string);
+      this.started.set(key, Date.parse(event.occurred_at));
+      return;
+    }
+    if (!isFinalStatus(event.status)) return;
+    const start = this.started.get(key);
+    this.started.delete(key);
+    // Acknowledged before this process started: the outcome is logged without its duration.
+    this.logger.log(
+      outcomeLine(event, start === undefined ? undefined : Date.parse(event.occurred_at) - start),
+    );
+  }
+}

@@ -1,0 +1,114 @@
+import {
+  FINAL_STATUSES,
+  type LifecycleStatus,
+  type PrintJob,
+  type SearchItem,
+  type TerminalRecord,
+  type TransactionEvent,
+} from './types';
+
+/** A transaction as the console follows it: what the live stream told, and what search adds. */
+export interface TransactionView {
+  clientTransactionId: string;
+  serial: string;
+  operation: string;
+  status: LifecycleStatus | null;
+  events: TransactionEvent[];
+  item?: SearchItem;
+  /** Milliseconds since the epoch of the last change, for ordering. */
+  touched: number;
+}
+
+export interface ConsoleState {
+  fleet: TerminalRecord[];
+  /** The last event of each terminal, which its screen shows. */
+  lastEvent: Record<string, TransactionEvent | undefined>;
+  transactions: Record<string, TransactionView>;
+  printJobs: PrintJob[];
+}
+
+export const INITIAL_STATE: ConsoleState = { fleet: [], lastEvent: {}, transactions: {}, printJobs: [] };
+
+export type Action =
+  | { type: 'fleet'; fleet: TerminalRecord[] }
+  | { type: 'terminal'; terminal: TerminalRecord }
+  | { type: 'event'; serial: string; event: TransactionEvent }
+  | { type: 'found'; items: SearchItem[] }
+  | { type: 'print'; job: PrintJob };
+
+const MAX_PRINT_JOBS = 20;
+
+function withEvent(view: TransactionView, event: TransactionEvent): TransactionView {
+  if (view.events.some((e) => e.event_id === event.event_id)) return view;
+  const events = [...view.events, event].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
+  const last = events[events.length - 1];
+  return { ...view, events, status: last.status, touched: Date.now() };
+}
+
+export function reduce(state: ConsoleState, action: Action): ConsoleState {
+  switch (action.type) {
+    case 'fleet':
+      return { ...state, fleet: action.fleet };
+    case 'terminal':
+      return {
+        ...state,
+        fleet: state.fleet.map((t) =>
+          t.serialNumber === action.terminal.serialNumber ? action.terminal : t,
+        ),
+      };
+    case 'event': {
+      const { event } = action;
+      const key = event.client_transaction_id;
+      const view = state.transactions[key] ?? {
+        clientTransactionId: key,
+        serial: action.serial,
+        operation: event.operation.type,
+        status: null,
+        events: [],
+        touched: Date.now(),
+      };
+      return {
+        ...state,
+        lastEvent: { ...state.lastEvent, [action.serial]: event },
+        transactions: { ...state.transactions, [key]: withEvent(view, event) },
+      };
+    }
+    case 'found': {
+      const transactions = { ...state.transactions };
+      for (const item of action.items) {
+        const known = transactions[item.client_transaction_id];
+        // The live stream's status is at least as recent as a search answer's.
+        const status = known?.status ?? item.status;
+        transactions[item.client_transaction_id] = {
+          clientTransactionId: item.client_transaction_id,
+          serial: item.terminal_serial,
+          operation: item.operation_type,
+          events: known?.events ?? [],
+          touched: known?.touched ?? Date.parse(item.created_at),
+          status,
+          item,
+        };
+      }
+      return { ...state, transactions };
+    }
+    case 'print': {
+      const others = state.printJobs.filter((job) => job.printJobId !== action.job.printJobId);
+      return { ...state, printJobs: [action.job, ...others].slice(0, MAX_PRINT_JOBS) };
+    }
+    default: {
+      const unknown: never = action;
+      throw new Error(`unknown action ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+export function isFinal(status: LifecycleStatus | null): boolean {
+  return status !== null && FINAL_STATUSES.includes(status);
+}
+
+/** Newest first. */
+export function recentTransactions(state: ConsoleState, limit = 30): TransactionView[] {
+  return Object.values(state.transactions)
+    .sort((a, b) => b.touched - a.touched)
+    .slice(0, limit);
+}
