@@ -4,14 +4,17 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { API_MIGRATIONS, dataSourceOptions } from '@tps/database';
 import { ContractExceptionFilter } from '@tps/http';
 import { AbortModule } from './abort/abort.module';
+import { AccountsModule } from './accounts/accounts.module';
 import { API_ENTITIES } from './api-entities';
 import { AuthModule } from './auth/auth.module';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { SandboxClockModule } from './clock/clock.module';
 import { ApiConfig } from './config/api-config';
 import { DeliveriesModule } from './deliveries/deliveries.module';
+import { FleetModule } from './fleet/fleet.module';
 import { WebhookDestinationInterceptor } from './destinations/webhook-destination.interceptor';
 import { HealthController } from './health/health.controller';
+import { ReadyController } from './health/ready.controller';
 import { LinkModule } from './link/link.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
@@ -25,7 +28,9 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 export class AppModule {
   static forConfig(config: ApiConfig): DynamicModule {
     const sandboxOnly =
-      config.PROFILE === 'sandbox' ? [SandboxModule, SandboxClockModule, DeliveriesModule] : [];
+      config.PROFILE === 'sandbox'
+        ? [SandboxModule, SandboxClockModule, DeliveriesModule, AccountsModule]
+        : [];
     return {
       module: AppModule,
       global: true,
@@ -41,9 +46,10 @@ export class AppModule {
         SearchModule,
         AbortModule,
         PrintModule,
+        FleetModule,
         ...sandboxOnly,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, ReadyController],
       providers: [
         { provide: ApiConfig, useValue: config },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
