@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, type DataSource, type EntityManager, type Repository } from 'typeorm';
-import { SerialWriter } from '@tps/database';
+import { insertRows, SerialWriter } from '@tps/database';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { PrintJobEntity } from '../print/print-job.entity';
 import { TerminalEntity } from '../terminals/terminal.entity';
@@ -33,8 +33,8 @@ export class AccountRepository {
   async create(merchant: MerchantEntity, terminals: TerminalEntity[]): Promise<boolean> {
     try {
       await this.writer.write(async (manager) => {
-        await manager.insert(MerchantEntity, merchant);
-        await manager.insert(TerminalEntity, terminals);
+        await insertRows(manager, MerchantEntity, merchant);
+        await insertRows(manager, TerminalEntity, terminals);
       });
       return true;
     } catch (error) {
