@@ -168,6 +168,46 @@ describe('sandbox account input, reset and removal', () => {
     expect(await response.json()).toEqual({ type: 'PARAMETER', code, message: expect.any(String), param });
   });
 
+  it('answers hostile bodies on account creation and reset in the contract shape, never 5xx', async () => {
+    const bodies = [
+      '{',
+      '[]',
+      'null',
+      '"terminals"',
+      '{"terminals":1e999}',
+      '{"terminals":2.5}',
+      '{"terminals":null}',
+      '{"pace":["fast"]}',
+      '{"__proto__":{"terminals":5}}',
+      '{"constructor":{"prototype":{}}}',
+      `{"pace":"${'x'.repeat(10_000)}"}`,
+    ];
+    const { client } = await newAccount(stack);
+    for (const body of bodies) {
+      for (const contentType of ['application/json', 'text/plain']) {
+        const created = await fetch(`${stack.apiUrl}/sandbox/accounts`, {
+          method: 'POST',
+          headers: { 'content-type': contentType },
+          body,
+        });
+        const reset = await client.send<Json>('POST', '/sandbox/reset', body, {
+          'content-type': contentType,
+        });
+        for (const [status, text] of [
+          [created.status, await created.text()],
+          [reset.status, JSON.stringify(reset.body)],
+        ] as const) {
+          expect(status).toBeLessThan(500);
+          if (status >= 400) {
+            expect(
+              Object.keys(JSON.parse(text)).every((k) => ['type', 'code', 'message', 'param'].includes(k)),
+            ).toBe(true);
+          }
+        }
+      }
+    }
+  });
+
   it('refuses malformed JSON with PAR-001', async () => {
     const response = await fetch(`${stack.apiUrl}/sandbox/accounts`, {
       method: 'POST',
