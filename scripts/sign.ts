@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Prints the two headers of a signed request (contract §5):
  *   npm run sign -- POST /terminal/v1/async/charge '{"amount":…}'

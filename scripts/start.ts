@@ -1,13 +1,20 @@
 /**
  * `npm start`: runs the API and the terminal simulator together on their embedded SQLite files,
- * prefixes their output, and stops both when either stops or on Ctrl-C.
+ * prefixes their output, and stops both when either stops or on Ctrl-C. It exits non-zero when
+ * an app stopped by itself (it could not start, e.g. its port is taken, or it crashed), so a CI
+ * step or a supervisor sees the failure; 0 after Ctrl-C or SIGTERM.
+ *
+ * Ports: API_PORT (or PORT when API_PORT is unset, as most platforms set it) for the API, 3000 by
+ * default; SIMULATOR_PORT for the simulator, 3100 by default.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..');
-const apiPort = process.env.API_PORT ?? '3000';
+const apiPort = process.env.API_PORT ?? process.env.PORT ?? '3000';
 const simulatorPort = process.env.SIMULATOR_PORT ?? '3100';
+/** After this long a child that ignores SIGTERM is killed. */
+const STOP_GRACE_MS = 5000;
 
 function run(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
   const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
@@ -27,21 +34,40 @@ function run(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess 
   return child;
 }
 
-const api = run('api', 'apps/api/src/main.js', { PORT: apiPort, DATABASE_URL: process.env.API_DATABASE_URL });
-const simulator = run('terminal', 'apps/terminal-simulator/src/main.js', {
-  PORT: simulatorPort,
-  API_URL: process.env.API_URL ?? `http://127.0.0.1:${apiPort}`,
-  DATABASE_URL: process.env.SIMULATOR_DATABASE_URL,
-});
+const apps = new Map<string, ChildProcess>([
+  ['api', run('api', 'apps/api/src/main.js', { PORT: apiPort, DATABASE_URL: process.env.API_DATABASE_URL })],
+  [
+    'terminal',
+    run('terminal', 'apps/terminal-simulator/src/main.js', {
+      PORT: simulatorPort,
+      API_URL: process.env.API_URL ?? `http://127.0.0.1:${apiPort}`,
+      DATABASE_URL: process.env.SIMULATOR_DATABASE_URL,
+    }),
+  ],
+]);
 
-let stopping = false;
+let exitCode: number | undefined;
+
+/** Stops every app still running; the launcher exits with `code` once they all have. */
 function stop(code: number): void {
-  if (stopping) return;
-  stopping = true;
-  for (const child of [api, simulator]) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 3000).unref();
+  if (exitCode !== undefined) return;
+  exitCode = code;
+  for (const child of apps.values()) child.kill('SIGTERM');
+  setTimeout(() => {
+    for (const child of apps.values()) child.kill('SIGKILL');
+  }, STOP_GRACE_MS).unref();
 }
 
-for (const child of [api, simulator]) child.on('exit', (code) => stop(code ?? 0));
+for (const [name, child] of apps) {
+  child.on('exit', (code, signal) => {
+    apps.delete(name);
+    if (exitCode === undefined) {
+      // Nobody asked it to stop: it failed to start or crashed.
+      process.stderr.write(`[${name}] stopped by itself (${signal ?? `exit code ${code}`}); stopping\n`);
+      stop(code !== null && code !== 0 ? code : 1);
+    }
+    if (apps.size === 0) process.exit(exitCode);
+  });
+}
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));

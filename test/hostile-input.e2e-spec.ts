@@ -36,6 +36,13 @@ const amount = () => ({
 });
 
 /** A plausible body for the route, for mutation: the fuzzer starts near what the service accepts. */
+/**
+ * Contract §14: a reset erases the caller's transactions and account creation adds merchants, by
+ * design, so "nothing stored is lost" below cannot hold for them; sandbox-accounts.e2e-spec.ts
+ * sends them hostile input instead.
+ */
+const CHANGE_WHAT_IS_STORED = ['POST /sandbox/reset', 'POST /sandbox/accounts'];
+
 function validBodyFor(template: string): { [key: string]: Json } {
   const id = randomUUID();
   if (template.endsWith('/print'))
@@ -115,9 +122,11 @@ describe('hostile input on every route', () => {
     const document = (await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
-    routes = Object.entries(document.paths).flatMap(([template, operations]) =>
-      Object.keys(operations).map((method) => ({ method: method.toUpperCase(), template })),
-    );
+    routes = Object.entries(document.paths)
+      .flatMap(([template, operations]) =>
+        Object.keys(operations).map((method) => ({ method: method.toUpperCase(), template })),
+      )
+      .filter((route) => !CHANGE_WHAT_IS_STORED.includes(`${route.method} ${route.template}`));
   });
 
   afterAll(async () => {

@@ -278,6 +278,46 @@ function sandboxRoutes(): Record<string, (a: Footprint) => Probe[]> {
   };
 }
 
+/** Contract §14: B's account routes act on B alone; the snapshot shows A's data untouched. */
+function accountRoutes(): Record<string, (a: Footprint) => Probe[]> {
+  return {
+    'GET /ready': () => [
+      {
+        method: 'GET',
+        path: '/ready',
+        status: 200,
+        check: (body: Json) => {
+          if (body.ready !== true) throw new Error(`not ready: ${JSON.stringify(body)}`);
+        },
+      },
+    ],
+    // Unsigned: a fresh account of its own, with nothing of A's in it.
+    'POST /sandbox/accounts': () => [
+      {
+        method: 'POST',
+        path: '/sandbox/accounts',
+        body: { terminals: 1 },
+        status: 201,
+        check: (body: Json) => {
+          if (body.terminals.length !== 1) throw new Error(`asked for 1 terminal: ${JSON.stringify(body)}`);
+        },
+      },
+    ],
+    'POST /sandbox/reset': () => [
+      { method: 'POST', path: '/sandbox/reset', status: 200, check: (body: Json) => expectReset(body) },
+    ],
+    // B is a shared demo merchant: it cannot be deleted (and A, the other one, is not touched).
+    'DELETE /sandbox/accounts/me': () => [
+      { method: 'DELETE', path: '/sandbox/accounts/me', status: 409, code: 'TRX-006' },
+    ],
+  };
+}
+
+function expectReset(body: Json): void {
+  if (body.reset !== true || body.clock?.offset_seconds !== 0)
+    throw new Error(`reset answered ${JSON.stringify(body)}`);
+}
+
 /** Every route of the API and what B meets there with A's identifiers. */
 export const ISOLATION_PROBES: Readonly<Record<string, (a: Footprint) => Probe[]>> = {
   // Public and merchant-free: it must simply not list anything of A's.
@@ -287,4 +327,5 @@ export const ISOLATION_PROBES: Readonly<Record<string, (a: Footprint) => Probe[]
   ...abortRoutes(),
   ...printRoutes(),
   ...sandboxRoutes(),
+  ...accountRoutes(),
 };

@@ -5,6 +5,7 @@ import { API_MIGRATIONS, SerialWriter, dataSourceOptions } from '@tps/database';
 import { DataSource } from 'typeorm';
 import { ContractExceptionFilter } from '@tps/http';
 import { AbortModule } from './abort/abort.module';
+import { AccountsModule } from './accounts/accounts.module';
 import { API_ENTITIES } from './api-entities';
 import { AuthModule } from './auth/auth.module';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
@@ -12,8 +13,10 @@ import { SandboxClockModule } from './clock/clock.module';
 import { ConsoleModule } from './console/console.module';
 import { ApiConfig } from './config/api-config';
 import { DeliveriesModule } from './deliveries/deliveries.module';
+import { FleetModule } from './fleet/fleet.module';
 import { WebhookDestinationInterceptor } from './destinations/webhook-destination.interceptor';
 import { HealthController } from './health/health.controller';
+import { ReadyController } from './health/ready.controller';
 import { LinkModule } from './link/link.module';
 import { LiveModule } from './live/live.module';
 import { PaymentsModule } from './payments/payments.module';
@@ -29,7 +32,7 @@ export class AppModule {
   static forConfig(config: ApiConfig): DynamicModule {
     const sandboxOnly =
       config.PROFILE === 'sandbox'
-        ? [SandboxModule, SandboxClockModule, DeliveriesModule, ConsoleModule]
+        ? [SandboxModule, SandboxClockModule, DeliveriesModule, ConsoleModule, AccountsModule]
         : [];
     return {
       module: AppModule,
@@ -47,9 +50,10 @@ export class AppModule {
         SearchModule,
         AbortModule,
         PrintModule,
+        FleetModule,
         ...sandboxOnly,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, ReadyController],
       providers: [
         // The one write queue of the service's database, shared by every repository.
         {

@@ -12,6 +12,7 @@ import { LocalSearch } from './search/local-search';
 import { PrintStore } from './printer/print-store';
 import { TerminalPrintJobEntity } from './printer/terminal-print-job.entity';
 import { TerminalEventEntity } from './store/terminal-event.entity';
+import { TerminalErasure } from './store/terminal-erasure';
 import { TerminalHistory } from './store/terminal-history';
 import { TerminalStore } from './store/terminal-store';
 import { TerminalTransactionEntity } from './store/terminal-transaction.entity';
@@ -48,6 +49,7 @@ export class SimulatorModule {
         Fleet,
         ControlLink,
         TerminalHistory,
+        TerminalErasure,
         LocalSearch,
       ],
     };

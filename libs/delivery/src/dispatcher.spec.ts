@@ -95,6 +95,7 @@ class MemoryStore implements DeliveryStore {
   }
 
   async target(id: string) {
+    if (!this.rows.has(id)) return null;
     const row = this.row(id);
     return { url: row.url, body: row.body, eventId: row.eventId, signingSecret: this.secret };
   }
@@ -246,6 +247,23 @@ describe('the dispatcher', () => {
     ]);
     expect(store.row('d1').state).toBe('delivered');
     expect(time.armed).toBe(0);
+  });
+
+  it('drops a delivery whose row is gone (a sandbox reset) and sends the next one of its transaction', async () => {
+    const { dispatcher, errors } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    receiver.answer('tx-a', { statusCode: 503 });
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await settle();
+    store.rows.delete('d1');
+    receiver.answer('tx-a', { statusCode: 200 });
+    dispatcher.add(store.save('d2', 'tx-a', time.now));
+    await time.advance(60_000);
+    await settle();
+    expect(receiver.sent.map((s) => s.post.body)).toEqual(['{"event_id":"evt-d1"}', '{"event_id":"evt-d2"}']);
+    expect(store.row('d2').state).toBe('delivered');
+    expect(dispatcher.pendingCount).toBe(0);
+    expect(errors).toEqual([]);
   });
 
   it('retries 503, 503 and delivers on the third attempt, each at its time', async () => {

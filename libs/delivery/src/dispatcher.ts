@@ -39,7 +39,8 @@ export interface RecordedAttempt extends PostResult {
 export interface DeliveryStore {
   /** Every delivery still pending. */
   pending(): Promise<PendingDelivery[]>;
-  target(id: string): Promise<DeliveryTarget>;
+  /** null when the delivery is gone (its sandbox account was reset or removed). */
+  target(id: string): Promise<DeliveryTarget | null>;
   /** The attempt row and the delivery's new state, written together. */
   record(id: string, attempt: RecordedAttempt): Promise<void>;
   /** A delivery found past its window when due fails with no further attempt. */
@@ -252,6 +253,10 @@ export class Dispatcher {
       return;
     }
     const target = await store.target(delivery.id);
+    if (target === null) {
+      this.finish(delivery);
+      return;
+    }
     const headers =
       target.signingSecret === null
         ? {}

@@ -71,8 +71,11 @@ export class ContractError extends Error {
 
 /** 429 RATE-001, telling the caller when to come back (the HTTP layer adds Retry-After). */
 export class RateLimitedError extends ContractError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('RATE-001', `too many requests for this merchant; retry after ${retryAfterSeconds} s`);
+  constructor(
+    readonly retryAfterSeconds: number,
+    what = 'too many requests for this merchant',
+  ) {
+    super('RATE-001', `${what}; retry after ${retryAfterSeconds} s`);
   }
 }
 

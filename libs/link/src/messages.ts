@@ -82,7 +82,19 @@ export interface CardReply {
 /** Requests on the control link name the terminal they are for. */
 export type ControlRequest =
   | { type: 'terminal'; serial: string; request: TerminalRequest }
-  | { type: 'host'; terminal: TerminalProfile };
+  | { type: 'host'; terminal: TerminalProfile }
+  /**
+   * Sandbox reset: the terminals drop what runs, their store (transactions, queued events, print
+   * jobs) is erased, and they start again idle with these settings. Answers a FleetChange.
+   */
+  | { type: 'reset'; terminals: TerminalProfile[] }
+  /** Sandbox account removal: the terminals stop and their store is erased. Answers a FleetChange. */
+  | { type: 'remove'; serials: string[] };
+
+/** What the simulator answers to a reset or a removal: the serials it acted on. */
+export interface FleetChange {
+  serials: string[];
+}
 
 /** Notices the service sends on the control link. */
 export type ControlNotice = { type: 'fleet'; terminals: TerminalProfile[] };

@@ -79,6 +79,23 @@ export class ApiConfig {
   @Min(100)
   RATE_LIMIT_WINDOW_MS = 1000;
 
+  /** Sandbox accounts each client address may create per window (`POST /sandbox/accounts`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  ACCOUNT_RATE_LIMIT_MAX = 60;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  ACCOUNT_RATE_LIMIT_WINDOW_MS = 60_000;
+
+  /** How often the service looks for terminals that should be linked and are not (CLI-added ones). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  FLEET_SYNC_INTERVAL_MS = 1000;
+
   /** Production only: let webhooks and callbacks reach loopback, private and link-local addresses. */
   @IsIn(['true', 'false'])
   ALLOW_PRIVATE_WEBHOOKS = 'false';

@@ -53,6 +53,8 @@ export class ConsoleStream {
         };
       case 'attempt': {
         const target = await this.outbox.target(notice.deliveryId);
+        // Erased meanwhile (a sandbox reset): nothing left to show.
+        if (target === null) return undefined;
         const event = JSON.parse(target.body) as TransactionEvent;
         return {
           merchantId: event.merchant_id,

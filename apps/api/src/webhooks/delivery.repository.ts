@@ -148,7 +148,7 @@ export class DeliveryRepository implements DeliveryStore {
     return rows.map(pendingOf);
   }
 
-  async target(id: string): Promise<DeliveryTarget> {
+  async target(id: string): Promise<DeliveryTarget | null> {
     // Lower-case aliases: PostgreSQL folds unquoted ones, SQLite keeps them as written.
     const row = await this.deliveries
       .createQueryBuilder('d')
@@ -156,7 +156,7 @@ export class DeliveryRepository implements DeliveryStore {
       .select(['d.url AS url', 'd.payload AS body', 'd.event_id AS event_id', 'm.webhook_secret AS secret'])
       .where('d.id = :id', { id })
       .getRawOne<{ url: string; body: string; event_id: string; secret: string | null }>();
-    if (row === undefined) throw new Error(`no delivery ${id}`);
+    if (row === undefined) return null;
     return { url: row.url, body: row.body, eventId: row.event_id, signingSecret: row.secret ?? null };
   }
 

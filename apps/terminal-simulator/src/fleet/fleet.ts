@@ -8,6 +8,7 @@ import { TerminalPrinter } from '../printer/terminal-printer';
 import { TerminalRuntime } from '../runtime/terminal-runtime';
 import { LocalSearch } from '../search/local-search';
 import { REAL_TIMERS } from '../runtime/timers';
+import { TerminalErasure } from '../store/terminal-erasure';
 import { TerminalStore, transactionKey } from '../store/terminal-store';
 
 interface HostedTerminal {
@@ -27,6 +28,7 @@ export class Fleet implements OnApplicationShutdown {
     private readonly store: TerminalStore,
     private readonly localSearch: LocalSearch,
     private readonly printStore: PrintStore,
+    private readonly erasure: TerminalErasure,
   ) {}
 
   get size(): number {
@@ -68,6 +70,42 @@ export class Fleet implements OnApplicationShutdown {
     terminal.runtime.update(profile);
     if (profile.offline) terminal.uplink.close();
     else terminal.uplink.open();
+  }
+
+  /**
+   * Sandbox reset: each terminal drops what it runs, its store is erased, and it starts again
+   * idle with the settings given (a fresh runtime, uplink and printer).
+   */
+  async reset(profiles: TerminalProfile[]): Promise<string[]> {
+    const serials = profiles.map((profile) => profile.serialNumber);
+    await this.remove(serials);
+    for (const profile of profiles) await this.host(profile);
+    return serials;
+  }
+
+  /** Stops hosting the terminals and erases what they kept (sandbox account removal). */
+  async remove(serials: string[]): Promise<string[]> {
+    for (const serial of serials) this.retire(serial);
+    await this.erasure.erase(serials);
+    return serials;
+  }
+
+  /**
+   * Stops hosting every terminal the service's fleet no longer lists (removed while this
+   * simulator was not linked), so none keeps knocking on the service for ever.
+   */
+  retain(listed: string[]): void {
+    const keep = new Set(listed);
+    for (const serial of [...this.hosted.keys()]) if (!keep.has(serial)) this.retire(serial);
+  }
+
+  private retire(serial: string): void {
+    const terminal = this.hosted.get(serial);
+    if (terminal === undefined) return;
+    this.hosted.delete(serial);
+    terminal.runtime.retire();
+    terminal.printer.stop();
+    terminal.uplink.close();
   }
 
   /** A request for one terminal, from its uplink (Cloud form) or its local network (Local form). */

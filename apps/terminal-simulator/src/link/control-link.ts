@@ -6,6 +6,7 @@ import {
   LINK_TOKEN_HEADER,
   LinkPeer,
   type ControlNotice,
+  type FleetChange,
   type ControlRequest,
 } from '@tps/link';
 import { SimulatorConfig, websocketUrl } from '../config/simulator-config';
@@ -78,6 +79,14 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
       case 'host':
         await this.fleet.host(request.terminal);
         return { hosted: request.terminal.serialNumber };
+      case 'reset': {
+        const change: FleetChange = { serials: await this.fleet.reset(request.terminals) };
+        return change;
+      }
+      case 'remove': {
+        const change: FleetChange = { serials: await this.fleet.remove(request.serials) };
+        return change;
+      }
       default: {
         const unknownRequest: never = request;
         throw new ContractError('PAR-001', `unknown control request ${JSON.stringify(unknownRequest)}`);
@@ -87,6 +96,7 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
 
   private onNotice(notice: ControlNotice): void {
     if (notice.type !== 'fleet') return;
+    this.fleet.retain(notice.terminals.map((terminal) => terminal.serialNumber));
     for (const terminal of notice.terminals) {
       this.fleet
         .host(terminal)

@@ -58,6 +58,7 @@ export class TerminalPrinter {
   private printAgain = false;
   private reporting = false;
   private reportAgain = false;
+  private stopped = false;
 
   constructor(
     private readonly serial: string,
@@ -81,8 +82,14 @@ export class TerminalPrinter {
     this.report();
   }
 
+  /** Takes no job and reports nothing more (sandbox reset or removal: its queue is erased). */
+  stop(): void {
+    this.stopped = true;
+  }
+
   /** Sends the changes the service has not acknowledged (also called when the uplink opens). */
   report(): void {
+    if (this.stopped) return;
     if (this.reporting) {
       this.reportAgain = true;
       return;
@@ -100,6 +107,7 @@ export class TerminalPrinter {
   }
 
   private work(): void {
+    if (this.stopped) return;
     if (this.printing) {
       this.printAgain = true;
       return;
@@ -117,7 +125,7 @@ export class TerminalPrinter {
   }
 
   private async printQueue(): Promise<void> {
-    for (;;) {
+    while (!this.stopped) {
       this.printAgain = false;
       const job = await this.store.nextToPrint(this.serial);
       if (job === null) return;

@@ -46,6 +46,8 @@ const CARDHOLDER_CANCELED = 'canceled by the cardholder';
  */
 export class TerminalRuntime {
   private running: Active | undefined;
+  /** Set by a sandbox reset or removal: this runtime's store rows are gone, it records nothing more. */
+  private retired = false;
 
   constructor(
     private profileValue: TerminalProfile,
@@ -132,6 +134,15 @@ export class TerminalRuntime {
       answer: { client_transaction_id: order.clientTransactionId, status: 'TERMINAL_CANCELED' },
       events: active.transaction.emitted,
     };
+  }
+
+  /**
+   * Takes the terminal out of service (sandbox reset or removal): what runs is asked to cancel so
+   * that its waits end now, and nothing it does from here on reaches the store or the service.
+   */
+  retire(): void {
+    this.retired = true;
+    this.running?.interrupts.requestAbort();
   }
 
   /** The cardholder at the screen (sandbox card control); TRX-006 when nothing waits for a card. */
@@ -353,6 +364,8 @@ export class TerminalRuntime {
   }
 
   private async record(order: OperationOrder, link: LinkEvent): Promise<void> {
+    // Checked before the write is queued, so an erasure queued after retire() is never undone.
+    if (this.retired) return;
     await this.store.record(this.profile.serialNumber, order, link);
     this.link.flush();
     if (isFinalStatus(link.event.status) && this.running?.transaction.order === order)

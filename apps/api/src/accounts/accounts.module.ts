@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MerchantClock } from '../clock/merchant-clock';
+import { TerminalEntity } from '../terminals/terminal.entity';
+import { AccountRepository } from './account.repository';
+import { AddressRateLimiter } from './address-rate-limiter';
+import { SandboxAccounts } from './sandbox-accounts';
+import { SandboxAccountsController } from './sandbox-accounts.controller';
+
+/** Sandbox accounts and reset (contract §14); registered in the sandbox profile only. */
+@Module({
+  imports: [TypeOrmModule.forFeature([TerminalEntity])],
+  controllers: [SandboxAccountsController],
+  providers: [AccountRepository, AddressRateLimiter, SandboxAccounts, MerchantClock],
+})
+export class AccountsModule {}

@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { ContractError } from '@tps/domain';
+import { LinkUnavailableError, type ControlRequest, type FleetChange, type LinkPeer } from '@tps/link';
+import { MerchantEntity } from '../auth/merchant.entity';
+import { MerchantClock, type ClockReading } from '../clock/merchant-clock';
+import { FleetSync } from '../fleet/fleet-sync';
+import { TerminalLinks, terminalProfile, type LinkState } from '../link/terminal-links';
+import { SEED_MERCHANTS, newTerminal } from '../seed/sandbox-seed';
+import type { TerminalEntity } from '../terminals/terminal.entity';
+import { AccountRepository } from './account.repository';
+import { newMerchantId, newSecretKey, newSerials } from './account-identity';
+import type { CreateAccountDto } from './create-account.dto';
+
+/** One terminal of a new account, as `POST /sandbox/accounts` answers it (contract §14). */
+export interface AccountTerminal {
+  serialNumber: string;
+  bound: boolean;
+  link: LinkState;
+}
+
+export interface CreatedAccount {
+  merchant_id: string;
+  secret_key: string;
+  terminals: AccountTerminal[];
+  clock: ClockReading;
+}
+
+export interface ResetAnswer {
+  reset: true;
+  clock: ClockReading;
+}
+
+const HOST_TIMEOUT_MS = 5000;
+/**
+ * How long an answer waits for the terminals' uplinks. They normally link in milliseconds; a
+ * terminal still down after this is answered as `link: "down"` rather than holding the caller.
+ */
+const LINK_UP_WAIT_MS = 5000;
+/** Ids and serials are random: a collision is rare, several in a row mean something else is wrong. */
+const CREATE_ATTEMPTS = 5;
+
+function simulatorNotLinked(): ContractError {
+  return new ContractError(
+    'TER-001',
+    'the terminal simulator is not linked to the service yet; wait until GET /ready answers 200',
+  );
+}
+
+/**
+ * Sandbox accounts for CI (contract §14): each an isolated merchant with its own credentials,
+ * fleet, clock and webhook secret, made, reset and removed over HTTP.
+ */
+@Injectable()
+export class SandboxAccounts {
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly links: TerminalLinks,
+    private readonly clock: MerchantClock,
+    private readonly fleetSync: FleetSync,
+  ) {}
+
+  /** Makes the account and answers once every terminal is hosted and linked. */
+  async create(body: CreateAccountDto): Promise<CreatedAccount> {
+    if (this.links.controlPeer === undefined) throw simulatorNotLinked();
+    const pace = body.pace ?? 'instant';
+    const count = body.terminals ?? 2;
+    for (let attempt = 1; ; attempt++) {
+      const merchantId = newMerchantId();
+      const fleet = newSerials(count).map((serial) => newTerminal(serial, merchantId, pace, 'front-desk'));
+      const merchant = Object.assign(new MerchantEntity(), {
+        merchantId,
+        secretKey: newSecretKey(),
+        boundTerminalSerial: fleet[0].serialNumber,
+        webhookSecret: null,
+        clockOffsetSeconds: 0,
+      });
+      if (await this.accounts.create(merchant, fleet)) {
+        await Promise.all(fleet.map((terminal) => this.bringUp(terminal)));
+        return {
+          merchant_id: merchant.merchantId,
+          secret_key: merchant.secretKey,
+          terminals: fleet.map((terminal, index) => ({
+            serialNumber: terminal.serialNumber,
+            bound: index === 0,
+            link: this.links.state(terminal),
+          })),
+          clock: this.clock.reading(merchant),
+        };
+      }
+      if (attempt === CREATE_ATTEMPTS) throw new Error('no free merchant id or serials after several tries');
+    }
+  }
+
+  /**
+   * Back to a clean state: the terminals drop what runs and start again idle, online, printer ok
+   * (pace kept); the merchant's transactions, events, deliveries and print jobs are erased on
+   * both sides; its clock is back to real time.
+   */
+  async reset(merchant: MerchantEntity): Promise<ResetAnswer> {
+    const control = this.links.controlPeer;
+    if (control === undefined) throw simulatorNotLinked();
+    const serials = (await this.accounts.fleetOf(merchant.merchantId)).map((t) => t.serialNumber);
+    await this.fleetSync.holding(serials, async () => {
+      const fleet = await this.accounts.restoreFleet(merchant.merchantId);
+      // Cut here first, so that the answer waits for the new uplinks, not the old ones closing.
+      for (const terminal of fleet) this.links.cutUplink(terminal.serialNumber);
+      await this.changeFleet(control, { type: 'reset', terminals: fleet.map(terminalProfile) });
+      // After the terminals' stores: an event they had queued can no longer arrive once this is done.
+      await this.accounts.eraseActivity(merchant.merchantId);
+      await Promise.all(fleet.map((terminal) => this.links.waitUp(terminal.serialNumber, LINK_UP_WAIT_MS)));
+    });
+    merchant.clockOffsetSeconds = 0;
+    return { reset: true, clock: this.clock.reading(merchant) };
+  }
+
+  /** Removes the account, its terminals (on the simulator too) and everything they did. */
+  async remove(merchant: MerchantEntity): Promise<void> {
+    if (SEED_MERCHANTS.some((seed) => seed.merchantId === merchant.merchantId)) {
+      throw new ContractError(
+        'TRX-006',
+        'the demo merchants are shared and cannot be deleted; create your own with POST /sandbox/accounts',
+      );
+    }
+    const serials = (await this.accounts.fleetOf(merchant.merchantId)).map((t) => t.serialNumber);
+    await this.fleetSync.holding(serials, async () => {
+      await this.accounts.remove(merchant.merchantId);
+      for (const serial of serials) this.links.cutUplink(serial);
+      // Without the simulator, the fleet it gets when it links again no longer lists these terminals.
+      const control = this.links.controlPeer;
+      if (control !== undefined) await this.changeFleet(control, { type: 'remove', serials });
+    });
+  }
+
+  private async changeFleet(control: LinkPeer, request: ControlRequest): Promise<FleetChange> {
+    try {
+      return await control.request<FleetChange>(request, HOST_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof LinkUnavailableError) throw simulatorNotLinked();
+      throw error;
+    }
+  }
+
+  private async bringUp(terminal: TerminalEntity): Promise<void> {
+    await this.links.host(terminal, HOST_TIMEOUT_MS);
+    await this.links.waitUp(terminal.serialNumber, LINK_UP_WAIT_MS);
+  }
+}

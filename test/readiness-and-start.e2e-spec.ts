@@ -1,0 +1,173 @@
+import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { poll, REPO_ROOT, Stack } from '@tps/testing';
+
+const run = promisify(execFile);
+
+/** A port nobody listens on right now (the kernel's choice, released at once). */
+async function freePort(): Promise<number> {
+  const server = await listening();
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** A server holding a port, as another program would; it hangs up on whoever connects. */
+function listening(port = 0): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer((socket) => socket.destroy());
+    server.once('error', reject);
+    server.listen(port, () => resolve(server));
+  });
+}
+
+async function readiness(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${url}/ready`);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('GET /ready (contract §14)', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ withoutSimulator: true, apiEnv: { FLEET_SYNC_INTERVAL_MS: '100' } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('is 503 with what it waits for until the simulator and every terminal are linked, then 200', async () => {
+    const before = await readiness(stack.apiUrl);
+    expect(before).toEqual({
+      status: 503,
+      body: {
+        ready: false,
+        waiting_for: ['simulator', 'terminal SIM0000001', 'terminal SIM0000002', 'terminal SIM0000003'],
+      },
+    });
+    // /health answers 200 all along: it says the process is up, not that it can serve.
+    expect((await fetch(`${stack.apiUrl}/health`)).status).toBe(200);
+
+    await stack.startSimulator();
+    const after = await poll(
+      '/ready to answer 200',
+      async () => {
+        const answer = await readiness(stack.apiUrl);
+        return answer.status === 200 ? answer : undefined;
+      },
+      10_000,
+    );
+    expect(after.body).toEqual({ ready: true });
+  });
+
+  it('counts a terminal the sandbox set offline as intended, not as waited for', async () => {
+    const offline = await stack.client().post('/sandbox/terminals/SIM0000002/offline');
+    expect(offline.status).toBe(200);
+    expect((await readiness(stack.apiUrl)).status).toBe(200);
+    expect((await stack.client().post('/sandbox/terminals/SIM0000002/online')).status).toBe(200);
+  });
+
+  it('links a terminal the merchant CLI adds while the service runs, by itself', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'dist/scripts/merchant.js'),
+        'add',
+        'acme',
+        '--terminal',
+        'TPV0000001',
+        '--bound',
+        'TPV0000001',
+      ],
+      { env: { ...process.env, DATABASE_URL: `sqlite:${stack.apiDatabase}` } },
+    );
+    const provisioned = JSON.parse(stdout) as { merchant_id: string; secret_key: string };
+    const acme = stack.client().as({ merchantId: provisioned.merchant_id, secret: provisioned.secret_key });
+    const terminal = await poll(
+      'the CLI terminal to link',
+      async () => {
+        const fleet = await acme.get<Array<Record<string, unknown>>>('/sandbox/terminals');
+        return fleet.body[0]?.link === 'up' ? fleet.body[0] : undefined;
+      },
+      10_000,
+    );
+    expect(terminal).toMatchObject({ serialNumber: 'TPV0000001', link: 'up' });
+    expect((await readiness(stack.apiUrl)).status).toBe(200);
+    expect((await acme.patch('/sandbox/terminals/TPV0000001', { pace: 'instant' })).status).toBe(200);
+    const charge = await acme.post<Record<string, unknown>>('/terminal/v1/sync/charge', {
+      amount: { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 },
+      client_transaction_id: crypto.randomUUID(),
+    });
+    expect(charge.status).toBe(200);
+    expect(charge.body.approved).toBe(true);
+  });
+});
+
+describe('npm start and the CI recipe', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tps-start-'));
+  });
+
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs the launcher as `npm start` does after the build; answers its exit code and output. */
+  function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/scripts/start.js')], {
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        API_DATABASE_URL: `sqlite:${join(dir, 'api.sqlite')}`,
+        SIMULATOR_DATABASE_URL: `sqlite:${join(dir, 'terminal.sqlite')}`,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    return new Promise((resolve) =>
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, output });
+      }),
+    );
+  }
+
+  it.each(['SIMULATOR_PORT', 'API_PORT'])('exits non-zero when %s is taken', async (taken) => {
+    const busy = await listening();
+    try {
+      const { port } = busy.address() as AddressInfo;
+      const other = await freePort();
+      const ports =
+        taken === 'API_PORT'
+          ? { API_PORT: String(port), SIMULATOR_PORT: String(other) }
+          : { API_PORT: String(other), SIMULATOR_PORT: String(port) };
+      const { code, output } = await start(ports);
+      expect(code).not.toBe(0);
+      expect(code).not.toBeNull();
+      expect(output).toContain('EADDRINUSE');
+    } finally {
+      await new Promise((done) => busy.close(done));
+    }
+  });
+
+  it('runs the CI script: start, wait for ready, create an account, charge, tear down', async () => {
+    const { stdout } = await run('bash', [join(REPO_ROOT, 'test/ci/sandbox-smoke.sh')], {
+      env: { ...process.env, API_PORT: String(await freePort()), SIMULATOR_PORT: String(await freePort()) },
+      timeout: 90_000,
+    });
+    expect(stdout).toMatch(/sandbox ready at http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(stdout).toMatch(/charge [0-9a-f-]{36} approved\n/);
+    expect(stdout).toMatch(/account acct_[0-9a-f]{24} deleted\n/);
+  });
+});

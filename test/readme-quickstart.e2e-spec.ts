@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '@tps/testing';
+
+const run = promisify(execFile);
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** The bash blocks of the README's quickstart, in order, unindented, as a person pastes them. */
+function quickstart(): string {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('## Quickstart');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const blocks = [...section.matchAll(/^( *)```bash\n([\s\S]*?)^ *```/gm)].map(([, indent, code]) =>
+    code
+      .split('\n')
+      .map((line) => line.slice(indent.length))
+      .join('\n'),
+  );
+  return blocks.join('\n');
+}
+
+describe('the README quickstart', () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tps-quickstart-'));
+  });
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs pasted top to bottom: every step answers as the README says', async () => {
+    const [api, simulator, receiver] = [await freePort(), await freePort(), await freePort()];
+    // The only changes: ports free on this machine, its own data files, and no second install
+    // (the suite runs on a built checkout).
+    const script = quickstart()
+      .replace('npm ci && npm run build\n', '')
+      .replaceAll('localhost:3000', `localhost:${api}`)
+      .replaceAll('127.0.0.1:4000', `127.0.0.1:${receiver}`)
+      .replaceAll('listen(4000)', `listen(${receiver})`)
+      .replace('sandbox.log', join(dir, 'sandbox.log'));
+    const { stdout } = await run(
+      'bash',
+      ['-c', `trap 'kill \${SANDBOX:-} \${RECEIVER:-} 2>/dev/null' EXIT\n${script}\nsleep 1`],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          API_PORT: String(api),
+          SIMULATOR_PORT: String(simulator),
+          API_DATABASE_URL: `sqlite:${join(dir, 'api.sqlite')}`,
+          SIMULATOR_DATABASE_URL: `sqlite:${join(dir, 'terminal.sqlite')}`,
+        },
+        timeout: 120_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    expect(stdout).toContain('sandbox ready at');
+    expect(stdout).toMatch(/"merchant_id":"acct_[0-9a-f]{24}"/);
+    // Step 4's receiver prints the async charge's three webhooks.
+    for (const status of ['CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL'])
+      expect(stdout).toMatch(new RegExp(`webhook /hook .*"status":"${status}"`));
+    expect(stdout).toMatch(/"business_state":"SETTLED"/);
+    expect(stdout).toMatch(/whsec_/);
+    // Step 7 prints the tip, the refund, the re-authorization and the capture.
+    expect(stdout.match(/"approved":true/g)?.length).toBe(4);
+    // Step 8: the rules read the moved clock.
+    expect(stdout).toContain('"offset_seconds":2505600');
+    expect(stdout).toContain('"code":"TRX-004"');
+    expect(stdout).toContain('"code":"TRX-003"');
+    // Step 9: the standard receipt of the charge.
+    expect(stdout).toContain('TOTAL MXN');
+    // Step 10: offline is TER-001; the card control and the abort act.
+    expect(stdout).toContain('"code":"TER-001"');
+    expect(stdout).toContain('"action":"present"');
+    expect(stdout).toContain('"status":"TERMINAL_CANCELED"');
+    // Step 11: reset leaves nothing; after the delete the credentials are refused.
+    expect(stdout).toContain('{"reset":true');
+    expect(stdout).toContain('{"items":[],"next_cursor":null}');
+    expect(stdout.trimEnd()).toMatch(/"code":"AUTH-001"[^\n]*$/);
+    expect(stdout).not.toMatch(/"code":"(INT-001|PAR-00\d|NF-00\d|AUTH-002)"/);
+  });
+});
