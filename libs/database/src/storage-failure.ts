@@ -1,4 +1,5 @@
 import { StorageUnavailableError } from '@tps/domain';
+import { QueryFailedError } from 'typeorm';
 
 /**
  * SQLite result codes that say the storage, not the statement, failed: the same write may work
@@ -29,4 +30,9 @@ export function isStorageFailure(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;
   const code = codeOf(error);
   return code !== undefined && STORAGE_CODES.has(code);
+}
+
+/** A write refused by a unique key: SQLite, PostgreSQL and MySQL each say it their own way. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof QueryFailedError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message);
 }

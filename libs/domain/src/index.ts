@@ -8,3 +8,4 @@ export * from './preauth-validity';
 export * from './business-state';
 export * from './print-lifecycle';
 export * from './approval-effects';
+export * from './paper-roll';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, type EntityManager, type Repository } from 'typeorm';
-import { insertRows, SerialWriter } from '@tps/database';
+import { type EntityManager, type Repository } from 'typeorm';
+import { insertRows, isUniqueViolation, SerialWriter } from '@tps/database';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { PrintJobEntity } from '../print/print-job.entity';
 import { TerminalEntity } from '../terminals/terminal.entity';
@@ -9,10 +9,6 @@ import { TransactionEventEntity } from '../transactions/transaction-event.entity
 import { TransactionEntity } from '../transactions/transaction.entity';
 import { DeliveryAttemptEntity } from '../webhooks/delivery-attempt.entity';
 import { DeliveryEntity } from '../webhooks/delivery.entity';
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof QueryFailedError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message);
-}
 
 /**
  * A sandbox account as a whole (contract §14): made, wiped clean and removed each in one write,

@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { SerialWriter } from '@tps/database';
 import { MerchantEntity } from '../auth/merchant.entity';
 
 /** Stores how far each merchant's sandbox clock runs ahead. */
 @Injectable()
 export class MerchantClockRepository {
-  constructor(@InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>) {}
+  constructor(private readonly writer: SerialWriter) {}
 
-  /** Adds to the offset in one statement, so two moves at once both count; answers the new offset. */
-  async advance(merchantId: string, seconds: number): Promise<number> {
-    await this.merchants.increment({ merchantId }, 'clockOffsetSeconds', seconds);
-    const merchant = await this.merchants.findOneByOrFail({ merchantId });
-    return merchant.clockOffsetSeconds;
+  /**
+   * Adds to the offset in the write queue (a write beside it on SQLite's one connection would join
+   * whatever transaction is open, and vanish with its rollback); answers the new offset.
+   */
+  advance(merchantId: string, seconds: number): Promise<number> {
+    return this.writer.write(async (manager) => {
+      await manager.increment(MerchantEntity, { merchantId }, 'clockOffsetSeconds', seconds);
+      return (await manager.findOneByOrFail(MerchantEntity, { merchantId })).clockOffsetSeconds;
+    });
   }
 }

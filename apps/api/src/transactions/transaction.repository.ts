@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, QueryFailedError, type EntityManager, type Repository } from 'typeorm';
+import { In, IsNull, type EntityManager, type Repository } from 'typeorm';
 import {
   approvalEffects,
   isFollowUp,
@@ -11,7 +11,7 @@ import {
   type LifecycleStatus,
 } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
-import { insertRows, SerialWriter } from '@tps/database';
+import { insertRows, isUniqueViolation, SerialWriter } from '@tps/database';
 import type { LinkEvent, OperationOrder, TransactionOutcome } from '@tps/link';
 import { businessRecordOf } from './business-record';
 import { TransactionEventEntity } from './transaction-event.entity';
@@ -64,10 +64,6 @@ function followingStatus(transaction: TransactionEntity, event: LinkEvent['event
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof QueryFailedError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message);
 }
 
 @Injectable()

@@ -1,21 +1,9 @@
 import type { PrintCommand } from './types';
 
-/** The terminal's paper roll, in characters (as the simulator prints it). */
-export const PAPER_COLUMNS = 32;
+// The terminal's own line breaking (a pure file of libs/domain, bundled into the console).
+import { wrap } from '../../../../libs/domain/src/paper-roll';
 
-/** Wraps at the last space that fits, as the terminal's printer does; a longer word is cut. */
-export function wrap(paragraph: string, columns = PAPER_COLUMNS): string[] {
-  const lines: string[] = [];
-  let rest = paragraph.trimEnd();
-  while (rest.length > columns) {
-    const space = rest.lastIndexOf(' ', columns);
-    const cut = space > 0 ? space : columns;
-    lines.push(rest.slice(0, cut).trimEnd());
-    rest = rest.slice(cut).trimStart();
-  }
-  lines.push(rest);
-  return lines;
-}
+export { wrap };
 
 export type PaperLine =
   | { kind: 'text'; text: string; align: 'left' | 'center' | 'right'; bold: boolean }

@@ -1,5 +1,6 @@
 import type { PrintCommand } from '@tps/contracts';
-import { RECEIPT_COLUMNS, renderReceipt, wrap } from './receipt-renderer';
+import { RECEIPT_COLUMNS, wrap } from '@tps/domain';
+import { renderReceipt } from './receipt-renderer';
 
 describe('renderReceipt', () => {
   it('aligns text left, center and right in 32 columns', () => {

@@ -1,7 +1,5 @@
 import type { PrintAlignment, PrintCommand } from '@tps/contracts';
-
-/** The width of the terminal's paper roll, in characters. */
-export const RECEIPT_COLUMNS = 32;
+import { RECEIPT_COLUMNS, wrap } from '@tps/domain';
 
 const CUT_LABEL = ' cut ';
 
@@ -9,23 +7,6 @@ const CUT_LABEL = ' cut ';
 function printable(value: string): string {
   // eslint-disable-next-line no-control-regex
   return value.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000B-\u001F\u007F]/g, ' ');
-}
-
-/**
- * Wraps one paragraph at the last space that fits, keeping the spacing inside a line (receipts
- * line up columns with spaces); a word longer than the line is cut.
- */
-export function wrap(paragraph: string, columns = RECEIPT_COLUMNS): string[] {
-  const lines: string[] = [];
-  let rest = paragraph.trimEnd();
-  while (rest.length > columns) {
-    const space = rest.lastIndexOf(' ', columns);
-    const cut = space > 0 ? space : columns;
-    lines.push(rest.slice(0, cut).trimEnd());
-    rest = rest.slice(cut).trimStart();
-  }
-  lines.push(rest);
-  return lines;
 }
 
 export function align(line: string, alignment: PrintAlignment, columns = RECEIPT_COLUMNS): string {
