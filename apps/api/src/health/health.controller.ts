@@ -1,6 +1,12 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/public-route.decorator';
@@ -13,6 +19,13 @@ export interface ApiHealth {
   simulator: 'connected' | 'disconnected';
 }
 
+class ApiHealthDoc {
+  @ApiProperty({ enum: ['up', 'down'] }) status!: string;
+  @ApiProperty({ enum: ['up', 'down'] }) database!: string;
+  @ApiProperty({ type: 'integer', minimum: 0 }) linked_terminals!: number;
+  @ApiProperty({ enum: ['connected', 'disconnected'] }) simulator!: string;
+}
+
 @ApiTags('health')
 @PublicRoute()
 @Controller('health')
@@ -23,7 +36,12 @@ export class HealthController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness: up, database reachable, linked terminals (no credentials)' })
+  @ApiOperation({
+    summary: 'Liveness: up, database reachable, linked terminals (no credentials)',
+    description: 'The one route without a signature.',
+  })
+  @ApiOkResponse({ type: ApiHealthDoc, description: 'the service is up' })
+  @ApiServiceUnavailableResponse({ type: ApiHealthDoc, description: 'the database does not answer' })
   async health(@Res({ passthrough: true }) response: Response): Promise<ApiHealth> {
     const database = await this.dataSource.query('SELECT 1').then(
       () => 'up' as const,

@@ -1,17 +1,24 @@
 import { Body, Controller, HttpCode, Param, Post, Req, UseGuards, applyDecorators } from '@nestjs/common';
-import { ApiBasicAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import {
+  AuthorizationResponseDoc,
   ChargeDto,
   TransactionEventDoc,
   amountFromDto,
   type AmountDto,
   type OperationDto,
 } from '@tps/contracts/dto';
-import type { OperationMode } from '@tps/domain';
+import { isFollowUp, type OperationMode } from '@tps/domain';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard, type AuthenticatedRequest } from '../auth/merchant-auth.guard';
+import {
+  ApiErrors,
+  FOLLOW_UP_ERRORS,
+  PAYMENT_ERRORS,
+  SYNC_OUTCOME_ERRORS,
+} from '../openapi/api-errors.decorator';
 import { TerminalSerialPipe } from '../terminals/terminal-serial.pipe';
 import type { RequestForm } from '../transactions/transaction.entity';
 import { OPERATION_ROUTES, type OperationRoute } from './operation-routes';
@@ -25,8 +32,6 @@ type Answer = Promise<TransactionEvent | AuthorizationResponse>;
 
 /** Every payment operation in Local and Cloud form, sync and async; routes from OPERATION_ROUTES. */
 @ApiTags('payments')
-@ApiBasicAuth()
-@ApiHeader({ name: 'timestamp', required: true, description: 'Unix time in seconds' })
 @UseGuards(MerchantAuthGuard)
 @Controller('terminal/v1')
 export class PaymentsController {
@@ -61,8 +66,6 @@ export class PaymentsController {
 
 /** `POST /authorization`: the specification's authorization call, a sync pre-authorization in Local form. */
 @ApiTags('payments')
-@ApiBasicAuth()
-@ApiHeader({ name: 'timestamp', required: true, description: 'Unix time in seconds' })
 @UseGuards(MerchantAuthGuard)
 @Controller()
 export class AuthorizationController {
@@ -70,7 +73,13 @@ export class AuthorizationController {
 
   @Post('authorization')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Pre-authorization (sync, Local form): the Authorization response' })
+  @ApiOperation({
+    summary: 'Pre-authorization (sync, Local form): the Authorization response',
+    description:
+      "The specification's authorization call: a sync pre-authorization on the terminal bound to the credentials. Capture, re-authorize or void it by its `rawResponse.transaction_reference`.",
+  })
+  @ApiOkResponse({ type: AuthorizationResponseDoc, description: 'the Authorization response' })
+  @ApiErrors(PAYMENT_ERRORS, SYNC_OUTCOME_ERRORS)
   authorize(
     @CurrentMerchant() merchant: MerchantEntity,
     @Body() body: ChargeDto,
@@ -89,6 +98,12 @@ export class AuthorizationController {
     });
   }
 }
+
+const MODE_DESCRIPTIONS: Record<OperationMode, string> = {
+  sync: "Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.",
+  async:
+    'Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.',
+};
 
 /**
  * Declares one route of the table on PaymentsController, as the decorators of a hand-written
@@ -125,10 +140,15 @@ function declareRoute(route: OperationRoute, mode: OperationMode, form: RequestF
     HttpCode(200),
     ApiOperation({
       summary: `${route.summary} (${mode}, ${form === 'cloud' ? 'Cloud form' : 'Local Network form: the terminal bound to the credentials'})`,
+      description: `${route.description} ${MODE_DESCRIPTIONS[mode]}`,
     }),
     mode === 'async'
       ? ApiOkResponse({ type: TransactionEventDoc, description: 'the TERMINAL_ACKNOWLEDGED event' })
-      : ApiOkResponse({ description: 'the Authorization response' }),
+      : ApiOkResponse({ type: AuthorizationResponseDoc, description: 'the Authorization response' }),
+    ApiErrors(
+      isFollowUp(route.type) ? FOLLOW_UP_ERRORS : PAYMENT_ERRORS,
+      mode === 'sync' ? SYNC_OUTCOME_ERRORS : [],
+    ),
     ...(form === 'cloud' ? [ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })] : []),
   )(prototype, name, descriptor);
 }

@@ -1,22 +1,32 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBasicAuth, ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { SearchAnswer } from '@tps/contracts';
-import { OnlineTransactionSearchDto, TransactionSearchDto } from '@tps/contracts/dto';
+import { OnlineTransactionSearchDto, SearchAnswerDoc, TransactionSearchDto } from '@tps/contracts/dto';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
 import { TerminalLinks } from '../link/terminal-links';
 import { ApiConfig } from '../config/api-config';
+import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorator';
 import { TerminalResolver } from '../terminals/terminal-resolver';
 import { TerminalSerialPipe } from '../terminals/terminal-serial.pipe';
 import type { RequestForm } from '../transactions/transaction.entity';
 import { OnlineSearch } from './online-search';
 import { searchFilters } from './search-filters';
 
+const FILTERS =
+  'Filters are optional and combine with AND; `limit` is 1 to 100 (20 when omitted) and `cursor` is the `next_cursor` of the previous page.';
+const ONLINE = `The service's records of the merchant, in both forms. ${FILTERS}`;
+const LOCAL = `The terminal's own store, which also holds what an offline terminal has not sent yet; \`business_state\` is null. ${FILTERS}`;
+
 /** Transaction search (contract §7), online (the service's records) and local (the terminal's). */
+/** Every search answers one page of the same shape. */
+const ANSWER = ApiOkResponse({
+  type: SearchAnswerDoc,
+  description: 'one page of transactions, newest first',
+});
+
 @ApiTags('transaction search')
-@ApiBasicAuth()
-@ApiHeader({ name: 'timestamp', required: true, description: 'Unix time in seconds' })
 @UseGuards(MerchantAuthGuard)
 @Controller('terminal/v1')
 export class SearchController {
@@ -29,7 +39,12 @@ export class SearchController {
 
   @Post('sync/transaction_search_online')
   @HttpCode(200)
-  @ApiOperation({ summary: "Online search: the service's records of the whole merchant (Local form)" })
+  @ANSWER
+  @ApiOperation({
+    summary: "Online search: the service's records of the whole merchant (Local form)",
+    description: ONLINE,
+  })
+  @ApiErrors('PAR-002')
   onlineLocal(
     @CurrentMerchant() merchant: MerchantEntity,
     @Body() body: OnlineTransactionSearchDto,
@@ -39,7 +54,12 @@ export class SearchController {
 
   @Post(':terminalSerial/sync/transaction_search_online')
   @HttpCode(200)
-  @ApiOperation({ summary: "Online search: the service's records of the whole merchant (Cloud form)" })
+  @ANSWER
+  @ApiOperation({
+    summary: "Online search: the service's records of the whole merchant (Cloud form)",
+    description: `${ONLINE} The path names one of the merchant's terminals; the search still covers the whole merchant.`,
+  })
+  @ApiErrors('PAR-002', 'NF-002')
   @ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })
   async onlineCloud(
     @CurrentMerchant() merchant: MerchantEntity,
@@ -53,7 +73,9 @@ export class SearchController {
 
   @Post('sync/transaction_search_local')
   @HttpCode(200)
-  @ApiOperation({ summary: "Local search: the bound terminal's own store (Local form)" })
+  @ANSWER
+  @ApiOperation({ summary: "Local search: the bound terminal's own store (Local form)", description: LOCAL })
+  @ApiErrors('PAR-002', TERMINAL_ROUTE_ERRORS)
   localLocal(
     @CurrentMerchant() merchant: MerchantEntity,
     @Body() body: TransactionSearchDto,
@@ -63,7 +85,9 @@ export class SearchController {
 
   @Post(':terminalSerial/sync/transaction_search_local')
   @HttpCode(200)
-  @ApiOperation({ summary: "Local search: the terminal's own store (Cloud form)" })
+  @ANSWER
+  @ApiOperation({ summary: "Local search: the terminal's own store (Cloud form)", description: LOCAL })
+  @ApiErrors('PAR-002', TERMINAL_ROUTE_ERRORS)
   @ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })
   localCloud(
     @CurrentMerchant() merchant: MerchantEntity,

@@ -7,3 +7,6 @@ export * from './operations.dto';
 export * from './transaction-search.dto';
 export * from './print-job';
 export * from './print-job.dto';
+export * from './error-body.doc';
+export * from './authorization-response.doc';
+export * from './search-answer.doc';
