@@ -34,10 +34,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge (sync, Local Network form: the terminal bound to the credentials)
+         * Charge (sync) (Local Network form: the terminal bound to the credentials)
          * @description Charges `amount` on the terminal: the cardholder presents a card and the acquirer answers. The centavos of the total choose a sandbox scenario (decline, rejection, cancel...). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_charge_local"];
+        post: operations["PaymentsController_syncCharge_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -54,10 +54,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge (sync, Cloud form)
+         * Charge (sync) (Cloud form)
          * @description Charges `amount` on the terminal: the cardholder presents a card and the acquirer answers. The centavos of the total choose a sandbox scenario (decline, rejection, cancel...). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_charge_cloud"];
+        post: operations["PaymentsController_syncCharge_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -74,10 +74,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge (async, Local Network form: the terminal bound to the credentials)
+         * Charge (async) (Local Network form: the terminal bound to the credentials)
          * @description Charges `amount` on the terminal: the cardholder presents a card and the acquirer answers. The centavos of the total choose a sandbox scenario (decline, rejection, cancel...). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_charge_local"];
+        post: operations["PaymentsController_asyncCharge_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -94,10 +94,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge (async, Cloud form)
+         * Charge (async) (Cloud form)
          * @description Charges `amount` on the terminal: the cardholder presents a card and the acquirer answers. The centavos of the total choose a sandbox scenario (decline, rejection, cancel...). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_charge_cloud"];
+        post: operations["PaymentsController_asyncCharge_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -114,10 +114,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pre-authorization (sync, Local Network form: the terminal bound to the credentials)
+         * Pre-authorization (sync) (Local Network form: the terminal bound to the credentials)
          * @description Authorizes `amount` without settling it: valid 7 days for debit cards and 28 for credit, to be captured, re-authorized or voided by its transaction_reference. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_authorization_local"];
+        post: operations["PaymentsController_syncAuthorization_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -134,10 +134,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pre-authorization (sync, Cloud form)
+         * Pre-authorization (sync) (Cloud form)
          * @description Authorizes `amount` without settling it: valid 7 days for debit cards and 28 for credit, to be captured, re-authorized or voided by its transaction_reference. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_authorization_cloud"];
+        post: operations["PaymentsController_syncAuthorization_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -154,10 +154,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pre-authorization (async, Local Network form: the terminal bound to the credentials)
+         * Pre-authorization (async) (Local Network form: the terminal bound to the credentials)
          * @description Authorizes `amount` without settling it: valid 7 days for debit cards and 28 for credit, to be captured, re-authorized or voided by its transaction_reference. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_authorization_local"];
+        post: operations["PaymentsController_asyncAuthorization_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -174,10 +174,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pre-authorization (async, Cloud form)
+         * Pre-authorization (async) (Cloud form)
          * @description Authorizes `amount` without settling it: valid 7 days for debit cards and 28 for credit, to be captured, re-authorized or voided by its transaction_reference. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_authorization_cloud"];
+        post: operations["PaymentsController_asyncAuthorization_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -194,10 +194,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture of a pre-authorization (sync, Local Network form: the terminal bound to the credentials)
+         * Capture of a pre-authorization (sync) (Local Network form: the terminal bound to the credentials)
          * @description Captures the authorization named by `transaction_reference`, once, for at most the authorized amount (all of it when `amount` is omitted). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_capture_local"];
+        post: operations["PaymentsController_syncCapture_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -214,10 +214,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture of a pre-authorization (sync, Cloud form)
+         * Capture of a pre-authorization (sync) (Cloud form)
          * @description Captures the authorization named by `transaction_reference`, once, for at most the authorized amount (all of it when `amount` is omitted). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_capture_cloud"];
+        post: operations["PaymentsController_syncCapture_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -234,10 +234,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture of a pre-authorization (async, Local Network form: the terminal bound to the credentials)
+         * Capture of a pre-authorization (async) (Local Network form: the terminal bound to the credentials)
          * @description Captures the authorization named by `transaction_reference`, once, for at most the authorized amount (all of it when `amount` is omitted). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_capture_local"];
+        post: operations["PaymentsController_asyncCapture_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -254,10 +254,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture of a pre-authorization (async, Cloud form)
+         * Capture of a pre-authorization (async) (Cloud form)
          * @description Captures the authorization named by `transaction_reference`, once, for at most the authorized amount (all of it when `amount` is omitted). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_capture_cloud"];
+        post: operations["PaymentsController_asyncCapture_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -274,10 +274,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-authorization: a new authorized total, validity restarted (sync, Local Network form: the terminal bound to the credentials)
+         * Re-authorization: a new authorized total, validity restarted (sync) (Local Network form: the terminal bound to the credentials)
          * @description Sets a new authorized total on the authorization named by `transaction_reference` and restarts its validity. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_re_authorization_local"];
+        post: operations["PaymentsController_syncReAuthorization_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -294,10 +294,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-authorization: a new authorized total, validity restarted (sync, Cloud form)
+         * Re-authorization: a new authorized total, validity restarted (sync) (Cloud form)
          * @description Sets a new authorized total on the authorization named by `transaction_reference` and restarts its validity. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_re_authorization_cloud"];
+        post: operations["PaymentsController_syncReAuthorization_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -314,10 +314,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-authorization: a new authorized total, validity restarted (async, Local Network form: the terminal bound to the credentials)
+         * Re-authorization: a new authorized total, validity restarted (async) (Local Network form: the terminal bound to the credentials)
          * @description Sets a new authorized total on the authorization named by `transaction_reference` and restarts its validity. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_re_authorization_local"];
+        post: operations["PaymentsController_asyncReAuthorization_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -334,10 +334,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-authorization: a new authorized total, validity restarted (async, Cloud form)
+         * Re-authorization: a new authorized total, validity restarted (async) (Cloud form)
          * @description Sets a new authorized total on the authorization named by `transaction_reference` and restarts its validity. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_re_authorization_cloud"];
+        post: operations["PaymentsController_asyncReAuthorization_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -354,10 +354,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tip added to a settled charge or capture (sync, Local Network form: the terminal bound to the credentials)
+         * Tip added to a settled charge or capture (sync) (Local Network form: the terminal bound to the credentials)
          * @description Adds `tip` (centavos), once, to the charge or capture named by `transaction_reference`. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_pos_tip_local"];
+        post: operations["PaymentsController_syncPosTip_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -374,10 +374,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tip added to a settled charge or capture (sync, Cloud form)
+         * Tip added to a settled charge or capture (sync) (Cloud form)
          * @description Adds `tip` (centavos), once, to the charge or capture named by `transaction_reference`. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_pos_tip_cloud"];
+        post: operations["PaymentsController_syncPosTip_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -394,10 +394,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tip added to a settled charge or capture (async, Local Network form: the terminal bound to the credentials)
+         * Tip added to a settled charge or capture (async) (Local Network form: the terminal bound to the credentials)
          * @description Adds `tip` (centavos), once, to the charge or capture named by `transaction_reference`. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_pos_tip_local"];
+        post: operations["PaymentsController_asyncPosTip_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -414,10 +414,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tip added to a settled charge or capture (async, Cloud form)
+         * Tip added to a settled charge or capture (async) (Cloud form)
          * @description Adds `tip` (centavos), once, to the charge or capture named by `transaction_reference`. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_pos_tip_cloud"];
+        post: operations["PaymentsController_asyncPosTip_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -434,10 +434,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Void, the day of the approval before 22:00 Mexico City (sync, Local Network form: the terminal bound to the credentials)
+         * Void, the day of the approval before 22:00 Mexico City (sync) (Local Network form: the terminal bound to the credentials)
          * @description Voids the charge, capture or authorization named by `transaction_reference` on the day of its approval, before 22:00 Mexico City (TRX-003 after: refund instead). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_void_local"];
+        post: operations["PaymentsController_syncVoid_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -454,10 +454,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Void, the day of the approval before 22:00 Mexico City (sync, Cloud form)
+         * Void, the day of the approval before 22:00 Mexico City (sync) (Cloud form)
          * @description Voids the charge, capture or authorization named by `transaction_reference` on the day of its approval, before 22:00 Mexico City (TRX-003 after: refund instead). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_void_cloud"];
+        post: operations["PaymentsController_syncVoid_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -474,10 +474,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Void, the day of the approval before 22:00 Mexico City (async, Local Network form: the terminal bound to the credentials)
+         * Void, the day of the approval before 22:00 Mexico City (async) (Local Network form: the terminal bound to the credentials)
          * @description Voids the charge, capture or authorization named by `transaction_reference` on the day of its approval, before 22:00 Mexico City (TRX-003 after: refund instead). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_void_local"];
+        post: operations["PaymentsController_asyncVoid_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -494,10 +494,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Void, the day of the approval before 22:00 Mexico City (async, Cloud form)
+         * Void, the day of the approval before 22:00 Mexico City (async) (Cloud form)
          * @description Voids the charge, capture or authorization named by `transaction_reference` on the day of its approval, before 22:00 Mexico City (TRX-003 after: refund instead). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
-        post: operations["PaymentsController_async_void_cloud"];
+        post: operations["PaymentsController_asyncVoid_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -514,10 +514,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refund of a charge or a capture (sync, Local Network form: the terminal bound to the credentials)
+         * Refund of a charge or a capture (sync) (Local Network form: the terminal bound to the credentials)
          * @description Refunds the charge or capture named by `transaction_reference`: refunds add up to at most its amount plus tip (all that is left when `amount` is omitted). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_refund_local"];
+        post: operations["PaymentsController_syncRefund_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -534,10 +534,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refund of a charge or a capture (sync, Cloud form)
+         * Refund of a charge or a capture (sync) (Cloud form)
          * @description Refunds the charge or capture named by `transaction_reference`: refunds add up to at most its amount plus tip (all that is left when `amount` is omitted). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
-        post: operations["PaymentsController_sync_refund_cloud"];
+        post: operations["PaymentsController_syncRefund_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -574,10 +574,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Online search: the service's records of the whole merchant (Local form)
-         * @description The service's records of the merchant, in both forms. Filters are optional and combine with AND; `limit` is 1 to 100 (20 when omitted) and `cursor` is the `next_cursor` of the previous page.
+         * Online search: the service's records of the whole merchant (Local Network form: the terminal bound to the credentials)
+         * @description The service's records of the merchant, in both forms; the Cloud form names one of the merchant's terminals and still covers the whole merchant (`terminal_serial` narrows it). Filters are optional and combine with AND; `limit` is 1 to 100 (20 when omitted) and `cursor` is the `next_cursor` of the previous page.
          */
-        post: operations["SearchController_onlineLocal"];
+        post: operations["SearchController_onlineSearch_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -595,9 +595,9 @@ export interface paths {
         put?: never;
         /**
          * Online search: the service's records of the whole merchant (Cloud form)
-         * @description The service's records of the merchant, in both forms. Filters are optional and combine with AND; `limit` is 1 to 100 (20 when omitted) and `cursor` is the `next_cursor` of the previous page. The path names one of the merchant's terminals; the search still covers the whole merchant.
+         * @description The service's records of the merchant, in both forms; the Cloud form names one of the merchant's terminals and still covers the whole merchant (`terminal_serial` narrows it). Filters are optional and combine with AND; `limit` is 1 to 100 (20 when omitted) and `cursor` is the `next_cursor` of the previous page.
          */
-        post: operations["SearchController_onlineCloud"];
+        post: operations["SearchController_onlineSearch_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -614,10 +614,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Local search: the bound terminal's own store (Local form)
+         * Local search: the terminal's own store (Local Network form: the terminal bound to the credentials)
          * @description The terminal's own store, which also holds what an offline terminal has not sent yet; `business_state` is null. Filters are optional and combine with AND; `limit` is 1 to 100 (20 when omitted) and `cursor` is the `next_cursor` of the previous page.
          */
-        post: operations["SearchController_localLocal"];
+        post: operations["SearchController_localSearch_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -637,7 +637,7 @@ export interface paths {
          * Local search: the terminal's own store (Cloud form)
          * @description The terminal's own store, which also holds what an offline terminal has not sent yet; `business_state` is null. Filters are optional and combine with AND; `limit` is 1 to 100 (20 when omitted) and `cursor` is the `next_cursor` of the previous page.
          */
-        post: operations["SearchController_localCloud"];
+        post: operations["SearchController_localSearch_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -654,10 +654,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync abort, Local Network form
+         * Sync abort (Local Network form: the terminal bound to the credentials)
          * @description Cancels the operation running on the terminal (or the one named by `target_client_transaction_id`) while it is at TERMINAL_ACKNOWLEDGED or CARD_PRESENTED, and answers once its TERMINAL_CANCELED is stored. A target that is unknown, finished, past APPROVAL_REQUESTED or of another merchant is 409 TRX-002.
          */
-        post: operations["AbortController_syncLocal"];
+        post: operations["AbortController_syncAbort_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -674,10 +674,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync abort, Cloud form
+         * Sync abort (Cloud form)
          * @description Cancels the operation running on the terminal (or the one named by `target_client_transaction_id`) while it is at TERMINAL_ACKNOWLEDGED or CARD_PRESENTED, and answers once its TERMINAL_CANCELED is stored. A target that is unknown, finished, past APPROVAL_REQUESTED or of another merchant is 409 TRX-002.
          */
-        post: operations["AbortController_syncCloud"];
+        post: operations["AbortController_syncAbort_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -694,10 +694,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Async abort, Local Network form
+         * Async abort (Local Network form: the terminal bound to the credentials)
          * @description An abort with its own client_transaction_id and lifecycle: TERMINAL_ACKNOWLEDGED now, then TERMINAL_CANCELED (the target was canceled) or TERMINAL_REJECTED with TRX-002 (nothing could be aborted) to its `events_webhook_url`.
          */
-        post: operations["AbortController_asyncLocal"];
+        post: operations["AbortController_asyncAbort_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -714,10 +714,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Async abort, Cloud form
+         * Async abort (Cloud form)
          * @description An abort with its own client_transaction_id and lifecycle: TERMINAL_ACKNOWLEDGED now, then TERMINAL_CANCELED (the target was canceled) or TERMINAL_REJECTED with TRX-002 (nothing could be aborted) to its `events_webhook_url`.
          */
-        post: operations["AbortController_asyncCloud"];
+        post: operations["AbortController_asyncAbort_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -734,10 +734,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a print job, Local Network form (the terminal bound to the credentials)
+         * Create a print job (Local Network form: the terminal bound to the credentials)
          * @description Queues a print job on the terminal: `commands` printed in order, or the standard receipt of an approved transaction named by `transaction_reference`. The printer takes jobs one at a time (PENDING → IN_PROGRESS → COMPLETED, or FAILED with `errorCode`); `webhookUrl` gets one POST when the job ends.
          */
-        post: operations["PrintController_createLocal"];
+        post: operations["PrintController_create_local"];
         delete?: never;
         options?: never;
         head?: never;
@@ -754,10 +754,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a print job, Cloud form
+         * Create a print job (Cloud form)
          * @description Queues a print job on the terminal: `commands` printed in order, or the standard receipt of an approved transaction named by `transaction_reference`. The printer takes jobs one at a time (PENDING → IN_PROGRESS → COMPLETED, or FAILED with `errorCode`); `webhookUrl` gets one POST when the job ends.
          */
-        post: operations["PrintController_createCloud"];
+        post: operations["PrintController_create_cloud"];
         delete?: never;
         options?: never;
         head?: never;
@@ -772,10 +772,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A print job, Local Network form
+         * A print job (Local Network form: the terminal bound to the credentials)
          * @description The last state the service heard of a job sent through the same form, with the receipt as printed (`printedText`) and the outcome of its webhook (`callback`).
          */
-        get: operations["PrintController_getLocal"];
+        get: operations["PrintController_read_local"];
         put?: never;
         post?: never;
         delete?: never;
@@ -792,10 +792,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A print job, Cloud form
+         * A print job (Cloud form)
          * @description The last state the service heard of a job sent through the same form, with the receipt as printed (`printedText`) and the outcome of its webhook (`callback`).
          */
-        get: operations["PrintController_getCloud"];
+        get: operations["PrintController_read_cloud"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1961,6 +1961,11 @@ export interface components {
          * @example 1795334400
          */
         timestamp: string;
+        /**
+         * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+         * @example SIM0000002
+         */
+        terminalSerial: string;
     };
     requestBodies: never;
     headers: never;
@@ -2013,7 +2018,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_charge_local: {
+    PaymentsController_syncCharge_local: {
         parameters: {
             query?: never;
             header: {
@@ -2198,7 +2203,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_charge_cloud: {
+    PaymentsController_syncCharge_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -2209,7 +2214,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -2385,7 +2394,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_charge_local: {
+    PaymentsController_asyncCharge_local: {
         parameters: {
             query?: never;
             header: {
@@ -2566,7 +2575,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_charge_cloud: {
+    PaymentsController_asyncCharge_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -2577,7 +2586,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -2749,7 +2762,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_authorization_local: {
+    PaymentsController_syncAuthorization_local: {
         parameters: {
             query?: never;
             header: {
@@ -2934,7 +2947,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_authorization_cloud: {
+    PaymentsController_syncAuthorization_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -2945,7 +2958,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -3121,7 +3138,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_authorization_local: {
+    PaymentsController_asyncAuthorization_local: {
         parameters: {
             query?: never;
             header: {
@@ -3302,7 +3319,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_authorization_cloud: {
+    PaymentsController_asyncAuthorization_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -3313,7 +3330,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -3485,7 +3506,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_capture_local: {
+    PaymentsController_syncCapture_local: {
         parameters: {
             query?: never;
             header: {
@@ -3675,7 +3696,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_capture_cloud: {
+    PaymentsController_syncCapture_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -3686,7 +3707,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -3867,7 +3892,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_capture_local: {
+    PaymentsController_asyncCapture_local: {
         parameters: {
             query?: never;
             header: {
@@ -4053,7 +4078,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_capture_cloud: {
+    PaymentsController_asyncCapture_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -4064,7 +4089,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -4241,7 +4270,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_re_authorization_local: {
+    PaymentsController_syncReAuthorization_local: {
         parameters: {
             query?: never;
             header: {
@@ -4431,7 +4460,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_re_authorization_cloud: {
+    PaymentsController_syncReAuthorization_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -4442,7 +4471,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -4623,7 +4656,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_re_authorization_local: {
+    PaymentsController_asyncReAuthorization_local: {
         parameters: {
             query?: never;
             header: {
@@ -4809,7 +4842,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_re_authorization_cloud: {
+    PaymentsController_asyncReAuthorization_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -4820,7 +4853,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -4997,7 +5034,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_pos_tip_local: {
+    PaymentsController_syncPosTip_local: {
         parameters: {
             query?: never;
             header: {
@@ -5187,7 +5224,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_pos_tip_cloud: {
+    PaymentsController_syncPosTip_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -5198,7 +5235,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -5379,7 +5420,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_pos_tip_local: {
+    PaymentsController_asyncPosTip_local: {
         parameters: {
             query?: never;
             header: {
@@ -5565,7 +5606,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_pos_tip_cloud: {
+    PaymentsController_asyncPosTip_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -5576,7 +5617,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -5753,7 +5798,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_void_local: {
+    PaymentsController_syncVoid_local: {
         parameters: {
             query?: never;
             header: {
@@ -5943,7 +5988,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_void_cloud: {
+    PaymentsController_syncVoid_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -5954,7 +5999,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -6135,7 +6184,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_void_local: {
+    PaymentsController_asyncVoid_local: {
         parameters: {
             query?: never;
             header: {
@@ -6321,7 +6370,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_async_void_cloud: {
+    PaymentsController_asyncVoid_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -6332,7 +6381,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -6509,7 +6562,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_refund_local: {
+    PaymentsController_syncRefund_local: {
         parameters: {
             query?: never;
             header: {
@@ -6699,7 +6752,7 @@ export interface operations {
             };
         };
     };
-    PaymentsController_sync_refund_cloud: {
+    PaymentsController_syncRefund_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -6710,7 +6763,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -7076,7 +7133,7 @@ export interface operations {
             };
         };
     };
-    SearchController_onlineLocal: {
+    SearchController_onlineSearch_local: {
         parameters: {
             query?: never;
             header: {
@@ -7141,6 +7198,22 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -7190,7 +7263,7 @@ export interface operations {
             };
         };
     };
-    SearchController_onlineCloud: {
+    SearchController_onlineSearch_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -7201,7 +7274,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -7322,7 +7399,7 @@ export interface operations {
             };
         };
     };
-    SearchController_localLocal: {
+    SearchController_localSearch_local: {
         parameters: {
             query?: never;
             header: {
@@ -7484,7 +7561,7 @@ export interface operations {
             };
         };
     };
-    SearchController_localCloud: {
+    SearchController_localSearch_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -7495,7 +7572,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -7648,7 +7729,7 @@ export interface operations {
             };
         };
     };
-    AbortController_syncLocal: {
+    AbortController_syncAbort_local: {
         parameters: {
             query?: never;
             header: {
@@ -7826,7 +7907,7 @@ export interface operations {
             };
         };
     };
-    AbortController_syncCloud: {
+    AbortController_syncAbort_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -7837,7 +7918,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -8006,7 +8091,7 @@ export interface operations {
             };
         };
     };
-    AbortController_asyncLocal: {
+    AbortController_asyncAbort_local: {
         parameters: {
             query?: never;
             header: {
@@ -8185,7 +8270,7 @@ export interface operations {
             };
         };
     };
-    AbortController_asyncCloud: {
+    AbortController_asyncAbort_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -8196,7 +8281,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -8366,7 +8455,7 @@ export interface operations {
             };
         };
     };
-    PrintController_createLocal: {
+    PrintController_create_local: {
         parameters: {
             query?: never;
             header: {
@@ -8530,7 +8619,7 @@ export interface operations {
             };
         };
     };
-    PrintController_createCloud: {
+    PrintController_create_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -8541,7 +8630,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
             };
             cookie?: never;
         };
@@ -8696,7 +8789,7 @@ export interface operations {
             };
         };
     };
-    PrintController_getLocal: {
+    PrintController_read_local: {
         parameters: {
             query?: never;
             header: {
@@ -8808,7 +8901,7 @@ export interface operations {
             };
         };
     };
-    PrintController_getCloud: {
+    PrintController_read_cloud: {
         parameters: {
             query?: never;
             header: {
@@ -8819,7 +8912,11 @@ export interface operations {
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
-                terminalSerial: string;
+                /**
+                 * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
+                 * @example SIM0000002
+                 */
+                terminalSerial: components["parameters"]["terminalSerial"];
                 printJobId: string;
             };
             cookie?: never;

@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { TransactionEvent } from '@tps/contracts';
 import { TransactionEventDoc } from '@tps/contracts/dto';
 import type { AbortReply } from '@tps/link';
@@ -8,8 +8,7 @@ import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard, type AuthenticatedRequest } from '../auth/merchant-auth.guard';
 import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorator';
 import { requestFingerprint } from '../payments/operation-request';
-import { TerminalSerialPipe } from '../terminals/terminal-serial.pipe';
-import type { RequestForm } from '../transactions/transaction.entity';
+import { Terminal, bothForms, type TerminalTarget } from '../terminals/terminal-target.decorator';
 import { AsyncAbortDto, SyncAbortDto } from './abort.dto';
 import { AbortService } from './abort-service';
 
@@ -32,66 +31,32 @@ const ASYNC_ABORT_ERRORS = ['PAR-002', 'PAR-004', 'TRX-001', ...TERMINAL_ROUTE_E
 export class AbortController {
   constructor(private readonly aborts: AbortService) {}
 
-  @Post('sync/abort')
+  @Post(bothForms('sync/abort'))
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sync abort, Local Network form', description: SYNC_ABORT })
+  @ApiOperation({ summary: 'Sync abort', description: SYNC_ABORT })
   @ApiOkResponse({ type: AbortReplyDoc, description: 'the canceled transaction' })
   @ApiErrors(SYNC_ABORT_ERRORS)
-  syncLocal(@CurrentMerchant() merchant: MerchantEntity, @Body() body: SyncAbortDto): Promise<AbortReply> {
-    return this.aborts.sync({ merchant, form: 'local', target: body.target_client_transaction_id });
-  }
-
-  @Post(':terminalSerial/sync/abort')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Sync abort, Cloud form', description: SYNC_ABORT })
-  @ApiOkResponse({ type: AbortReplyDoc, description: 'the canceled transaction' })
-  @ApiErrors(SYNC_ABORT_ERRORS)
-  @ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })
-  syncCloud(
+  syncAbort(
     @CurrentMerchant() merchant: MerchantEntity,
-    @Param('terminalSerial', TerminalSerialPipe) serial: string,
+    @Terminal() target: TerminalTarget,
     @Body() body: SyncAbortDto,
   ): Promise<AbortReply> {
-    return this.aborts.sync({ merchant, form: 'cloud', serial, target: body.target_client_transaction_id });
+    return this.aborts.sync({ merchant, ...target, target: body.target_client_transaction_id });
   }
 
-  @Post('async/abort')
+  @Post(bothForms('async/abort'))
   @HttpCode(200)
-  @ApiOperation({ summary: 'Async abort, Local Network form', description: ASYNC_ABORT })
+  @ApiOperation({ summary: 'Async abort', description: ASYNC_ABORT })
   @ApiOkResponse({ type: TransactionEventDoc, description: "the abort's own TERMINAL_ACKNOWLEDGED event" })
   @ApiErrors(ASYNC_ABORT_ERRORS)
-  asyncLocal(
+  asyncAbort(
     @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
     @Body() body: AsyncAbortDto,
     @Req() request: AuthenticatedRequest,
-  ): Promise<TransactionEvent> {
-    return this.async(merchant, 'local', undefined, body, request);
-  }
-
-  @Post(':terminalSerial/async/abort')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Async abort, Cloud form', description: ASYNC_ABORT })
-  @ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })
-  @ApiOkResponse({ type: TransactionEventDoc, description: "the abort's own TERMINAL_ACKNOWLEDGED event" })
-  @ApiErrors(ASYNC_ABORT_ERRORS)
-  asyncCloud(
-    @CurrentMerchant() merchant: MerchantEntity,
-    @Param('terminalSerial', TerminalSerialPipe) serial: string,
-    @Body() body: AsyncAbortDto,
-    @Req() request: AuthenticatedRequest,
-  ): Promise<TransactionEvent> {
-    return this.async(merchant, 'cloud', serial, body, request);
-  }
-
-  private async(
-    merchant: MerchantEntity,
-    form: RequestForm,
-    serial: string | undefined,
-    body: AsyncAbortDto,
-    request: AuthenticatedRequest,
   ): Promise<TransactionEvent> {
     return this.aborts.async(
-      { merchant, form, serial, target: body.target_client_transaction_id },
+      { merchant, ...target, target: body.target_client_transaction_id },
       {
         clientTransactionId: body.client_transaction_id,
         metadata: body.metadata ?? {},

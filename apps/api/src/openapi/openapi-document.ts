@@ -5,6 +5,7 @@ import {
   getSchemaPath,
   type OpenAPIObject,
   type OperationObject,
+  type ParameterObject,
   type ResponseObject,
 } from '@nestjs/swagger';
 import {
@@ -16,6 +17,7 @@ import {
 } from '@tps/contracts/dto';
 import { ERROR_CATALOGUE, type ErrorCode } from '@tps/domain';
 import { PUBLIC_EXTENSION } from '../auth/public-route.decorator';
+import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
 import { ERROR_CODES_EXTENSION } from './api-errors.decorator';
 import { ERROR_MEANINGS } from './error-meanings';
 import { toOpenApi31 } from './openapi-31';
@@ -102,6 +104,40 @@ function errorResponse(codes: readonly ErrorCode[]): ResponseObject {
   };
 }
 
+/** The Cloud form's path parameter, shared by every route served in both forms. */
+const TERMINAL_SERIAL: ParameterObject = {
+  name: TERMINAL_SERIAL_PARAM,
+  in: 'path',
+  required: true,
+  description: "Cloud form: the terminal, one of the merchant's (NF-002 otherwise)",
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+  example: 'SIM0000002',
+};
+
+const FORMS = {
+  cloud: 'Cloud form',
+  local: 'Local Network form: the terminal bound to the credentials',
+};
+
+/**
+ * A handler served in both forms (`bothForms`) is one operation per path, which Nest names
+ * `Handler[0]` and `Handler[1]`: each is named and summarised by its form, and the Cloud one gets
+ * the serial parameter, which the `@Terminal()` decorator reads outside Nest's view.
+ */
+function nameForm(template: string, operation: OperationObject): void {
+  const alias = /\[\d+\]$/;
+  if (operation.operationId === undefined || !alias.test(operation.operationId)) return;
+  const form = template.includes(`{${TERMINAL_SERIAL_PARAM}}`) ? 'cloud' : 'local';
+  operation.operationId = operation.operationId.replace(alias, `_${form}`);
+  operation.summary = `${operation.summary ?? ''} (${FORMS[form]})`.trim();
+  if (form === 'cloud') {
+    operation.parameters = [
+      { $ref: `#/components/parameters/${TERMINAL_SERIAL_PARAM}` },
+      ...(operation.parameters ?? []),
+    ];
+  }
+}
+
 /** Adds the signature, the `timestamp` header and every error response to one operation. */
 function finishOperation(operation: OperationObject & Record<string, unknown>): void {
   const isPublic = operation[PUBLIC_EXTENSION] === true;
@@ -161,8 +197,9 @@ function requestSchemas(document: OpenAPIObject): Set<string> {
  * and the validation pipe that refuses unknown fields (`additionalProperties: false`).
  */
 function finish(document: OpenAPIObject): OpenAPIObject {
-  for (const path of Object.values(document.paths)) {
+  for (const [template, path] of Object.entries(document.paths)) {
     for (const operation of Object.values(path) as Array<OperationObject & Record<string, unknown>>) {
+      nameForm(template, operation);
       finishOperation(operation);
     }
   }
@@ -176,7 +213,11 @@ function finish(document: OpenAPIObject): OpenAPIObject {
     webhooks: webhooks(),
     components: {
       ...document.components,
-      parameters: { ...document.components?.parameters, [TIMESTAMP_PARAMETER]: TIMESTAMP_HEADER },
+      parameters: {
+        ...document.components?.parameters,
+        [TIMESTAMP_PARAMETER]: TIMESTAMP_HEADER,
+        [TERMINAL_SERIAL_PARAM]: TERMINAL_SERIAL,
+      },
     },
   });
 }

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreatePrintJobDto, PrintJobDoc, type PrintJobRecord } from '@tps/contracts/dto';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
-import { TerminalSerialPipe } from '../terminals/terminal-serial.pipe';
+import { Terminal, bothForms, type TerminalTarget } from '../terminals/terminal-target.decorator';
 import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorator';
 import { PrintService } from './print-service';
 
@@ -20,56 +20,28 @@ const READ =
 export class PrintController {
   constructor(private readonly print: PrintService) {}
 
-  @Post('print')
+  @Post(bothForms('print'))
   @HttpCode(202)
-  @ApiOperation({
-    summary: 'Create a print job, Local Network form (the terminal bound to the credentials)',
-    description: CREATE,
-  })
+  @ApiOperation({ summary: 'Create a print job', description: CREATE })
   @ApiAcceptedResponse({ type: PrintJobDoc, description: 'the job record' })
   @ApiErrors(CREATE_ERRORS)
-  createLocal(
+  create(
     @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
     @Body() body: CreatePrintJobDto,
   ): Promise<PrintJobRecord> {
-    return this.print.create(merchant, 'local', undefined, body);
+    return this.print.create(merchant, target.form, target.serial, body);
   }
 
-  @Post(':terminalSerial/print')
-  @HttpCode(202)
-  @ApiOperation({ summary: 'Create a print job, Cloud form', description: CREATE })
-  @ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })
-  @ApiAcceptedResponse({ type: PrintJobDoc, description: 'the job record' })
-  @ApiErrors(CREATE_ERRORS)
-  createCloud(
-    @CurrentMerchant() merchant: MerchantEntity,
-    @Param('terminalSerial', TerminalSerialPipe) serial: string,
-    @Body() body: CreatePrintJobDto,
-  ): Promise<PrintJobRecord> {
-    return this.print.create(merchant, 'cloud', serial, body);
-  }
-
-  @Get('print/:printJobId')
-  @ApiOperation({ summary: 'A print job, Local Network form', description: READ })
+  @Get(bothForms('print/:printJobId'))
+  @ApiOperation({ summary: 'A print job', description: READ })
   @ApiOkResponse({ type: PrintJobDoc, description: 'the job record' })
   @ApiErrors('NF-002', 'NF-003')
-  getLocal(
+  read(
     @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
     @Param('printJobId') printJobId: string,
   ): Promise<PrintJobRecord> {
-    return this.print.get(merchant, undefined, printJobId);
-  }
-
-  @Get(':terminalSerial/print/:printJobId')
-  @ApiOperation({ summary: 'A print job, Cloud form', description: READ })
-  @ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })
-  @ApiOkResponse({ type: PrintJobDoc, description: 'the job record' })
-  @ApiErrors('NF-002', 'NF-003')
-  getCloud(
-    @CurrentMerchant() merchant: MerchantEntity,
-    @Param('terminalSerial', TerminalSerialPipe) serial: string,
-    @Param('printJobId') printJobId: string,
-  ): Promise<PrintJobRecord> {
-    return this.print.get(merchant, serial, printJobId);
+    return this.print.get(merchant, target.serial, printJobId);
   }
 }
