@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { signRequest } from '@tps/contracts';
-import { DEMO_MERCHANT, OpenApiConformance, poll, Stack } from '@tps/testing';
+import { DEMO_MERCHANT, OpenApiConformance, poll, Stack, WebhookReceiver } from '@tps/testing';
 import type { paths } from './generated/openapi';
 
 const GENERATED = join(__dirname, 'generated', 'openapi.d.ts');
@@ -42,11 +43,14 @@ const amount = { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 };
 
 describe('a client generated from /openapi.json (openapi-typescript + openapi-fetch)', () => {
   let stack: Stack;
+  let receiver: WebhookReceiver;
+  let conformance: OpenApiConformance;
   let client: ReturnType<typeof createClient<paths>>;
 
   beforeAll(async () => {
     stack = await Stack.start();
-    const conformance = await OpenApiConformance.load(stack.apiUrl);
+    receiver = await WebhookReceiver.start();
+    conformance = await OpenApiConformance.load(stack.apiUrl);
     client = createClient<paths>({ baseUrl: stack.apiUrl });
     client.use(signing, {
       async onResponse({ request, response }) {
@@ -65,6 +69,7 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
   });
 
   afterAll(async () => {
+    await receiver?.close();
     await stack?.stop();
   });
 
@@ -73,7 +78,8 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
     const source = join(stack.dir, 'openapi.json');
     const output = join(stack.dir, 'openapi.d.ts');
     writeFileSync(source, document);
-    execFileSync(process.execPath, [CLI, source, '-o', output], { stdio: 'pipe' });
+    // Not execFileSync: a blocked event loop would miss the API closing an idle keep-alive socket.
+    await promisify(execFile)(process.execPath, [CLI, source, '-o', output]);
     expect(readFileSync(output, 'utf8')).toBe(readFileSync(GENERATED, 'utf8'));
   });
 
@@ -98,7 +104,11 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
 
     const created = await client.POST('/terminal/v1/{terminalSerial}/print', {
       params: { header: now(), path: { terminalSerial: 'SIM0000001' } },
-      body: { transaction_reference: reference, externalReference: 'order-1' },
+      body: {
+        transaction_reference: reference,
+        externalReference: 'order-1',
+        webhookUrl: receiver.url('/print'),
+      },
     });
     expect(created.response.status).toBe(202);
     const printJobId = answered(created.data).printJobId;
@@ -115,6 +125,26 @@ describe('a client generated from /openapi.json (openapi-typescript + openapi-fe
     );
     expect(job.externalReference).toBe('order-1');
     expect(job.printedText).toContain('TOTAL');
+    await receiver.waitFor((received) => received.some((r) => r.path === '/print'));
+    expect(
+      receiver.bodies('/print').map((body) => conformance.webhookProblem('print.finished', body)),
+    ).toEqual([undefined]);
+  });
+
+  it('sends the webhooks the document describes, one per status after the acknowledgement', async () => {
+    const started = await client.POST('/terminal/v1/{terminalSerial}/async/charge', {
+      params: { header: now(), path: { terminalSerial: 'SIM0000002' } },
+      body: { amount, client_transaction_id: randomUUID(), events_webhook_url: receiver.url('/events') },
+    });
+    expect(answered(started.data).status).toBe('TERMINAL_ACKNOWLEDGED');
+    await receiver.waitFor((received) =>
+      received.some((r) => r.path === '/events' && (r.body as { status?: string }).status === 'APPROVAL'),
+    );
+    const events = receiver.bodies<{ status: string }>('/events');
+    expect(events.map((event) => event.status)).toEqual(['CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL']);
+    expect(events.map((event) => conformance.webhookProblem(`transaction.${event.status}`, event))).toEqual(
+      events.map(() => undefined),
+    );
   });
 
   it('types an error answer by the shared error schema', async () => {

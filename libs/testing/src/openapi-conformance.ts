@@ -64,6 +64,15 @@ export class OpenApiConformance {
     return new OpenApiConformance((await response.json()) as Json);
   }
 
+  /** What is wrong with a webhook the service sent, against the document's `webhooks[name]`. */
+  webhookProblem(name: string, body: unknown): string | undefined {
+    const pointer = `${DOCUMENT_ID}#/webhooks/${token(name)}/post/requestBody/content/application~1json/schema`;
+    const validate = this.ajv.getSchema(pointer);
+    if (validate === undefined) return `the document describes no webhook ${name}`;
+    if (validate(body)) return undefined;
+    return `webhook ${name} ${JSON.stringify(body).slice(0, 500)}: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`;
+  }
+
   /** What is wrong with an answer, or undefined when the document allows it. */
   problem(method: string, target: string, status: number, text: string): string | undefined {
     const path = target.split('?')[0];
