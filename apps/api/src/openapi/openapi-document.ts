@@ -167,34 +167,11 @@ function finishOperation(operation: OperationObject & Record<string, unknown>): 
   }
 }
 
-/** Names of the component schemas a request body reaches, directly or nested. */
-function requestSchemas(document: OpenAPIObject): Set<string> {
-  const schemas = document.components?.schemas ?? {};
-  const found = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
-        if (key === '$ref' && typeof item === 'string') {
-          const name = item.replace('#/components/schemas/', '');
-          if (!found.has(name)) {
-            found.add(name);
-            visit(schemas[name]);
-          }
-        } else visit(item);
-      }
-    }
-  };
-  for (const path of Object.values(document.paths)) {
-    for (const operation of Object.values(path) as OperationObject[]) visit(operation.requestBody);
-  }
-  return found;
-}
-
 /**
  * Completes what the decorators state with what holds for every route by construction: the
  * global signature guard (every route but the public ones), the shared error body and codes,
- * and the validation pipe that refuses unknown fields (`additionalProperties: false`).
+ * the validation pipe that refuses unknown fields (`additionalProperties: false`), which the
+ * answers keep to as well.
  */
 function finish(document: OpenAPIObject): OpenAPIObject {
   for (const [template, path] of Object.entries(document.paths)) {
@@ -203,10 +180,10 @@ function finish(document: OpenAPIObject): OpenAPIObject {
       finishOperation(operation);
     }
   }
-  const schemas = document.components?.schemas ?? {};
-  for (const name of requestSchemas(document)) {
-    const schema = schemas[name];
-    if (schema !== undefined && !('$ref' in schema)) schema.additionalProperties = false;
+  // Closed objects both ways: a request with an unknown field is refused (PAR-001), and an
+  // answer or webhook with a field the document does not name fails the e2e answer checks.
+  for (const schema of Object.values(document.components?.schemas ?? {})) {
+    if (!('$ref' in schema) && schema.properties !== undefined) schema.additionalProperties ??= false;
   }
   return toOpenApi31({
     ...document,
