@@ -1,6 +1,8 @@
+import { runInNewContext } from 'node:vm';
 import { requestSignature } from '@tps/contracts';
 import { LIFECYCLE_STATUSES } from '@tps/domain';
 import { Stack } from '@tps/testing';
+import { signDocsRequest } from '../apps/api/src/openapi/docs-request-signer';
 import type { Json } from './payment-helpers';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -62,6 +64,25 @@ describe('the OpenAPI document a client can trust', () => {
     for (const part of ['HMAC-SHA512', 'timestamp + "\\n" + METHOD', VECTOR_BODY, signature]) {
       expect(scheme.description).toContain(part);
     }
+  });
+
+  it('lets "Try it out" in /docs sign requests in the page, with the source text Swagger UI gets', async () => {
+    const init = await (await fetch(`${stack.apiUrl}/docs/swagger-ui-init.js`)).text();
+    expect(init).toContain(`"requestInterceptor": ${signDocsRequest.toString()}`);
+    // The same text, evaluated on its own with only what a browser page has, signs a request the API accepts.
+    const page = { crypto, TextEncoder, URL, btoa };
+    const pageSigner = runInNewContext(`(${signDocsRequest.toString()})`, page) as typeof signDocsRequest;
+    const url = `${stack.apiUrl}/sandbox/clock`;
+    const body = JSON.stringify({ advance_seconds: 0 });
+    const signed = await pageSigner({
+      url,
+      method: 'POST',
+      headers: { Authorization: 'demo-merchant:demo-secret-key', 'content-type': 'application/json' },
+      body,
+    });
+    const answer = await fetch(url, { method: 'POST', headers: signed.headers, body });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ offset_seconds: 0 });
   });
 
   it('gives every signed operation its timestamp header and authentication, rate and internal errors', () => {

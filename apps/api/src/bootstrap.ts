@@ -5,6 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { contractValidationPipe } from '@tps/http';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
+import { signDocsRequest } from './openapi/docs-request-signer';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 
 export const BODY_LIMIT = '1mb';
@@ -29,6 +30,8 @@ export async function createApi(
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
+    // "Try it out" signs each request in the browser from the merchant id and secret typed in.
+    swaggerOptions: { requestInterceptor: signDocsRequest },
   });
   return app;
 }

@@ -29,6 +29,10 @@ export const SIGNATURE_SECURITY_SCHEME: SecuritySchemeObject = {
     '',
     'There is no replay cache: a captured request stays valid only inside the ±300 s window, and every',
     'request that moves money is idempotent by `client_transaction_id`.',
+    '',
+    'In the browsable docs (`/docs`), choose Authorize and enter `merchant_id:secret_key` (the sandbox',
+    'seeds `demo-merchant:demo-secret-key`): the page signs each "Try it out" request itself with Web',
+    'Crypto and sends the two headers; the secret never leaves the page.',
   ].join('\n'),
 };
 
