@@ -34,7 +34,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge (sync) (Local Network form: the terminal bound to the credentials)
+         * Charge (sync, Local Network form: the terminal bound to the credentials)
          * @description Charges `amount` on the terminal: the cardholder presents a card and the acquirer answers. The centavos of the total choose a sandbox scenario (decline, rejection, cancel...). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncCharge_local"];
@@ -54,7 +54,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge (sync) (Cloud form)
+         * Charge (sync, Cloud form)
          * @description Charges `amount` on the terminal: the cardholder presents a card and the acquirer answers. The centavos of the total choose a sandbox scenario (decline, rejection, cancel...). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncCharge_cloud"];
@@ -74,7 +74,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge (async) (Local Network form: the terminal bound to the credentials)
+         * Charge (async, Local Network form: the terminal bound to the credentials)
          * @description Charges `amount` on the terminal: the cardholder presents a card and the acquirer answers. The centavos of the total choose a sandbox scenario (decline, rejection, cancel...). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncCharge_local"];
@@ -94,7 +94,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Charge (async) (Cloud form)
+         * Charge (async, Cloud form)
          * @description Charges `amount` on the terminal: the cardholder presents a card and the acquirer answers. The centavos of the total choose a sandbox scenario (decline, rejection, cancel...). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncCharge_cloud"];
@@ -114,7 +114,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pre-authorization (sync) (Local Network form: the terminal bound to the credentials)
+         * Pre-authorization (sync, Local Network form: the terminal bound to the credentials)
          * @description Authorizes `amount` without settling it: valid 7 days for debit cards and 28 for credit, to be captured, re-authorized or voided by its transaction_reference. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncAuthorization_local"];
@@ -134,7 +134,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pre-authorization (sync) (Cloud form)
+         * Pre-authorization (sync, Cloud form)
          * @description Authorizes `amount` without settling it: valid 7 days for debit cards and 28 for credit, to be captured, re-authorized or voided by its transaction_reference. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncAuthorization_cloud"];
@@ -154,7 +154,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pre-authorization (async) (Local Network form: the terminal bound to the credentials)
+         * Pre-authorization (async, Local Network form: the terminal bound to the credentials)
          * @description Authorizes `amount` without settling it: valid 7 days for debit cards and 28 for credit, to be captured, re-authorized or voided by its transaction_reference. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncAuthorization_local"];
@@ -174,7 +174,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pre-authorization (async) (Cloud form)
+         * Pre-authorization (async, Cloud form)
          * @description Authorizes `amount` without settling it: valid 7 days for debit cards and 28 for credit, to be captured, re-authorized or voided by its transaction_reference. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncAuthorization_cloud"];
@@ -194,7 +194,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture of a pre-authorization (sync) (Local Network form: the terminal bound to the credentials)
+         * Capture of a pre-authorization (sync, Local Network form: the terminal bound to the credentials)
          * @description Captures the authorization named by `transaction_reference`, once, for at most the authorized amount (all of it when `amount` is omitted). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncCapture_local"];
@@ -214,7 +214,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture of a pre-authorization (sync) (Cloud form)
+         * Capture of a pre-authorization (sync, Cloud form)
          * @description Captures the authorization named by `transaction_reference`, once, for at most the authorized amount (all of it when `amount` is omitted). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncCapture_cloud"];
@@ -234,7 +234,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture of a pre-authorization (async) (Local Network form: the terminal bound to the credentials)
+         * Capture of a pre-authorization (async, Local Network form: the terminal bound to the credentials)
          * @description Captures the authorization named by `transaction_reference`, once, for at most the authorized amount (all of it when `amount` is omitted). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncCapture_local"];
@@ -254,7 +254,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture of a pre-authorization (async) (Cloud form)
+         * Capture of a pre-authorization (async, Cloud form)
          * @description Captures the authorization named by `transaction_reference`, once, for at most the authorized amount (all of it when `amount` is omitted). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncCapture_cloud"];
@@ -274,7 +274,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-authorization: a new authorized total, validity restarted (sync) (Local Network form: the terminal bound to the credentials)
+         * Re-authorization: a new authorized total, validity restarted (sync, Local Network form: the terminal bound to the credentials)
          * @description Sets a new authorized total on the authorization named by `transaction_reference` and restarts its validity. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncReAuthorization_local"];
@@ -294,7 +294,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-authorization: a new authorized total, validity restarted (sync) (Cloud form)
+         * Re-authorization: a new authorized total, validity restarted (sync, Cloud form)
          * @description Sets a new authorized total on the authorization named by `transaction_reference` and restarts its validity. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncReAuthorization_cloud"];
@@ -314,7 +314,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-authorization: a new authorized total, validity restarted (async) (Local Network form: the terminal bound to the credentials)
+         * Re-authorization: a new authorized total, validity restarted (async, Local Network form: the terminal bound to the credentials)
          * @description Sets a new authorized total on the authorization named by `transaction_reference` and restarts its validity. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncReAuthorization_local"];
@@ -334,7 +334,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Re-authorization: a new authorized total, validity restarted (async) (Cloud form)
+         * Re-authorization: a new authorized total, validity restarted (async, Cloud form)
          * @description Sets a new authorized total on the authorization named by `transaction_reference` and restarts its validity. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncReAuthorization_cloud"];
@@ -354,7 +354,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tip added to a settled charge or capture (sync) (Local Network form: the terminal bound to the credentials)
+         * Tip added to a settled charge or capture (sync, Local Network form: the terminal bound to the credentials)
          * @description Adds `tip` (centavos), once, to the charge or capture named by `transaction_reference`. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncPosTip_local"];
@@ -374,7 +374,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tip added to a settled charge or capture (sync) (Cloud form)
+         * Tip added to a settled charge or capture (sync, Cloud form)
          * @description Adds `tip` (centavos), once, to the charge or capture named by `transaction_reference`. Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncPosTip_cloud"];
@@ -394,7 +394,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tip added to a settled charge or capture (async) (Local Network form: the terminal bound to the credentials)
+         * Tip added to a settled charge or capture (async, Local Network form: the terminal bound to the credentials)
          * @description Adds `tip` (centavos), once, to the charge or capture named by `transaction_reference`. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncPosTip_local"];
@@ -414,7 +414,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Tip added to a settled charge or capture (async) (Cloud form)
+         * Tip added to a settled charge or capture (async, Cloud form)
          * @description Adds `tip` (centavos), once, to the charge or capture named by `transaction_reference`. Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncPosTip_cloud"];
@@ -434,7 +434,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Void, the day of the approval before 22:00 Mexico City (sync) (Local Network form: the terminal bound to the credentials)
+         * Void, the day of the approval before 22:00 Mexico City (sync, Local Network form: the terminal bound to the credentials)
          * @description Voids the charge, capture or authorization named by `transaction_reference` on the day of its approval, before 22:00 Mexico City (TRX-003 after: refund instead). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncVoid_local"];
@@ -454,7 +454,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Void, the day of the approval before 22:00 Mexico City (sync) (Cloud form)
+         * Void, the day of the approval before 22:00 Mexico City (sync, Cloud form)
          * @description Voids the charge, capture or authorization named by `transaction_reference` on the day of its approval, before 22:00 Mexico City (TRX-003 after: refund instead). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncVoid_cloud"];
@@ -474,7 +474,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Void, the day of the approval before 22:00 Mexico City (async) (Local Network form: the terminal bound to the credentials)
+         * Void, the day of the approval before 22:00 Mexico City (async, Local Network form: the terminal bound to the credentials)
          * @description Voids the charge, capture or authorization named by `transaction_reference` on the day of its approval, before 22:00 Mexico City (TRX-003 after: refund instead). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncVoid_local"];
@@ -494,7 +494,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Void, the day of the approval before 22:00 Mexico City (async) (Cloud form)
+         * Void, the day of the approval before 22:00 Mexico City (async, Cloud form)
          * @description Voids the charge, capture or authorization named by `transaction_reference` on the day of its approval, before 22:00 Mexico City (TRX-003 after: refund instead). Answers the TERMINAL_ACKNOWLEDGED event at once; later events go to `events_webhook_url`. A repeat with the same client_transaction_id answers the same acknowledgement.
          */
         post: operations["PaymentsController_asyncVoid_cloud"];
@@ -514,7 +514,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refund of a charge or a capture (sync) (Local Network form: the terminal bound to the credentials)
+         * Refund of a charge or a capture (sync, Local Network form: the terminal bound to the credentials)
          * @description Refunds the charge or capture named by `transaction_reference`: refunds add up to at most its amount plus tip (all that is left when `amount` is omitted). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncRefund_local"];
@@ -534,7 +534,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refund of a charge or a capture (sync) (Cloud form)
+         * Refund of a charge or a capture (sync, Cloud form)
          * @description Refunds the charge or capture named by `transaction_reference`: refunds add up to at most its amount plus tip (all that is left when `amount` is omitted). Answers the acquirer's Authorization response once the transaction ends (a decline is 200 with `approved: false`); an end on the terminal is 409 with its TER code. A repeat with the same client_transaction_id answers the first outcome.
          */
         post: operations["PaymentsController_syncRefund_cloud"];

@@ -129,7 +129,10 @@ function nameForm(template: string, operation: OperationObject): void {
   if (operation.operationId === undefined || !alias.test(operation.operationId)) return;
   const form = template.includes(`{${TERMINAL_SERIAL_PARAM}}`) ? 'cloud' : 'local';
   operation.operationId = operation.operationId.replace(alias, `_${form}`);
-  operation.summary = `${operation.summary ?? ''} (${FORMS[form]})`.trim();
+  const summary = operation.summary ?? '';
+  operation.summary = summary.endsWith(')')
+    ? `${summary.slice(0, -1)}, ${FORMS[form]})`
+    : `${summary} (${FORMS[form]})`;
   if (form === 'cloud') {
     operation.parameters = [
       { $ref: `#/components/parameters/${TERMINAL_SERIAL_PARAM}` },
