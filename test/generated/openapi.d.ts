@@ -9176,22 +9176,6 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
              *     - `TER-004`: the serial is already taken
              */
             409: {

@@ -12,6 +12,18 @@ export const ERROR_CODES_EXTENSION = 'x-error-codes';
 export const ApiErrors = (...codeSets: ReadonlyArray<ErrorCode | readonly ErrorCode[]>): MethodDecorator =>
   ApiExtension(ERROR_CODES_EXTENSION, [...new Set(codeSets.flat())]);
 
+/** What every route can answer: an internal error, with no detail. */
+export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ['INT-001'];
+
+/** What a route that takes input (a body or path parameters) can answer when it is malformed. */
+export const INPUT_ERRORS: readonly ErrorCode[] = ['PAR-001'];
+
+/** What a route that takes a JSON body can answer besides its own validation. */
+export const BODY_ERRORS: readonly ErrorCode[] = ['PAR-001', 'PAR-005'];
+
+/** What every signed route can answer: a bad signature or timestamp, the merchant's rate limit. */
+export const SIGNED_ERRORS: readonly ErrorCode[] = ['AUTH-001', 'AUTH-002', 'RATE-001'];
+
 /** A route that talks to one terminal: unknown terminal, offline, or no answer in time. */
 export const TERMINAL_ROUTE_ERRORS: readonly ErrorCode[] = ['NF-002', 'TER-001', 'TER-002'];
 

@@ -18,7 +18,13 @@ import {
 import { ERROR_CATALOGUE, type ErrorCode } from '@tps/domain';
 import { PUBLIC_EXTENSION } from '../auth/public-route.decorator';
 import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
-import { ERROR_CODES_EXTENSION } from './api-errors.decorator';
+import {
+  ANY_ROUTE_ERRORS,
+  BODY_ERRORS,
+  ERROR_CODES_EXTENSION,
+  INPUT_ERRORS,
+  SIGNED_ERRORS,
+} from './api-errors.decorator';
 import { ERROR_MEANINGS } from './error-meanings';
 import { toOpenApi31 } from './openapi-31';
 import {
@@ -71,13 +77,12 @@ function skeleton(): Omit<OpenAPIObject, 'paths'> {
   return document;
 }
 
-/** Errors any route can answer, whatever it does. */
+/** Errors a route answers by what it is (signed, takes a body...), whatever it does. */
 function sharedCodes(operation: OperationObject, isPublic: boolean): ErrorCode[] {
-  const codes: ErrorCode[] = ['INT-001'];
-  const takesInput = operation.requestBody !== undefined || (operation.parameters ?? []).length > 0;
-  if (takesInput) codes.push('PAR-001');
-  if (operation.requestBody !== undefined) codes.push('PAR-005');
-  if (!isPublic) codes.push('AUTH-001', 'AUTH-002', 'RATE-001');
+  const codes = [...ANY_ROUTE_ERRORS];
+  if ((operation.parameters ?? []).length > 0) codes.push(...INPUT_ERRORS);
+  if (operation.requestBody !== undefined) codes.push(...BODY_ERRORS);
+  if (!isPublic) codes.push(...SIGNED_ERRORS);
   return codes;
 }
 

@@ -26,7 +26,7 @@ export class SandboxTerminalsController {
       'The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004.',
   })
   @ApiCreatedResponse({ type: TerminalRecordDoc, description: 'the new terminal' })
-  @ApiErrors('PAR-002', 'TER-004', TERMINAL_ROUTE_ERRORS)
+  @ApiErrors('PAR-002', 'TER-004', 'TER-001', 'TER-002')
   create(
     @CurrentMerchant() merchant: MerchantEntity,
     @Body() body: CreateTerminalDto,
