@@ -85,6 +85,15 @@ describe('the OpenAPI document a client can trust', () => {
     expect(await answer.json()).toMatchObject({ offset_seconds: 0 });
   });
 
+  it('gives every operation, /health included, the body errors every request can meet', () => {
+    for (const { route, operation } of operations) {
+      expect([route, Object.keys(operation.responses)]).toEqual([
+        route,
+        expect.arrayContaining(['400', '413', '500']),
+      ]);
+    }
+  });
+
   it('gives every signed operation its timestamp header and authentication, rate and internal errors', () => {
     const signed = operations.filter(({ operation }) => operation.security === undefined);
     expect(signed.length).toBe(operations.length - 1);

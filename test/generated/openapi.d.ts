@@ -1994,6 +1994,38 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-001`: internal error, with no detail
              */
             500: {
@@ -8868,6 +8900,22 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `RATE-001`: too many requests for this merchant; see Retry-After
              */
             429: {
@@ -8985,6 +9033,22 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `RATE-001`: too many requests for this merchant; see Retry-After
              */
             429: {
@@ -9072,6 +9136,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
                     };
                 };
             };
@@ -9695,6 +9775,22 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `RATE-001`: too many requests for this merchant; see Retry-After
              */
             429: {
@@ -9838,6 +9934,22 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `RATE-001`: too many requests for this merchant; see Retry-After
              */
             429: {
@@ -9957,6 +10069,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
                     };
                 };
             };
@@ -10174,6 +10302,22 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `RATE-001`: too many requests for this merchant; see Retry-After
              */
             429: {
@@ -10285,6 +10429,22 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `RATE-001`: too many requests for this merchant; see Retry-After
              */
             429: {
@@ -10378,6 +10538,22 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `RATE-001`: too many requests for this merchant; see Retry-After
              */
             429: {
@@ -10463,6 +10639,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
                     };
                 };
             };

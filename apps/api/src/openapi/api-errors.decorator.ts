@@ -5,21 +5,18 @@ import type { ErrorCode } from '@tps/domain';
 export const ERROR_CODES_EXTENSION = 'x-error-codes';
 
 /**
- * Declares the error codes a route can answer besides those every route shares (malformed
- * request, authentication, rate limit, body size, internal error: the finisher adds those).
+ * Declares the error codes a route can answer besides those it shares with every route or every
+ * signed route (ANY_ROUTE_ERRORS, SIGNED_ERRORS: the finisher adds those).
  * The finisher turns them into one response per status with the shared error schema.
  */
 export const ApiErrors = (...codeSets: ReadonlyArray<ErrorCode | readonly ErrorCode[]>): MethodDecorator =>
   ApiExtension(ERROR_CODES_EXTENSION, [...new Set(codeSets.flat())]);
 
-/** What every route can answer: an internal error, with no detail. */
-export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ['INT-001'];
-
-/** What a route that takes input (a body or path parameters) can answer when it is malformed. */
-export const INPUT_ERRORS: readonly ErrorCode[] = ['PAR-001'];
-
-/** What a route that takes a JSON body can answer besides its own validation. */
-export const BODY_ERRORS: readonly ErrorCode[] = ['PAR-001', 'PAR-005'];
+/**
+ * What every route can answer, /health included: the JSON body parser runs before routing, so
+ * any request may meet PAR-001 (unreadable body or URL) and PAR-005 (over 1 MiB); and INT-001.
+ */
+export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ['PAR-001', 'PAR-005', 'INT-001'];
 
 /** What every signed route can answer: a bad signature or timestamp, the merchant's rate limit. */
 export const SIGNED_ERRORS: readonly ErrorCode[] = ['AUTH-001', 'AUTH-002', 'RATE-001'];

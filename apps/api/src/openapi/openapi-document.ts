@@ -18,13 +18,7 @@ import {
 import { ERROR_CATALOGUE, type ErrorCode } from '@tps/domain';
 import { PUBLIC_EXTENSION } from '../auth/public-route.decorator';
 import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
-import {
-  ANY_ROUTE_ERRORS,
-  BODY_ERRORS,
-  ERROR_CODES_EXTENSION,
-  INPUT_ERRORS,
-  SIGNED_ERRORS,
-} from './api-errors.decorator';
+import { ANY_ROUTE_ERRORS, ERROR_CODES_EXTENSION, SIGNED_ERRORS } from './api-errors.decorator';
 import { ERROR_MEANINGS } from './error-meanings';
 import { toOpenApi31 } from './openapi-31';
 import {
@@ -77,13 +71,9 @@ function skeleton(): Omit<OpenAPIObject, 'paths'> {
   return document;
 }
 
-/** Errors a route answers by what it is (signed, takes a body...), whatever it does. */
-function sharedCodes(operation: OperationObject, isPublic: boolean): ErrorCode[] {
-  const codes = [...ANY_ROUTE_ERRORS];
-  if ((operation.parameters ?? []).length > 0) codes.push(...INPUT_ERRORS);
-  if (operation.requestBody !== undefined) codes.push(...BODY_ERRORS);
-  if (!isPublic) codes.push(...SIGNED_ERRORS);
-  return codes;
+/** Errors a route answers by what it is (signed or public), whatever it does. */
+function sharedCodes(isPublic: boolean): readonly ErrorCode[] {
+  return isPublic ? ANY_ROUTE_ERRORS : [...ANY_ROUTE_ERRORS, ...SIGNED_ERRORS];
 }
 
 function errorResponse(codes: readonly ErrorCode[]): ResponseObject {
@@ -160,7 +150,7 @@ function finishOperation(operation: OperationObject & Record<string, unknown>): 
     ];
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...own, ...sharedCodes(operation, isPublic)]) {
+  for (const code of [...own, ...sharedCodes(isPublic)]) {
     const { status } = ERROR_CATALOGUE[code];
     const codes = byStatus.get(status) ?? [];
     if (!codes.includes(code)) codes.push(code);
