@@ -17,6 +17,7 @@ import {
 } from '@tps/contracts/dto';
 import { ERROR_CATALOGUE, type ErrorCode } from '@tps/domain';
 import { PUBLIC_EXTENSION } from '../auth/public-route.decorator';
+import { SERIAL_PATTERN } from '../terminals/terminal-serial.pipe';
 import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
 import { ANY_ROUTE_ERRORS, ERROR_CODES_EXTENSION, SIGNED_ERRORS } from './api-errors.decorator';
 import { ERROR_MEANINGS } from './error-meanings';
@@ -105,7 +106,7 @@ const TERMINAL_SERIAL: ParameterObject = {
   in: 'path',
   required: true,
   description: "Cloud form: the terminal, one of the merchant's (NF-002 otherwise)",
-  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+  schema: { type: 'string', pattern: SERIAL_PATTERN.source },
   example: 'SIM0000002',
 };
 
