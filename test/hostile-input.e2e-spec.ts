@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { signRequest } from '@tps/contracts';
 import { ERROR_CATALOGUE, isErrorCode } from '@tps/domain';
-import { sqliteRows, Stack } from '@tps/testing';
+import { OpenApiConformance, sqliteRows, Stack } from '@tps/testing';
 
 /**
  * Fuzzing every route the OpenAPI document lists (so a route added later is covered without
@@ -116,12 +116,14 @@ function mutate(
 describe('hostile input on every route', () => {
   let stack: Stack;
   let routes: Route[];
+  let conformance: OpenApiConformance;
 
   beforeAll(async () => {
     stack = await Stack.start();
     const document = (await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
+    conformance = await OpenApiConformance.load(stack.apiUrl);
     routes = Object.entries(document.paths)
       .flatMap(([template, operations]) =>
         Object.keys(operations).map((method) => ({ method: method.toUpperCase(), template })),
@@ -238,6 +240,8 @@ describe('hostile input on every route', () => {
         }
         answers.push({ route: `${r.route.method} ${path}`, status, text });
         expect(status).toBeLessThan(500);
+        // Whatever arrives, the answer is one the document declares for that route.
+        expect(conformance.problem(r.route.method, path, status, text)).toBeUndefined();
         expect(text).not.toMatch(/at .*\.js:\d+|node_modules|TypeORM|SQLITE|QueryFailed/i);
         if (status >= 400) {
           const error = JSON.parse(text) as Record<string, unknown>;

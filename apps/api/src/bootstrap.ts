@@ -1,20 +1,25 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { contractValidationPipe, refuseNonJsonBody } from '@tps/http';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
+import { signDocsRequest } from './openapi/docs-request-signer';
+import { buildOpenApiDocument } from './openapi/openapi-document';
 
 export const BODY_LIMIT = '1mb';
 
-export async function createApi(config: ApiConfig): Promise<NestExpressApplication> {
+export async function createApi(
+  config: ApiConfig,
+  options: { logger?: false } = {},
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forConfig(config), {
     rawBody: true,
     // JSON is the only body the contract takes: no form parser, so a form body is a 415, not a
     // request that half works.
     bodyParser: false,
-    logger: ['log', 'warn', 'error'],
+    logger: options.logger ?? ['log', 'warn', 'error'],
     // A stop must not wait on keep-alive clients or terminal links: the shutdown hooks have
     // already settled the outbox by the time the server closes.
     forceCloseConnections: true,
@@ -25,15 +30,11 @@ export async function createApi(config: ApiConfig): Promise<NestExpressApplicati
   app.disable('x-powered-by');
   app.enableShutdownHooks();
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Terminal Payment Service')
-      .setDescription('Card-present payments through a payment terminal (sandbox reference implementation)')
-      .setVersion('v1')
-      .addBasicAuth()
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json' });
+  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    // "Try it out" signs each request in the browser from the merchant id and secret typed in.
+    swaggerOptions: { requestInterceptor: signDocsRequest },
+  });
   return app;
 }

@@ -4,3 +4,4 @@ export * from './stack';
 export * from './webhook-receiver';
 export * from './sqlite-rows';
 export * from './scenario-bodies';
+export * from './openapi-conformance';

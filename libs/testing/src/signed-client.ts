@@ -1,4 +1,5 @@
 import { signRequest } from '@tps/contracts';
+import { OpenApiConformance } from './openapi-conformance';
 
 export interface ClientResponse<T = Record<string, unknown>> {
   status: number;
@@ -14,7 +15,24 @@ export interface Credentials {
 export const DEMO_MERCHANT: Credentials = { merchantId: 'demo-merchant', secret: 'demo-secret-key' };
 export const OTHER_MERCHANT: Credentials = { merchantId: 'other-merchant', secret: 'other-secret-key' };
 
-/** A point of sale: signs every request as contract §5 says and sends it over real HTTP. */
+/** One document per running API, fetched on first use; a failed fetch is tried again next time. */
+const documents = new Map<string, Promise<OpenApiConformance>>();
+
+function conformanceOf(baseUrl: string): Promise<OpenApiConformance> {
+  let loading = documents.get(baseUrl);
+  if (loading === undefined) {
+    loading = OpenApiConformance.load(baseUrl);
+    loading.catch(() => documents.delete(baseUrl));
+    documents.set(baseUrl, loading);
+  }
+  return loading;
+}
+
+/**
+ * A point of sale: signs every request as contract §5 says and sends it over real HTTP. Every
+ * answer is checked against the API's own /openapi.json, so that the document and the server
+ * cannot drift apart: an undeclared status or a body off its schema fails the test.
+ */
 export class SignedClient {
   constructor(
     private readonly baseUrl: string,
@@ -115,6 +133,8 @@ export class SignedClient {
       signal: AbortSignal.timeout(120_000),
     });
     const text = await response.text();
+    const problem = (await conformanceOf(this.baseUrl)).problem(method, path, response.status, text);
+    if (problem !== undefined) throw new Error(`answer off the OpenAPI document: ${problem}`);
     let body: unknown = text;
     try {
       body = text.length > 0 ? JSON.parse(text) : {};

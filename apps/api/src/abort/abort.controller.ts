@@ -1,81 +1,62 @@
-import { Body, Controller, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBasicAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { TransactionEvent } from '@tps/contracts';
 import { TransactionEventDoc } from '@tps/contracts/dto';
 import type { AbortAnswer } from '@tps/link';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard, type AuthenticatedRequest } from '../auth/merchant-auth.guard';
+import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorator';
 import { requestFingerprint } from '../payments/operation-request';
-import { TerminalSerialPipe } from '../terminals/terminal-serial.pipe';
-import type { RequestForm } from '../transactions/transaction.entity';
+import { Terminal, bothForms, type TerminalTarget } from '../terminals/terminal-target.decorator';
 import { AsyncAbortDto, SyncAbortDto } from './abort.dto';
 import { AbortService } from './abort-service';
 
+/** The answer of a sync abort: the transaction it canceled. */
+class AbortReplyDoc {
+  @ApiProperty({ format: 'uuid', description: 'the aborted operation' }) client_transaction_id!: string;
+  @ApiProperty({ enum: ['TERMINAL_CANCELED'] }) status!: string;
+}
+
+const SYNC_ABORT =
+  'Cancels the operation running on the terminal (or the one named by `target_client_transaction_id`) while it is at TERMINAL_ACKNOWLEDGED or CARD_PRESENTED, and answers once its TERMINAL_CANCELED is stored. A target that is unknown, finished, past APPROVAL_REQUESTED or of another merchant is 409 TRX-002.';
+const ASYNC_ABORT =
+  'An abort with its own client_transaction_id and lifecycle: TERMINAL_ACKNOWLEDGED now, then TERMINAL_CANCELED (the target was canceled) or TERMINAL_REJECTED with TRX-002 (nothing could be aborted) to its `events_webhook_url`.';
+const SYNC_ABORT_ERRORS = ['PAR-002', 'TRX-002', ...TERMINAL_ROUTE_ERRORS] as const;
+const ASYNC_ABORT_ERRORS = ['PAR-002', 'PAR-004', 'TRX-001', ...TERMINAL_ROUTE_ERRORS] as const;
+
 @ApiTags('payments')
-@ApiBasicAuth()
-@ApiHeader({ name: 'timestamp', required: true, description: 'Unix time in seconds' })
 @UseGuards(MerchantAuthGuard)
 @Controller('terminal/v1')
 export class AbortController {
   constructor(private readonly aborts: AbortService) {}
 
-  @Post('sync/abort')
+  @Post(bothForms('sync/abort'))
   @HttpCode(200)
-  @ApiOperation({
-    summary: 'Sync abort, Local Network form: 200 with the canceled transaction, or 409 TRX-002',
-  })
-  syncLocal(@CurrentMerchant() merchant: MerchantEntity, @Body() body: SyncAbortDto): Promise<AbortAnswer> {
-    return this.aborts.sync({ merchant, form: 'local', target: body.target_client_transaction_id });
-  }
-
-  @Post(':terminalSerial/sync/abort')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Sync abort, Cloud form' })
-  @ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })
-  syncCloud(
+  @ApiOperation({ summary: 'Sync abort', description: SYNC_ABORT })
+  @ApiOkResponse({ type: AbortReplyDoc, description: 'the canceled transaction' })
+  @ApiErrors(SYNC_ABORT_ERRORS)
+  syncAbort(
     @CurrentMerchant() merchant: MerchantEntity,
-    @Param('terminalSerial', TerminalSerialPipe) serial: string,
+    @Terminal() target: TerminalTarget,
     @Body() body: SyncAbortDto,
   ): Promise<AbortAnswer> {
-    return this.aborts.sync({ merchant, form: 'cloud', serial, target: body.target_client_transaction_id });
+    return this.aborts.sync({ merchant, ...target, target: body.target_client_transaction_id });
   }
 
-  @Post('async/abort')
+  @Post(bothForms('async/abort'))
   @HttpCode(200)
-  @ApiOperation({ summary: 'Async abort, Local Network form: its own TERMINAL_ACKNOWLEDGED event' })
-  @ApiOkResponse({ type: TransactionEventDoc })
-  asyncLocal(
+  @ApiOperation({ summary: 'Async abort', description: ASYNC_ABORT })
+  @ApiOkResponse({ type: TransactionEventDoc, description: "the abort's own TERMINAL_ACKNOWLEDGED event" })
+  @ApiErrors(ASYNC_ABORT_ERRORS)
+  asyncAbort(
     @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
     @Body() body: AsyncAbortDto,
     @Req() request: AuthenticatedRequest,
-  ): Promise<TransactionEvent> {
-    return this.async(merchant, 'local', undefined, body, request);
-  }
-
-  @Post(':terminalSerial/async/abort')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Async abort, Cloud form' })
-  @ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })
-  @ApiOkResponse({ type: TransactionEventDoc })
-  asyncCloud(
-    @CurrentMerchant() merchant: MerchantEntity,
-    @Param('terminalSerial', TerminalSerialPipe) serial: string,
-    @Body() body: AsyncAbortDto,
-    @Req() request: AuthenticatedRequest,
-  ): Promise<TransactionEvent> {
-    return this.async(merchant, 'cloud', serial, body, request);
-  }
-
-  private async(
-    merchant: MerchantEntity,
-    form: RequestForm,
-    serial: string | undefined,
-    body: AsyncAbortDto,
-    request: AuthenticatedRequest,
   ): Promise<TransactionEvent> {
     return this.aborts.async(
-      { merchant, form, serial, target: body.target_client_transaction_id },
+      { merchant, ...target, target: body.target_client_transaction_id },
       {
         clientTransactionId: body.client_transaction_id,
         metadata: body.metadata ?? {},

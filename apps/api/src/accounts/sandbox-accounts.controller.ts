@@ -1,12 +1,20 @@
 import { Body, Controller, Delete, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { PublicRoute } from '../auth/public-route.decorator';
+import { ApiErrors } from '../openapi/api-errors.decorator';
 import { AddressRateLimiter } from './address-rate-limiter';
 import { CreateAccountDto } from './create-account.dto';
 import { SandboxAccounts, type CreatedAccount, type ResetAnswer } from './sandbox-accounts';
+import { CreatedAccountDoc, ResetAnswerDoc } from './sandbox-accounts.doc';
 
 /** Sandbox accounts for CI, and the reset of one (contract §14; sandbox profile only). */
 @ApiTags('sandbox')
@@ -22,7 +30,11 @@ export class SandboxAccountsController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'Create an isolated merchant with its own fleet and clock (no signature; limited per address)',
+    description:
+      'A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After).',
   })
+  @ApiCreatedResponse({ type: CreatedAccountDoc, description: 'the new account, linked and ready' })
+  @ApiErrors('PAR-002', 'RATE-001', 'TER-001', 'INT-002')
   async create(@Req() request: Request, @Body() body: CreateAccountDto): Promise<CreatedAccount> {
     await this.limiter.consume(request.ip ?? request.socket.remoteAddress ?? 'unknown');
     return this.accounts.create(body);
@@ -30,19 +42,26 @@ export class SandboxAccountsController {
 
   @Delete('accounts/me')
   @HttpCode(204)
-  @ApiBasicAuth()
-  @ApiOperation({ summary: 'Delete the calling account, its terminals and all its data' })
+  @ApiOperation({
+    summary: 'Delete the calling account, its terminals and all its data',
+    description:
+      'Its credentials get 401 afterwards. The shared demo merchants cannot be deleted (409 TRX-006).',
+  })
+  @ApiNoContentResponse({ description: 'the account is gone' })
+  @ApiErrors('TRX-006')
   async remove(@CurrentMerchant() merchant: MerchantEntity): Promise<void> {
     await this.accounts.remove(merchant);
   }
 
   @Post('reset')
   @HttpCode(200)
-  @ApiBasicAuth()
   @ApiOperation({
     summary:
       "Erase the caller's transactions, deliveries and print jobs; clock back to real time; terminals idle, online, printer ok",
+    description: 'Credentials, fleet, pace and webhook secret are kept.',
   })
+  @ApiOkResponse({ type: ResetAnswerDoc, description: 'the caller is back to a clean state' })
+  @ApiErrors('TER-001', 'TER-002')
   reset(@CurrentMerchant() merchant: MerchantEntity): Promise<ResetAnswer> {
     return this.accounts.reset(merchant);
   }

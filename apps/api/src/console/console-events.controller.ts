@@ -1,5 +1,5 @@
 import { Controller, Sse, UseGuards, type MessageEvent } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { interval, map, merge, of, type Observable } from 'rxjs';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
@@ -10,7 +10,6 @@ import { ConsoleStream } from './console-stream';
 const KEEP_ALIVE_MS = 15_000;
 
 @ApiTags('sandbox')
-@ApiBasicAuth()
 @UseGuards(MerchantAuthGuard)
 @Controller('sandbox/events')
 export class ConsoleEventsController {
@@ -24,7 +23,11 @@ export class ConsoleEventsController {
   @Sse()
   @ApiOperation({
     summary: "Live stream (text/event-stream) of the merchant's events, webhook attempts and print jobs",
+    description:
+      'Server-sent events, each `data:` a JSON object: `hello` first, `ping` every 15 s, then `event`, `delivery` and `print` as they are stored. Read it with fetch and the signed headers (EventSource cannot send them).',
   })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({ description: 'the stream; it stays open', schema: { type: 'string' } })
   events(@CurrentMerchant() merchant: MerchantEntity): Observable<MessageEvent> {
     return merge(
       of({ type: 'hello' as const }),

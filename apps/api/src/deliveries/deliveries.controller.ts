@@ -1,9 +1,10 @@
 import { Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBasicAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ContractError } from '@tps/domain';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
+import { ApiErrors } from '../openapi/api-errors.decorator';
 import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher';
 import { DeliveryRepository, pendingOf } from '../webhooks/delivery.repository';
 import { DeliveriesQueryDto } from './deliveries-query.dto';
@@ -13,7 +14,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The delivery log of the merchant's transaction webhooks, and redelivery (contract §11). */
 @ApiTags('sandbox')
-@ApiBasicAuth()
 @UseGuards(MerchantAuthGuard)
 @Controller('sandbox/deliveries')
 export class DeliveriesController {
@@ -23,8 +23,13 @@ export class DeliveriesController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Every webhook delivery of a transaction, with every attempt' })
-  @ApiOkResponse({ type: DeliveryList })
+  @ApiOperation({
+    summary: 'Every webhook delivery of a transaction, with every attempt',
+    description:
+      'In the order they were made, each attempt in order; a transaction of another merchant lists as empty.',
+  })
+  @ApiOkResponse({ type: DeliveryList, description: "the transaction's deliveries" })
+  @ApiErrors('PAR-002')
   async list(
     @CurrentMerchant() merchant: MerchantEntity,
     @Query() query: DeliveriesQueryDto,
@@ -34,7 +39,11 @@ export class DeliveriesController {
   }
 
   @Post(':id/redeliver')
-  @ApiOperation({ summary: "Send a delivery's event again: a fresh delivery, same event_id" })
+  @ApiOperation({
+    summary: "Send a delivery's event again: a fresh delivery, same event_id",
+    description: 'Queued after the transaction\'s other deliveries, with a new `id` and `state: "pending"`.',
+  })
+  @ApiErrors('NF-004')
   @ApiCreatedResponse({ type: DeliveryRecord, description: 'the new delivery' })
   async redeliver(
     @CurrentMerchant() merchant: MerchantEntity,

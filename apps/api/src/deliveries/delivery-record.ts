@@ -1,38 +1,39 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ATTEMPT_ERROR_KINDS, type AttemptErrorKind } from '@tps/delivery';
+import { LIFECYCLE_STATUSES } from '@tps/domain';
 import type { DeliveryWithAttempts } from '../webhooks/delivery.repository';
 import type { DeliveryState } from '../webhooks/delivery.entity';
 
 /** One attempt as the sandbox answers it (contract §11). */
 export class AttemptRecord {
-  @ApiProperty({ description: 'from 1' })
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'from 1' })
   n!: number;
 
-  @ApiProperty({ description: 'when the attempt started, ISO 8601 UTC' })
+  @ApiProperty({ format: 'date-time', description: 'when the attempt started, UTC' })
   at!: string;
 
-  @ApiProperty({ type: Number, nullable: true })
+  @ApiProperty({ type: 'integer', nullable: true, description: "the receiver's status; null when none came" })
   status_code!: number | null;
 
   @ApiProperty({ enum: ATTEMPT_ERROR_KINDS, nullable: true })
   error!: AttemptErrorKind | null;
 
-  @ApiProperty()
+  @ApiProperty({ type: 'integer', minimum: 0 })
   latency_ms!: number;
 }
 
 /** One delivery as the sandbox answers it (contract §11). */
 export class DeliveryRecord {
-  @ApiProperty()
+  @ApiProperty({ format: 'uuid' })
   id!: string;
 
-  @ApiProperty()
+  @ApiProperty({ format: 'uuid' })
   event_id!: string;
 
-  @ApiProperty()
+  @ApiProperty({ format: 'uuid' })
   client_transaction_id!: string;
 
-  @ApiProperty()
+  @ApiProperty({ enum: LIFECYCLE_STATUSES })
   event_status!: string;
 
   @ApiProperty({ enum: ['pending', 'delivered', 'failed'] })
@@ -41,7 +42,7 @@ export class DeliveryRecord {
   @ApiProperty({ type: [AttemptRecord] })
   attempts!: AttemptRecord[];
 
-  @ApiProperty({ type: String, nullable: true, description: 'ISO 8601 UTC while pending' })
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'UTC, while pending' })
   next_attempt_at!: string | null;
 }
 

@@ -1,12 +1,5 @@
 import { Controller, Delete, HttpCode, Post, UseGuards } from '@nestjs/common';
-import {
-  ApiBasicAuth,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProperty,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { newWebhookSecret } from '@tps/delivery';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
@@ -20,7 +13,6 @@ class WebhookSecretAnswer {
 
 /** The merchant's Standard Webhooks signing secret (contract §6, §11). */
 @ApiTags('sandbox')
-@ApiBasicAuth()
 @UseGuards(MerchantAuthGuard)
 @Controller('sandbox/webhook-secret')
 export class WebhookSecretController {
@@ -28,8 +20,12 @@ export class WebhookSecretController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Make (or rotate) the whsec_ secret that signs every later webhook attempt' })
-  @ApiOkResponse({ type: WebhookSecretAnswer })
+  @ApiOperation({
+    summary: 'Make (or rotate) the whsec_ secret that signs every later webhook attempt',
+    description:
+      'A new `whsec_` + base64 of 32 random bytes each call. The secret in force when an attempt starts signs it with the Standard Webhooks headers.',
+  })
+  @ApiOkResponse({ type: WebhookSecretAnswer, description: 'the new secret' })
   async rotate(@CurrentMerchant() merchant: MerchantEntity): Promise<WebhookSecretAnswer> {
     const secret = newWebhookSecret();
     await this.secrets.set(merchant.merchantId, secret);
@@ -38,8 +34,11 @@ export class WebhookSecretController {
 
   @Delete()
   @HttpCode(204)
-  @ApiOperation({ summary: 'Remove the secret: later webhook attempts go unsigned' })
-  @ApiNoContentResponse()
+  @ApiOperation({
+    summary: 'Remove the secret: later webhook attempts go unsigned',
+    description: 'Webhooks keep being delivered, without the Standard Webhooks headers.',
+  })
+  @ApiNoContentResponse({ description: 'removed (or there was none)' })
   async remove(@CurrentMerchant() merchant: MerchantEntity): Promise<void> {
     await this.secrets.set(merchant.merchantId, null);
   }

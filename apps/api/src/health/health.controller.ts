@@ -1,6 +1,12 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SerialWriter } from '@tps/database';
@@ -14,6 +20,13 @@ export interface ApiHealth {
   simulator: 'connected' | 'disconnected';
 }
 
+class ApiHealthDoc {
+  @ApiProperty({ enum: ['up', 'down'] }) status!: string;
+  @ApiProperty({ enum: ['up', 'down'] }) database!: string;
+  @ApiProperty({ type: 'integer', minimum: 0 }) linked_terminals!: number;
+  @ApiProperty({ enum: ['connected', 'disconnected'] }) simulator!: string;
+}
+
 @ApiTags('health')
 @PublicRoute()
 @Controller('health')
@@ -25,7 +38,12 @@ export class HealthController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness: up, database reachable, linked terminals (no credentials)' })
+  @ApiOperation({
+    summary: 'Liveness: up, database reachable, linked terminals (no credentials)',
+    description: 'The one route without a signature.',
+  })
+  @ApiOkResponse({ type: ApiHealthDoc, description: 'the service is up' })
+  @ApiServiceUnavailableResponse({ type: ApiHealthDoc, description: 'the database does not answer' })
   async health(@Res({ passthrough: true }) response: Response): Promise<ApiHealth> {
     // Reading is not enough: a full disk answers SELECT 1 and refuses every write.
     const readable = await this.dataSource.query('SELECT 1').then(

@@ -1,68 +1,217 @@
-import { Body, Controller, HttpCode, Param, Post, Req, UseGuards, applyDecorators } from '@nestjs/common';
-import { ApiBasicAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import {
+  AsyncChargeDto,
+  AuthorizationResponseDoc,
+  CaptureDto,
   ChargeDto,
-  TransactionEventDoc,
+  PosTipDto,
+  ReAuthorizationDto,
+  RefundDto,
+  VoidDto,
   amountFromDto,
   type AmountDto,
   type OperationDto,
 } from '@tps/contracts/dto';
-import type { OperationMode } from '@tps/domain';
+import type { OperationMode, OperationType } from '@tps/domain';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard, type AuthenticatedRequest } from '../auth/merchant-auth.guard';
-import { TerminalSerialPipe } from '../terminals/terminal-serial.pipe';
-import type { RequestForm } from '../transactions/transaction.entity';
-import { OPERATION_ROUTES, type OperationRoute } from './operation-routes';
+import { ApiErrors, PAYMENT_ERRORS, SYNC_OUTCOME_ERRORS } from '../openapi/api-errors.decorator';
+import { Terminal, bothForms, type TerminalTarget } from '../terminals/terminal-target.decorator';
 import { OperationService } from './operation-service';
 import { requestFingerprint, type OperationRequest } from './operation-request';
+import { PaymentOperation } from './payment-operation.decorator';
 
 /** The fields a body of any operation may carry besides the common ones. */
 type AnyOperationBody = OperationDto & { amount?: AmountDto; transaction_reference?: string; tip?: number };
 
-type Answer = Promise<TransactionEvent | AuthorizationResponse>;
-
-/** Every payment operation in Local and Cloud form, sync and async; routes from OPERATION_ROUTES. */
+/**
+ * Every payment operation, sync and async, each handler served in both forms: Local
+ * (`/terminal/v1/sync/charge`, the terminal bound to the credentials) and Cloud
+ * (`/terminal/v1/{terminalSerial}/sync/charge`).
+ */
 @ApiTags('payments')
-@ApiBasicAuth()
-@ApiHeader({ name: 'timestamp', required: true, description: 'Unix time in seconds' })
 @UseGuards(MerchantAuthGuard)
 @Controller('terminal/v1')
 export class PaymentsController {
   constructor(private readonly operations: OperationService) {}
 
-  run(
-    route: OperationRoute,
-    mode: OperationMode,
-    form: RequestForm,
-    merchant: MerchantEntity,
-    serial: string | undefined,
-    body: AnyOperationBody,
-    request: AuthenticatedRequest,
-  ): Answer {
-    const operation: OperationRequest = {
-      merchant,
-      form,
-      serial,
-      type: route.type,
-      mode,
-      clientTransactionId: body.client_transaction_id,
-      amount: body.amount === undefined ? undefined : amountFromDto(body.amount),
-      tip: body.tip,
-      metadata: body.metadata ?? {},
-      eventsWebhookUrl: body.events_webhook_url ?? '',
-      transactionReference: body.transaction_reference,
-      fingerprint: requestFingerprint(request),
-    };
-    return mode === 'sync' ? this.operations.runSync(operation) : this.operations.startAsync(operation);
+  @Post(bothForms('sync/charge'))
+  @PaymentOperation('charge', 'sync')
+  syncCharge(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: AsyncChargeDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<AuthorizationResponse> {
+    return this.operations.runSync(operation('charge', 'sync', merchant, target, body, request));
   }
+
+  @Post(bothForms('async/charge'))
+  @PaymentOperation('charge', 'async')
+  asyncCharge(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: AsyncChargeDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<TransactionEvent> {
+    return this.operations.startAsync(operation('charge', 'async', merchant, target, body, request));
+  }
+
+  @Post(bothForms('sync/authorization'))
+  @PaymentOperation('authorization', 'sync')
+  syncAuthorization(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: AsyncChargeDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<AuthorizationResponse> {
+    return this.operations.runSync(operation('authorization', 'sync', merchant, target, body, request));
+  }
+
+  @Post(bothForms('async/authorization'))
+  @PaymentOperation('authorization', 'async')
+  asyncAuthorization(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: AsyncChargeDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<TransactionEvent> {
+    return this.operations.startAsync(operation('authorization', 'async', merchant, target, body, request));
+  }
+
+  @Post(bothForms('sync/capture'))
+  @PaymentOperation('capture', 'sync')
+  syncCapture(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: CaptureDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<AuthorizationResponse> {
+    return this.operations.runSync(operation('capture', 'sync', merchant, target, body, request));
+  }
+
+  @Post(bothForms('async/capture'))
+  @PaymentOperation('capture', 'async')
+  asyncCapture(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: CaptureDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<TransactionEvent> {
+    return this.operations.startAsync(operation('capture', 'async', merchant, target, body, request));
+  }
+
+  @Post(bothForms('sync/re_authorization'))
+  @PaymentOperation('re_authorization', 'sync')
+  syncReAuthorization(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: ReAuthorizationDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<AuthorizationResponse> {
+    return this.operations.runSync(operation('re_authorization', 'sync', merchant, target, body, request));
+  }
+
+  @Post(bothForms('async/re_authorization'))
+  @PaymentOperation('re_authorization', 'async')
+  asyncReAuthorization(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: ReAuthorizationDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<TransactionEvent> {
+    return this.operations.startAsync(
+      operation('re_authorization', 'async', merchant, target, body, request),
+    );
+  }
+
+  @Post(bothForms('sync/pos_tip'))
+  @PaymentOperation('pos_tip', 'sync')
+  syncPosTip(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: PosTipDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<AuthorizationResponse> {
+    return this.operations.runSync(operation('pos_tip', 'sync', merchant, target, body, request));
+  }
+
+  @Post(bothForms('async/pos_tip'))
+  @PaymentOperation('pos_tip', 'async')
+  asyncPosTip(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: PosTipDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<TransactionEvent> {
+    return this.operations.startAsync(operation('pos_tip', 'async', merchant, target, body, request));
+  }
+
+  @Post(bothForms('sync/void'))
+  @PaymentOperation('void', 'sync')
+  syncVoid(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: VoidDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<AuthorizationResponse> {
+    return this.operations.runSync(operation('void', 'sync', merchant, target, body, request));
+  }
+
+  @Post(bothForms('async/void'))
+  @PaymentOperation('void', 'async')
+  asyncVoid(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: VoidDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<TransactionEvent> {
+    return this.operations.startAsync(operation('void', 'async', merchant, target, body, request));
+  }
+
+  /** Sync only, as the specification lists it: there is no async refund. */
+  @Post(bothForms('sync/refund'))
+  @PaymentOperation('refund', 'sync')
+  syncRefund(
+    @CurrentMerchant() merchant: MerchantEntity,
+    @Terminal() target: TerminalTarget,
+    @Body() body: RefundDto,
+    @Req() request: AuthenticatedRequest,
+  ): Promise<AuthorizationResponse> {
+    return this.operations.runSync(operation('refund', 'sync', merchant, target, body, request));
+  }
+}
+
+/** One operation as the use case takes it, whatever its route. */
+function operation(
+  type: Exclude<OperationType, 'abort'>,
+  mode: OperationMode,
+  merchant: MerchantEntity,
+  target: TerminalTarget,
+  body: AnyOperationBody,
+  request: AuthenticatedRequest,
+): OperationRequest {
+  return {
+    merchant,
+    form: target.form,
+    serial: target.serial,
+    type,
+    mode,
+    clientTransactionId: body.client_transaction_id,
+    amount: body.amount === undefined ? undefined : amountFromDto(body.amount),
+    tip: body.tip,
+    metadata: body.metadata ?? {},
+    eventsWebhookUrl: body.events_webhook_url ?? '',
+    transactionReference: body.transaction_reference,
+    fingerprint: requestFingerprint(request),
+  };
 }
 
 /** `POST /authorization`: the specification's authorization call, a sync pre-authorization in Local form. */
 @ApiTags('payments')
-@ApiBasicAuth()
-@ApiHeader({ name: 'timestamp', required: true, description: 'Unix time in seconds' })
 @UseGuards(MerchantAuthGuard)
 @Controller()
 export class AuthorizationController {
@@ -70,7 +219,13 @@ export class AuthorizationController {
 
   @Post('authorization')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Pre-authorization (sync, Local form): the Authorization response' })
+  @ApiOperation({
+    summary: 'Pre-authorization (sync, Local form): the Authorization response',
+    description:
+      "The specification's authorization call: a sync pre-authorization on the terminal bound to the credentials. Capture, re-authorize or void it by its `rawResponse.transaction_reference`.",
+  })
+  @ApiOkResponse({ type: AuthorizationResponseDoc, description: 'the Authorization response' })
+  @ApiErrors(PAYMENT_ERRORS, SYNC_OUTCOME_ERRORS)
   authorize(
     @CurrentMerchant() merchant: MerchantEntity,
     @Body() body: ChargeDto,
@@ -87,54 +242,5 @@ export class AuthorizationController {
       eventsWebhookUrl: '',
       fingerprint: requestFingerprint(request),
     });
-  }
-}
-
-/**
- * Declares one route of the table on PaymentsController, as the decorators of a hand-written
- * handler would: its path, its parameters and the body class that validation and OpenAPI read.
- */
-function declareRoute(route: OperationRoute, mode: OperationMode, form: RequestForm): void {
-  const prototype = PaymentsController.prototype as unknown as Record<string, unknown>;
-  const name = `${mode}_${route.type}_${form}`;
-  function handler(
-    this: PaymentsController,
-    merchant: MerchantEntity,
-    body: AnyOperationBody,
-    request: AuthenticatedRequest,
-    serial?: string,
-  ): Answer {
-    return this.run(route, mode, form, merchant, serial, body, request);
-  }
-  // OpenAPI finds a handler's parameters by the function's own name.
-  Object.defineProperty(handler, 'name', { value: name });
-  Object.defineProperty(prototype, name, { value: handler, writable: true, configurable: true });
-  const descriptor = Object.getOwnPropertyDescriptor(prototype, name) as PropertyDescriptor;
-  const parameterTypes: unknown[] = [Object, route.body, Object];
-  CurrentMerchant()(prototype, name, 0);
-  Body()(prototype, name, 1);
-  Req()(prototype, name, 2);
-  if (form === 'cloud') {
-    parameterTypes.push(String);
-    Param('terminalSerial', TerminalSerialPipe)(prototype, name, 3);
-  }
-  Reflect.defineMetadata('design:paramtypes', parameterTypes, prototype, name);
-  const path = `${form === 'cloud' ? ':terminalSerial/' : ''}${mode}/${route.type}`;
-  applyDecorators(
-    Post(path),
-    HttpCode(200),
-    ApiOperation({
-      summary: `${route.summary} (${mode}, ${form === 'cloud' ? 'Cloud form' : 'Local Network form: the terminal bound to the credentials'})`,
-    }),
-    mode === 'async'
-      ? ApiOkResponse({ type: TransactionEventDoc, description: 'the TERMINAL_ACKNOWLEDGED event' })
-      : ApiOkResponse({ description: 'the Authorization response' }),
-    ...(form === 'cloud' ? [ApiParam({ name: 'terminalSerial', example: 'SIM0000002' })] : []),
-  )(prototype, name, descriptor);
-}
-
-for (const route of OPERATION_ROUTES) {
-  for (const mode of route.modes) {
-    for (const form of ['local', 'cloud'] as const) declareRoute(route, mode, form);
   }
 }

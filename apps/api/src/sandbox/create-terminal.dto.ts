@@ -11,12 +11,12 @@ export class CreateTerminalDto {
   @Matches(SERIAL_PATTERN, { message: 'serial must be 1 to 32 letters, digits, "-" or "_"' })
   serial?: string;
 
-  @ApiPropertyOptional({ enum: TERMINAL_PACES, default: 'realistic' })
+  @ApiPropertyOptional({ enum: TERMINAL_PACES, description: 'realistic when omitted' })
   @IsOptional()
   @IsIn(TERMINAL_PACES)
   pace?: TerminalPace;
 
-  @ApiPropertyOptional({ example: 'front-desk', default: 'front-desk' })
+  @ApiPropertyOptional({ example: 'front-desk', description: 'front-desk when omitted' })
   @IsOptional()
   @IsString()
   @Length(1, 64)

@@ -1,17 +1,18 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiBasicAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CardReply } from '@tps/link';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
+import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorator';
 import { TerminalSerialPipe } from '../terminals/terminal-serial.pipe';
 import { CardActionDto, cardAction } from './card-action.dto';
 import { CreateTerminalDto } from './create-terminal.dto';
 import { SandboxTerminals, type TerminalRecord } from './sandbox-terminals';
+import { CardReplyDoc, TerminalRecordDoc } from './sandbox-terminals.doc';
 import { UpdateTerminalDto } from './update-terminal.dto';
 
 @ApiTags('sandbox')
-@ApiBasicAuth()
 @UseGuards(MerchantAuthGuard)
 @Controller('sandbox/terminals')
 export class SandboxTerminalsController {
@@ -19,7 +20,13 @@ export class SandboxTerminalsController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: "Add a simulated terminal to the merchant's fleet; it links up within a second" })
+  @ApiOperation({
+    summary: "Add a simulated terminal to the merchant's fleet; it links up within a second",
+    description:
+      'The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004.',
+  })
+  @ApiCreatedResponse({ type: TerminalRecordDoc, description: 'the new terminal' })
+  @ApiErrors('PAR-002', 'TER-004', 'TER-001', 'TER-002')
   create(
     @CurrentMerchant() merchant: MerchantEntity,
     @Body() body: CreateTerminalDto,
@@ -28,13 +35,23 @@ export class SandboxTerminalsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the merchant's fleet with link state, pace and printer" })
+  @ApiOperation({
+    summary: "List the merchant's fleet with link state, pace and printer",
+    description: "Every terminal of the caller's merchant, and no other merchant's.",
+  })
+  @ApiOkResponse({ type: [TerminalRecordDoc], description: 'the fleet' })
   list(@CurrentMerchant() merchant: MerchantEntity): Promise<TerminalRecord[]> {
     return this.terminals.list(merchant);
   }
 
   @Patch(':serial')
-  @ApiOperation({ summary: "Change a simulated terminal's settings (pace, printer)" })
+  @ApiOperation({
+    summary: "Change a simulated terminal's settings (pace, printer)",
+    description:
+      'Pace: `instant` (tests), `fast` or `realistic`. Printer: `ok`, or `cover_open` / `paper_out` to fail the next jobs.',
+  })
+  @ApiOkResponse({ type: TerminalRecordDoc, description: 'the terminal as changed' })
+  @ApiErrors('PAR-002', TERMINAL_ROUTE_ERRORS)
   update(
     @CurrentMerchant() merchant: MerchantEntity,
     @Param('serial', TerminalSerialPipe) serial: string,
@@ -47,7 +64,11 @@ export class SandboxTerminalsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Act as the cardholder: present a card or cancel (409 TRX-006 when nothing waits)',
+    description:
+      "Acts on the terminal's open card wait (scenario 97, or the ordinary card read at a slower pace), over its local network, so it works while the terminal is offline.",
   })
+  @ApiOkResponse({ type: CardReplyDoc, description: 'the transaction that took the action' })
+  @ApiErrors('PAR-002', 'TRX-006', TERMINAL_ROUTE_ERRORS)
   card(
     @CurrentMerchant() merchant: MerchantEntity,
     @Param('serial', TerminalSerialPipe) serial: string,
@@ -58,7 +79,12 @@ export class SandboxTerminalsController {
 
   @Post(':serial/offline')
   @HttpCode(200)
-  @ApiOperation({ summary: "Cut the terminal's link to the service; its events wait in its own store" })
+  @ApiOperation({
+    summary: "Cut the terminal's link to the service; its events wait in its own store",
+    description: 'Cloud-form requests for the terminal then get 503 TER-001; the Local form keeps working.',
+  })
+  @ApiOkResponse({ type: TerminalRecordDoc, description: 'the terminal, `link: "offline"`' })
+  @ApiErrors(TERMINAL_ROUTE_ERRORS)
   offline(
     @CurrentMerchant() merchant: MerchantEntity,
     @Param('serial', TerminalSerialPipe) serial: string,
@@ -68,7 +94,12 @@ export class SandboxTerminalsController {
 
   @Post(':serial/online')
   @HttpCode(200)
-  @ApiOperation({ summary: "Restore the terminal's link; its queued events replay in order" })
+  @ApiOperation({
+    summary: "Restore the terminal's link; its queued events replay in order",
+    description: 'The answer waits up to a second for the uplink.',
+  })
+  @ApiOkResponse({ type: TerminalRecordDoc, description: 'the terminal' })
+  @ApiErrors(TERMINAL_ROUTE_ERRORS)
   online(
     @CurrentMerchant() merchant: MerchantEntity,
     @Param('serial', TerminalSerialPipe) serial: string,

@@ -8,3 +8,6 @@ export * from './transaction-search.dto';
 export * from './print-job';
 export * from './print-job.dto';
 export * from './unknown-field-hints';
+export * from './error-body.doc';
+export * from './authorization-response.doc';
+export * from './search-answer.doc';

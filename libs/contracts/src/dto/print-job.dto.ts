@@ -45,7 +45,7 @@ export class TextCommandDto {
   @MaxLength(PRINT_LIMITS.maxTextLength)
   value!: string;
 
-  @ApiPropertyOptional({ enum: PRINT_ALIGNMENTS, default: 'left' })
+  @ApiPropertyOptional({ enum: PRINT_ALIGNMENTS, description: 'left when omitted' })
   @IsOptional()
   @IsIn(PRINT_ALIGNMENTS)
   align?: PrintAlignment;
@@ -160,10 +160,10 @@ export class CreatePrintJobDto {
 }
 
 class PrintCallbackDoc {
-  @ApiProperty({ example: '2026-11-22T08:00:00.123Z' }) attemptedAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T08:00:00.123Z' }) attemptedAt!: string;
   @ApiProperty({ type: 'integer', nullable: true, example: 200 }) statusCode!: number | null;
   @ApiProperty({ type: 'string', nullable: true, example: null }) error!: string | null;
-  @ApiProperty({ type: 'integer' }) latencyMs!: number;
+  @ApiProperty({ type: 'integer', minimum: 0 }) latencyMs!: number;
 }
 
 /** OpenAPI description of the print job record. */
@@ -172,12 +172,23 @@ export class PrintJobDoc {
   @ApiProperty({ enum: PRINT_JOB_STATUSES }) status!: string;
   @ApiProperty({ description: 'as given; "" when none' }) externalReference!: string;
   @ApiProperty({ example: 'SIM0000001' }) terminalSerial!: string;
-  @ApiProperty({ example: '2026-11-22T08:00:00.123Z' }) createdAt!: string;
-  @ApiProperty({ example: '2026-11-22T08:00:00.456Z' }) updatedAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T08:00:00.123Z' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T08:00:00.456Z' }) updatedAt!: string;
   @ApiPropertyOptional({ enum: PRINTER_ERROR_CODES }) errorCode?: string;
   @ApiPropertyOptional({ example: 'the printer cover is open' }) errorMessage?: string;
   @ApiPropertyOptional({ description: 'the receipt as printed, 32 columns a line (once COMPLETED)' })
   printedText?: string;
   @ApiPropertyOptional({ type: () => PrintCallbackDoc, description: "the print webhook's one attempt" })
   callback?: PrintCallbackDoc;
+}
+
+/** OpenAPI description of the print webhook payload, exactly as the specification gives it. */
+export class PrintWebhookPayloadDoc {
+  @ApiProperty({ format: 'uuid' }) printJobId!: string;
+  @ApiProperty({ enum: ['COMPLETED', 'FAILED'] }) status!: string;
+  @ApiProperty({ description: 'as given when the job was created; "" when none', example: 'order-1' })
+  externalReference!: string;
+  @ApiPropertyOptional({ enum: PRINTER_ERROR_CODES, description: 'FAILED only' }) errorCode?: string;
+  @ApiPropertyOptional({ example: 'the printer cover is open', description: 'FAILED only' })
+  errorMessage?: string;
 }

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LIFECYCLE_STATUSES, OPERATION_TYPES, READING_TYPES } from '@tps/domain';
 
 class FailureReasonDoc {
-  @ApiProperty({ example: 'ACQUIRER' }) type!: string;
+  @ApiProperty({ enum: ['TERMINAL', 'TRANSACTION', 'ACQUIRER'], example: 'ACQUIRER' }) type!: string;
   @ApiProperty({ example: '51' }) code!: string;
   @ApiProperty({ example: 'insufficient funds' }) message!: string;
 }
@@ -15,10 +15,10 @@ class TerminalInfoDoc {
 }
 
 class ExtraTaxesPesosDoc {
-  @ApiProperty() airportTax!: number;
-  @ApiProperty() iac!: number;
-  @ApiProperty() ice!: number;
-  @ApiProperty() travelAgency!: number;
+  @ApiProperty({ description: 'decimal pesos' }) airportTax!: number;
+  @ApiProperty({ description: 'decimal pesos' }) iac!: number;
+  @ApiProperty({ description: 'decimal pesos' }) ice!: number;
+  @ApiProperty({ description: 'decimal pesos' }) travelAgency!: number;
 }
 
 class AmountPesosDoc {
@@ -26,7 +26,7 @@ class AmountPesosDoc {
   @ApiProperty({ example: 100 }) subtotalIva!: number;
   @ApiProperty({ example: 0 }) subtotalIva0!: number;
   @ApiProperty({ type: () => ExtraTaxesPesosDoc }) extraTaxes!: ExtraTaxesPesosDoc;
-  @ApiPropertyOptional({ description: 'pos_tip only' }) tip?: number;
+  @ApiPropertyOptional({ description: 'pos_tip only, decimal pesos' }) tip?: number;
 }
 
 class OperationSnapshotDoc {
@@ -41,17 +41,24 @@ class OperationSnapshotDoc {
   @ApiPropertyOptional({ format: 'uuid' }) transactionReference?: string;
 }
 
-/** OpenAPI description of the transaction event envelope. */
+/** OpenAPI description of the transaction event envelope: an async answer and every transaction webhook. */
 export class TransactionEventDoc {
   @ApiProperty({ format: 'uuid' }) event_id!: string;
   @ApiProperty({ enum: ['', ...LIFECYCLE_STATUSES] }) previous_status!: string;
-  @ApiProperty({ example: '2026-11-22T08:00:00.123Z' }) occurred_at!: string;
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-11-22T08:00:00.123Z',
+    description: 'ISO 8601 UTC with milliseconds, on the merchant clock',
+  })
+  occurred_at!: string;
   @ApiProperty({ enum: LIFECYCLE_STATUSES }) status!: string;
   @ApiProperty({ example: 'demo-merchant' }) merchant_id!: string;
   @ApiProperty({ format: 'uuid' }) client_transaction_id!: string;
-  @ApiPropertyOptional() interaction_attempt?: number;
-  @ApiPropertyOptional({ enum: READING_TYPES }) reading_type?: string;
-  @ApiPropertyOptional({ type: () => FailureReasonDoc }) failure_reason?: FailureReasonDoc;
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'CARD_PRESENTED only: which card read' })
+  interaction_attempt?: number;
+  @ApiPropertyOptional({ enum: READING_TYPES, description: 'CARD_PRESENTED only' }) reading_type?: string;
+  @ApiPropertyOptional({ type: () => FailureReasonDoc, description: 'TERMINAL_REJECTED and DECLINED only' })
+  failure_reason?: FailureReasonDoc;
   @ApiProperty({ type: () => TerminalInfoDoc }) terminal!: TerminalInfoDoc;
   @ApiProperty({ type: () => OperationSnapshotDoc }) operation!: OperationSnapshotDoc;
 }

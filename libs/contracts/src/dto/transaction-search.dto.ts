@@ -38,21 +38,28 @@ export class TransactionSearchDto {
   @IsIn(OPERATION_TYPES)
   operation_type?: OperationType;
 
-  @ApiPropertyOptional({ description: 'ISO 8601; created at or after, on the merchant clock' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'ISO 8601; created at or after, on the merchant clock',
+  })
   @IsOptional()
   @IsISO8601({ strict: true })
   from?: string;
 
-  @ApiPropertyOptional({ description: 'ISO 8601; created at or before, on the merchant clock' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'ISO 8601; created at or before, on the merchant clock',
+  })
   @IsOptional()
   @IsISO8601({ strict: true })
   to?: string;
 
+  // No `default` in the schema: generated clients would then type the field as required.
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 1,
     maximum: MAX_SEARCH_LIMIT,
-    default: DEFAULT_SEARCH_LIMIT,
+    description: `items per page; ${DEFAULT_SEARCH_LIMIT} when omitted`,
   })
   @IsOptional()
   @IsInt()

@@ -1,0 +1,40 @@
+import type { ErrorCode } from '@tps/domain';
+
+/**
+ * What each code of the catalogue tells the caller (contract §4), for the document's error
+ * responses. A Record over every code, so a code added to the catalogue cannot go undocumented.
+ */
+export const ERROR_MEANINGS: Record<ErrorCode, string> = {
+  'PAR-001': 'malformed JSON, an unknown field (`param` names it) or a malformed request',
+  'PAR-002': 'a missing or invalid field (`param` names it)',
+  'PAR-003': 'the total is zero or above the maximum',
+  'PAR-004': 'the webhook URL is invalid or not allowed by the profile',
+  'PAR-005': 'the body is larger than 1 MiB',
+  'PAR-006': 'a body that is not `application/json` (415)',
+  'AUTH-001': 'missing or bad Authorization, unknown merchant or wrong signature',
+  'AUTH-002': '`timestamp` missing, not a number, or outside ±300 s of the real clock',
+  'NF-000': 'no such route',
+  'NF-001': 'no such transaction for this merchant',
+  'NF-002': "no such terminal for this merchant (also another merchant's), or none bound for the Local form",
+  'NF-003': 'no such print job on this terminal',
+  'NF-004': 'no such delivery',
+  'TER-003': 'the terminal is busy with another operation',
+  'TER-004': 'the serial is already taken',
+  'TER-101': 'the terminal rejected the operation: no card presented in time',
+  'TER-102': 'the terminal rejected the operation: maximum card-read retries',
+  'TER-103': 'the terminal rejected the operation on validation',
+  'TER-104': 'the operation was canceled on the terminal',
+  'TRX-001': 'client_transaction_id already used with another request',
+  'TRX-002': 'nothing to abort, or the operation is past APPROVAL_REQUESTED',
+  'TRX-003': 'void after the cut-off (22:00 Mexico City on the day of approval): refund instead',
+  'TRX-004': 'the pre-authorization has expired',
+  'TRX-005': 'the amount is over what is authorized or left to refund',
+  'TRX-006': "the operation is not allowed in the transaction's state",
+  'RATE-001': 'too many requests for this merchant; see Retry-After',
+  'TER-001': 'the terminal is offline or unreachable: nothing was recorded, retry with the same id',
+  'TER-002':
+    'outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id',
+  'INT-001': 'internal error, with no detail',
+  'INT-002':
+    'the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id',
+};

@@ -1,0 +1,213 @@
+import type { INestApplication } from '@nestjs/common';
+import {
+  DocumentBuilder,
+  SwaggerModule,
+  getSchemaPath,
+  type OpenAPIObject,
+  type OperationObject,
+  type ParameterObject,
+  type ResponseObject,
+} from '@nestjs/swagger';
+import {
+  AuthorizationResponseDoc,
+  ErrorBodyDoc,
+  PrintWebhookPayloadDoc,
+  SearchAnswerDoc,
+  TransactionEventDoc,
+} from '@tps/contracts/dto';
+import { ERROR_CATALOGUE, type ErrorCode } from '@tps/domain';
+import { PUBLIC_EXTENSION } from '../auth/public-route.decorator';
+import { SERIAL_PATTERN } from '../terminals/terminal-serial.pipe';
+import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
+import { ANY_ROUTE_ERRORS, ERROR_CODES_EXTENSION, SIGNED_ERRORS } from './api-errors.decorator';
+import { ERROR_MEANINGS } from './error-meanings';
+import { toOpenApi31 } from './openapi-31';
+import {
+  SIGNATURE_SCHEME,
+  SIGNATURE_SECURITY_SCHEME,
+  TIMESTAMP_HEADER,
+  TIMESTAMP_PARAMETER,
+} from './signature-scheme';
+import { webhooks } from './webhooks';
+
+const TAGS: ReadonlyArray<[string, string]> = [
+  ['payments', 'Charge, pre-authorize, capture, re-authorize, tip, void, refund and abort, in both forms'],
+  ['transaction search', "Online (the service's records) and local (the terminal's own store) search"],
+  ['print', 'Print jobs on the terminal and their status'],
+  [
+    'sandbox',
+    'Sandbox controls (sandbox profile only): fleet, cardholder, clock, deliveries, webhook secret',
+  ],
+  ['health', 'Liveness, without credentials'],
+  ['webhooks', 'What the service sends to the receivers a merchant names'],
+];
+
+const DESCRIPTION = [
+  'Card-present payments through a payment terminal (sandbox reference implementation).',
+  '',
+  'Every operation runs in two forms: Local Network, `/terminal/v1/...` (the terminal bound to the',
+  'credentials), and Cloud, `/terminal/v1/{terminalSerial}/...`. Sync operations answer the',
+  "acquirer's Authorization response; async ones answer the TERMINAL_ACKNOWLEDGED event and send",
+  'later events to `events_webhook_url`. Every error answer has one body: `{type, code, message, param?}`.',
+  'See the `merchantSignature` security scheme for how to sign a request.',
+].join('\n');
+
+/** The document's own skeleton: what no controller states. */
+function skeleton(): Omit<OpenAPIObject, 'paths'> {
+  const builder = new DocumentBuilder()
+    .setTitle('Terminal Payment Service')
+    .setDescription(DESCRIPTION)
+    .setVersion('v1')
+    .setOpenAPIVersion('3.1.0')
+    .setLicense('UNLICENSED', 'http://localhost:3000/docs')
+    .addServer('http://{host}', 'a running sandbox (`npm start` serves it on localhost:3000)', {
+      host: { default: 'localhost:3000', description: 'host and port of the API' },
+    })
+    .addSecurity(SIGNATURE_SCHEME, SIGNATURE_SECURITY_SCHEME)
+    .addSecurityRequirements(SIGNATURE_SCHEME);
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  const document = builder.build();
+  // The builder insists on an e-mail address; the project has none to give.
+  document.info.contact = { name: 'Terminal Payment Service maintainers', url: 'http://localhost:3000/docs' };
+  return document;
+}
+
+/** Errors a route answers by what it is (signed or public), whatever it does. */
+function sharedCodes(isPublic: boolean): readonly ErrorCode[] {
+  return isPublic ? ANY_ROUTE_ERRORS : [...ANY_ROUTE_ERRORS, ...SIGNED_ERRORS];
+}
+
+function errorResponse(codes: readonly ErrorCode[]): ResponseObject {
+  const listed = codes.map((code) => `- \`${code}\`: ${ERROR_MEANINGS[code]}`).join('\n');
+  return {
+    description: `The contract's error body, with one of these codes:\n\n${listed}`,
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            { $ref: getSchemaPath(ErrorBodyDoc) },
+            { type: 'object', properties: { code: { type: 'string', enum: [...codes] } } },
+          ],
+        },
+        examples: Object.fromEntries(
+          codes.map((code) => [
+            code,
+            { value: { type: ERROR_CATALOGUE[code].type, code, message: ERROR_MEANINGS[code] } },
+          ]),
+        ),
+      },
+    },
+  };
+}
+
+/** The Cloud form's path parameter, shared by every route served in both forms. */
+const TERMINAL_SERIAL: ParameterObject = {
+  name: TERMINAL_SERIAL_PARAM,
+  in: 'path',
+  required: true,
+  description: "Cloud form: the terminal, one of the merchant's (NF-002 otherwise)",
+  schema: { type: 'string', pattern: SERIAL_PATTERN.source },
+  example: 'SIM0000002',
+};
+
+const FORMS = {
+  cloud: 'Cloud form',
+  local: 'Local Network form: the terminal bound to the credentials',
+};
+
+/**
+ * A handler served in both forms (`bothForms`) is one operation per path, which Nest names
+ * `Handler[0]` and `Handler[1]`: each is named and summarised by its form, and the Cloud one gets
+ * the serial parameter, which the `@Terminal()` decorator reads outside Nest's view.
+ */
+function nameForm(template: string, operation: OperationObject): void {
+  const alias = /\[\d+\]$/;
+  if (operation.operationId === undefined || !alias.test(operation.operationId)) return;
+  const form = template.includes(`{${TERMINAL_SERIAL_PARAM}}`) ? 'cloud' : 'local';
+  operation.operationId = operation.operationId.replace(alias, `_${form}`);
+  const summary = operation.summary ?? '';
+  operation.summary = summary.endsWith(')')
+    ? `${summary.slice(0, -1)}, ${FORMS[form]})`
+    : `${summary} (${FORMS[form]})`;
+  if (form === 'cloud') {
+    operation.parameters = [
+      { $ref: `#/components/parameters/${TERMINAL_SERIAL_PARAM}` },
+      ...(operation.parameters ?? []),
+    ];
+  }
+}
+
+/** Adds the signature, the `timestamp` header and every error response to one operation. */
+function finishOperation(operation: OperationObject & Record<string, unknown>): void {
+  const isPublic = operation[PUBLIC_EXTENSION] === true;
+  const own = (operation[ERROR_CODES_EXTENSION] ?? []) as ErrorCode[];
+  delete operation[PUBLIC_EXTENSION];
+  delete operation[ERROR_CODES_EXTENSION];
+  if (isPublic) operation.security = [];
+  else {
+    operation.parameters = [
+      { $ref: `#/components/parameters/${TIMESTAMP_PARAMETER}` },
+      ...(operation.parameters ?? []),
+    ];
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...own, ...sharedCodes(isPublic)]) {
+    const { status } = ERROR_CATALOGUE[code];
+    const codes = byStatus.get(status) ?? [];
+    if (!codes.includes(code)) codes.push(code);
+    byStatus.set(status, codes);
+  }
+  const sorted = [...byStatus.entries()].sort(([a], [b]) => a - b);
+  for (const [status, codes] of sorted) operation.responses[String(status)] = errorResponse(codes);
+  if (byStatus.has(429)) {
+    (operation.responses['429'] as ResponseObject).headers = {
+      'Retry-After': { description: 'seconds to wait', schema: { type: 'integer', minimum: 1 } },
+    };
+  }
+}
+
+/**
+ * Completes what the decorators state with what holds for every route by construction: the
+ * global signature guard (every route but the public ones), the shared error body and codes,
+ * the validation pipe that refuses unknown fields (`additionalProperties: false`), which the
+ * answers keep to as well.
+ */
+function finish(document: OpenAPIObject): OpenAPIObject {
+  for (const [template, path] of Object.entries(document.paths)) {
+    for (const operation of Object.values(path) as Array<OperationObject & Record<string, unknown>>) {
+      nameForm(template, operation);
+      finishOperation(operation);
+    }
+  }
+  // Closed objects both ways: a request with an unknown field is refused (PAR-001), and an
+  // answer or webhook with a field the document does not name fails the e2e answer checks.
+  for (const schema of Object.values(document.components?.schemas ?? {})) {
+    if (!('$ref' in schema) && schema.properties !== undefined) schema.additionalProperties ??= false;
+  }
+  return toOpenApi31({
+    ...document,
+    webhooks: webhooks(),
+    components: {
+      ...document.components,
+      parameters: {
+        ...document.components?.parameters,
+        [TIMESTAMP_PARAMETER]: TIMESTAMP_HEADER,
+        [TERMINAL_SERIAL_PARAM]: TERMINAL_SERIAL,
+      },
+    },
+  });
+}
+
+/** The OpenAPI 3.1 document of the API, generated from its controllers and DTOs. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const document = SwaggerModule.createDocument(app, skeleton(), {
+    extraModels: [
+      ErrorBodyDoc,
+      AuthorizationResponseDoc,
+      SearchAnswerDoc,
+      TransactionEventDoc,
+      PrintWebhookPayloadDoc,
+    ],
+  });
+  return finish(document);
+}

@@ -1,0 +1,13 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ERROR_CATALOGUE } from '@tps/domain';
+
+const ERROR_TYPES = [...new Set(Object.values(ERROR_CATALOGUE).map((entry) => entry.type))];
+
+/** OpenAPI description of the contract's one error body (contract §4). */
+export class ErrorBodyDoc {
+  @ApiProperty({ enum: ERROR_TYPES, example: 'PARAMETER' }) type!: string;
+  @ApiProperty({ enum: Object.keys(ERROR_CATALOGUE), example: 'PAR-002' }) code!: string;
+  @ApiProperty({ example: 'amount.iva must be an integer' }) message!: string;
+  @ApiPropertyOptional({ description: 'the request field at fault, as a path', example: 'amount.iva' })
+  param?: string;
+}
