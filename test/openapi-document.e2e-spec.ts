@@ -96,8 +96,12 @@ describe('the OpenAPI document a client can trust', () => {
 
   it('gives every signed operation its timestamp header and authentication, rate and internal errors', () => {
     const signed = operations.filter(({ operation }) => operation.security === undefined);
-    expect(signed.length).toBe(operations.length - 1);
-    expect(operations.find((o) => o.route === 'GET /health')?.operation.security).toEqual([]);
+    // Unsigned by contract: liveness, readiness (§14) and account creation (§14).
+    const unsigned = ['GET /health', 'GET /ready', 'POST /sandbox/accounts'];
+    expect(signed.length).toBe(operations.length - unsigned.length);
+    for (const route of unsigned) {
+      expect([route, operations.find((o) => o.route === route)?.operation.security]).toEqual([route, []]);
+    }
     for (const { route, operation } of signed) {
       expect([route, operation.parameters]).toEqual([
         route,
@@ -114,8 +118,18 @@ describe('the OpenAPI document a client can trust', () => {
   });
 
   it('gives every success answer a schema: sync operations, search, abort, sandbox routes', () => {
+    // No JSON body by design: two 204s, and the live stream (text/event-stream, checked below).
+    const noJsonBody = [
+      'DELETE /sandbox/webhook-secret',
+      'DELETE /sandbox/accounts/me',
+      'GET /sandbox/events',
+    ];
+    const stream = operations.find((o) => o.route === 'GET /sandbox/events')?.operation;
+    expect(Object.keys((stream?.responses['200'] as Json | undefined)?.content ?? {})).toEqual([
+      'text/event-stream',
+    ]);
     const noSchema = operations
-      .filter(({ route, operation }) => route !== 'DELETE /sandbox/webhook-secret' && operation.responses)
+      .filter(({ route, operation }) => !noJsonBody.includes(route) && operation.responses)
       .filter(({ route }) => okSchema(route) === undefined)
       .map(({ route }) => route);
     expect(noSchema).toEqual([]);
