@@ -1,5 +1,5 @@
 import { MerchantEntity } from './auth/merchant.entity';
-import { PrintJobEntity } from './print/print-job.entity';
+import { PrintJobEntity } from './print-jobs/print-job.entity';
 import { TerminalEntity } from './terminals/terminal.entity';
 import { TransactionEventEntity } from './transactions/transaction-event.entity';
 import { TransactionEntity } from './transactions/transaction.entity';

@@ -8,7 +8,7 @@ import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
 import { OperationService } from '../payments/operation-service';
 import { TerminalResolver } from '../terminals/terminal-resolver';
-import type { RequestForm } from '../transactions/transaction.entity';
+import type { RequestForm } from '../terminals/request-form';
 
 export interface AbortTarget {
   merchant: MerchantEntity;

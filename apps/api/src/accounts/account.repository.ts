@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, type Repository } from 'typeorm';
 import { insertRows, isUniqueViolation, SerialWriter } from '@tps/database';
 import { MerchantEntity } from '../auth/merchant.entity';
-import { PrintJobEntity } from '../print/print-job.entity';
+import { PrintJobEntity } from '../print-jobs/print-job.entity';
 import { TerminalEntity } from '../terminals/terminal.entity';
 import { TransactionEventEntity } from '../transactions/transaction-event.entity';
 import { TransactionEntity } from '../transactions/transaction.entity';

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import { LinkUnavailableError, type ControlRequest, type FleetChange, type LinkPeer } from '@tps/link';
+import { DEMO_MERCHANTS } from '../auth/demo-credentials';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantClock, type ClockReading } from '../clock/merchant-clock';
 import { FleetSync } from '../fleet/fleet-sync';
 import { TerminalLinks, terminalProfile, type LinkState } from '../link/terminal-links';
-import { SEED_MERCHANTS, newTerminal } from '../seed/sandbox-seed';
+import { newTerminal } from '../seed/sandbox-seed';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import { AccountRepository } from './account.repository';
 import { newMerchantId, newSecretKey, newSerials } from './account-identity';
@@ -115,7 +116,7 @@ export class SandboxAccounts {
 
   /** Removes the account, its terminals (on the simulator too) and everything they did. */
   async remove(merchant: MerchantEntity): Promise<void> {
-    if (SEED_MERCHANTS.some((seed) => seed.merchantId === merchant.merchantId)) {
+    if (DEMO_MERCHANTS.some((seed) => seed.merchantId === merchant.merchantId)) {
       throw new ContractError(
         'TRX-006',
         'the demo merchants are shared and cannot be deleted; create your own with POST /sandbox/accounts',

@@ -3,7 +3,7 @@ import { filter, from, map, mergeMap, share, type Observable } from 'rxjs';
 import type { PrintCommand, PrintJobRecord, TransactionEvent } from '@tps/contracts';
 import { LiveFeed, type LiveNotice } from '../live/live-feed';
 import { printJobRecord } from '../print/print-service';
-import { PrintJobRepository } from '../print/print-job.repository';
+import { PrintJobRepository } from '../print-jobs/print-job.repository';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { DeliveryRepository } from '../webhooks/delivery.repository';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PrintJobsModule } from '../print/print-jobs.module';
+import { PrintJobsModule } from '../print-jobs/print-jobs.module';
 import { ConsoleEventsController } from './console-events.controller';
 import { ConsolePageController } from './console-page.controller';
 import { ConsoleStream } from './console-stream';

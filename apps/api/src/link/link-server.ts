@@ -15,7 +15,7 @@ import {
   type UplinkRequest,
 } from '@tps/link';
 import { ApiConfig } from '../config/api-config';
-import { PrintReportIngest } from '../print/print-report-ingest';
+import { PrintReportIngest } from '../print-jobs/print-report-ingest';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { EventIngest } from '../transactions/event-ingest';
 import type { TerminalIdentity } from '../transactions/transaction.repository';

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { PrintJobsModule } from '../print/print-jobs.module';
+import { PrintJobsModule } from '../print-jobs/print-jobs.module';
 import { TransactionsModule } from '../transactions/transactions.module';
 import { LinkServer } from './link-server';
 import { TerminalLinks } from './terminal-links';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import { LinkPeer, LinkUnavailableError, type TerminalProfile, type TerminalRequest } from '@tps/link';
 import type { TerminalEntity } from '../terminals/terminal.entity';
-import type { RequestForm } from '../transactions/transaction.entity';
+import type { RequestForm } from '../terminals/request-form';
 
 export type LinkState = 'up' | 'down' | 'offline';
 

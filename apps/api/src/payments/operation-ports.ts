@@ -3,7 +3,7 @@ import type { MerchantEntity } from '../auth/merchant.entity';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import type { TransactionEntity } from '../transactions/transaction.entity';
 import type { FollowUpReader } from '../transactions/transaction.repository';
-import type { RequestForm } from '../transactions/transaction.entity';
+import type { RequestForm } from '../terminals/request-form';
 import type { FollowUpAsk, FollowUpPlan } from './follow-up-planner';
 
 /** Where the use case keeps its records; the repository and the event ingest in the app. */

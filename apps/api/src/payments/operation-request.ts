@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AmountCentavos, OperationMode, OperationType } from '@tps/domain';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import type { AuthenticatedRequest } from '../auth/merchant-auth.guard';
-import type { RequestForm } from '../transactions/transaction.entity';
+import type { RequestForm } from '../terminals/request-form';
 
 /** One payment operation as the controllers hand it to the use case, whatever its form. */
 export interface OperationRequest {

@@ -8,9 +8,9 @@ import { MerchantClock } from '../clock/merchant-clock';
 import { TerminalLinks } from '../link/terminal-links';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import { TerminalResolver } from '../terminals/terminal-resolver';
-import type { RequestForm } from '../transactions/transaction.entity';
-import { PrintJobEntity } from './print-job.entity';
-import { PrintJobRepository } from './print-job.repository';
+import type { RequestForm } from '../terminals/request-form';
+import { PrintJobEntity } from '../print-jobs/print-job.entity';
+import { PrintJobRepository } from '../print-jobs/print-job.repository';
 import { ReceiptTransactionsRepository } from './receipt-transactions.repository';
 import { transactionReceipt } from './transaction-receipt';
 

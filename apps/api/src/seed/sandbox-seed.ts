@@ -1,26 +1,11 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { TerminalPace } from '@tps/domain';
+import { DEMO_MERCHANTS } from '../auth/demo-credentials';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantRepository } from '../auth/merchant.repository';
 import { ApiConfig } from '../config/api-config';
 import { TerminalEntity } from '../terminals/terminal.entity';
 import { TerminalRepository } from '../terminals/terminal.repository';
-
-/** The demo fleet of contract §11. */
-export const SEED_MERCHANTS = [
-  {
-    merchantId: 'demo-merchant',
-    secretKey: 'demo-secret-key',
-    bound: 'SIM0000001',
-    terminals: ['SIM0000001', 'SIM0000002'],
-  },
-  {
-    merchantId: 'other-merchant',
-    secretKey: 'other-secret-key',
-    bound: 'SIM0000003',
-    terminals: ['SIM0000003'],
-  },
-] as const;
 
 export const DEFAULT_MODEL = 'SIM-A920';
 
@@ -62,7 +47,7 @@ export class SandboxSeed implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.PROFILE !== 'sandbox' || this.config.SEED !== 'true') return;
-    for (const seed of SEED_MERCHANTS) {
+    for (const seed of DEMO_MERCHANTS) {
       if ((await this.merchants.findById(seed.merchantId)) !== null) continue;
       await this.merchants.save(
         Object.assign(new MerchantEntity(), {

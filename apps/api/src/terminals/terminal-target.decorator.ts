@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { RequestForm } from '../transactions/transaction.entity';
+import type { RequestForm } from './request-form';
 import { TerminalSerialPipe } from './terminal-serial.pipe';
 
 /** Which terminal a request names: none in the Local form (the bound one), the path's in Cloud. */

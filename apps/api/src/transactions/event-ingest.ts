@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { LinkEvent } from '@tps/link';
 import { LiveFeed } from '../live/live-feed';
-import { TransactionWebhooks } from '../webhooks/transaction-webhooks';
+import { TransactionWebhooks } from './transaction-webhooks';
 import { TransactionRepository, type TerminalIdentity } from './transaction.repository';
 
 /** Takes in the events a terminal sends up its link: stored once, in order, then notified. */

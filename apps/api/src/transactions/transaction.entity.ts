@@ -8,8 +8,7 @@ import type {
 } from '@tps/domain';
 import type { TransactionEvent } from '@tps/contracts';
 import type { TransactionOutcome } from '@tps/link';
-
-export type RequestForm = 'local' | 'cloud';
+import type { RequestForm } from '../terminals/request-form';
 
 /** Milliseconds stored as bigint, which some drivers hand back as strings. */
 const MILLISECONDS = {

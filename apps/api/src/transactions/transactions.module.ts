@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { TransactionWebhooks } from '../webhooks/transaction-webhooks';
 import { EventIngest } from './event-ingest';
 import { TransactionEventEntity } from './transaction-event.entity';
+import { TransactionWebhooks } from './transaction-webhooks';
 import { TransactionEntity } from './transaction.entity';
 import { TransactionRepository } from './transaction.repository';
 

@@ -6,8 +6,8 @@ import { PrintJobRepository } from './print-job.repository';
 import { PrintReportIngest } from './print-report-ingest';
 
 /**
- * The print job records, their reports and webhooks, apart from the routes so that the link can
- * use them.
+ * The print job records, their reports and webhooks, apart from the print routes: the link takes
+ * the reports in, and the routes send jobs down the link.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([PrintJobEntity])],

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { TransactionEvent } from '@tps/contracts';
 import type { PendingDelivery } from '@tps/delivery';
-import type { TransactionEntity } from '../transactions/transaction.entity';
-import { DeliveryDispatcher } from './delivery-dispatcher';
-import { DeliveryRepository } from './delivery.repository';
+import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher';
+import { DeliveryRepository } from '../webhooks/delivery.repository';
+import type { TransactionEntity } from './transaction.entity';
 
 /**
  * Puts each later event of an async transaction in the outbox, in the write that stores the
