@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Stack, WebhookReceiver, sqliteRows, type AppProcess } from '@tps/testing';
+import { Stack, WebhookReceiver, createInstantTerminals, sqliteRows, type AppProcess } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
-import { createInstantTerminals } from './lib/fleet';
+
 import { storedToReceivedMs } from './lib/outbox-latency';
 import { cpuTimeMs } from './lib/resident-memory';
 import { percentile } from './lib/stats';

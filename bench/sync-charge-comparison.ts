@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signRequest } from '@tps/contracts';
-import { AppProcess, DEMO_MERCHANT, REPO_ROOT, Stack } from '@tps/testing';
+import { AppProcess, DEMO_MERCHANT, REPO_ROOT, Stack, createInstantTerminals } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
-import { createInstantTerminals } from './lib/fleet';
+
 import { runLoad, type LoadRequest, type LoadResult } from './lib/load';
 import { startPrism } from './lib/prism';
 

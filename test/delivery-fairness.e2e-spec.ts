@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   OTHER_MERCHANT,
+  createInstantTerminals,
   Stack,
   WebhookReceiver,
   neverAnswer,
@@ -39,25 +40,6 @@ async function charge(client: SignedClient, serial: string, webhookUrl: string):
   }
 }
 
-async function addInstantTerminals(client: SignedClient, count: number): Promise<string[]> {
-  const serials: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const answer = await client.post<{ serialNumber: string }>('/sandbox/terminals', { pace: 'instant' });
-    expect(answer.status).toBe(201);
-    serials.push(answer.body.serialNumber);
-  }
-  await poll(
-    `${count} new terminals linked`,
-    async () => {
-      const fleet = await client.get<Array<{ serialNumber: string; link: string }>>('/sandbox/terminals');
-      const up = new Set(fleet.body.filter((t) => t.link === 'up').map((t) => t.serialNumber));
-      return serials.every((s) => up.has(s)) ? true : undefined;
-    },
-    10_000,
-  );
-  return serials;
-}
-
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -83,7 +65,7 @@ describe('delivery fairness: one merchant hanging at its receiver', () => {
 
   it(`delivers another merchant's APPROVAL webhooks with p99 under 1 s while ${HANGING_CHARGES} transactions hang`, async () => {
     const demo = stack.client();
-    const serials = ['SIM0000001', 'SIM0000002', ...(await addInstantTerminals(demo, EXTRA_TERMINALS))];
+    const serials = ['SIM0000001', 'SIM0000002', ...(await createInstantTerminals(demo, EXTRA_TERMINALS))];
     let next = 0;
     await Promise.all(
       serials.map(async (serial) => {

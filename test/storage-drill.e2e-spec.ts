@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sqliteRows, Stack } from '@tps/testing';
+import { createInstantTerminals, sqliteRows, Stack } from '@tps/testing';
 import { amountOf, searchPath, type Json } from './payment-helpers';
 
 const TERMINALS = 200;
@@ -33,13 +33,7 @@ describe('a load drill with storage failing in the middle', () => {
 
   it('loses nothing it answered, records everything a terminal did, charges nothing twice', async () => {
     const client = stack.client();
-    const serials = ['SIM0000002'];
-    while (serials.length < TERMINALS) {
-      const created = await client.post<Json>('/sandbox/terminals', { pace: 'instant' });
-      expect(created.status).toBe(201);
-      serials.push(created.body.serialNumber as string);
-    }
-    await stack.waitLinked(TERMINALS + 2, 30_000);
+    const serials = ['SIM0000002', ...(await createInstantTerminals(client, TERMINALS - 1))];
 
     const answered = new Map<string, { approved: boolean; reference: string | null }>();
     const refusals = new Map<string, number>();

@@ -5,3 +5,4 @@ export * from './webhook-receiver';
 export * from './sqlite-rows';
 export * from './scenario-bodies';
 export * from './openapi-conformance';
+export * from './fleet';

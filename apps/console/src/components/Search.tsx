@@ -2,6 +2,8 @@ import { SelectField } from './SelectField';
 import { useState } from 'preact/hooks';
 import { money } from '../model/scenarios';
 import type { SearchAnswer, SearchItem, TerminalRecord } from '../model/types';
+// The service's own list (a pure file of libs/domain, bundled into the console).
+import { OPERATION_TYPES } from '../../../../libs/domain/src/operation-types';
 
 interface SearchProps {
   fleet: TerminalRecord[];
@@ -17,16 +19,6 @@ const STATUSES = [
   'DECLINED',
   'TERMINAL_REJECTED',
   'TERMINAL_CANCELED',
-];
-const TYPES = [
-  'charge',
-  'authorization',
-  'capture',
-  're_authorization',
-  'pos_tip',
-  'void',
-  'refund',
-  'abort',
 ];
 
 /** Online transaction search (contract §7) with its filters. */
@@ -78,7 +70,7 @@ export function Search({ fleet, find, onSelect }: SearchProps) {
           onChange={(e) => set({ operation_type: e.currentTarget.value })}
         >
           <option value="">any</option>
-          {TYPES.map((t) => (
+          {OPERATION_TYPES.map((t) => (
             <option key={t}>{t}</option>
           ))}
         </SelectField>

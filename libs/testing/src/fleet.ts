@@ -1,4 +1,5 @@
-import { poll, type SignedClient } from '@tps/testing';
+import type { SignedClient } from './signed-client';
+import { poll } from './stack';
 
 /** Adds `count` instant terminals to the demo merchant's fleet and waits until all are linked. */
 export async function createInstantTerminals(client: SignedClient, count: number): Promise<string[]> {
