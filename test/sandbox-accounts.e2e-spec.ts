@@ -251,6 +251,7 @@ describe('sandbox account input, reset and removal', () => {
       (await client.patch(`/sandbox/terminals/${other}`, { pace: 'fast', printer: 'paper_out' })).status,
     ).toBe(200);
     expect((await client.post(`/sandbox/terminals/${bound}/offline`)).status).toBe(200);
+    expect((await client.patch(`/sandbox/terminals/${bound}`, { cardholder: 'manual' })).status).toBe(200);
     // Scenario 97 holds the other terminal until someone presents a card: reset must free it.
     const waiting = scenarioBody('97');
     expect((await client.post<Json>(`/terminal/v1/${other}/async/charge`, waiting)).status).toBe(200);
@@ -278,10 +279,10 @@ describe('sandbox account input, reset and removal', () => {
     expect(job.status).toBe(404);
     expect((await client.get<Json>('/sandbox/clock')).body.offset_seconds).toBe(0);
     const fleet = await client.get<Json[]>('/sandbox/terminals');
-    expect(fleet.body.map((t) => [t.serialNumber, t.pace, t.printer, t.link]).sort()).toEqual(
+    expect(fleet.body.map((t) => [t.serialNumber, t.pace, t.printer, t.cardholder, t.link]).sort()).toEqual(
       [
-        [bound, 'instant', 'ok', 'up'],
-        [other, 'fast', 'ok', 'up'],
+        [bound, 'instant', 'ok', 'auto', 'up'],
+        [other, 'fast', 'ok', 'auto', 'up'],
       ].sort(),
     );
 
