@@ -114,6 +114,7 @@ class WriteQueue {
 
   private async transaction<T>(work: Work<T>): Promise<T> {
     try {
+      if (!this.dataSource.isInitialized) await this.reopen();
       const value =
         this.dataSource.options.type === 'sqlite'
           ? await this.sqliteTransaction(work)
@@ -162,7 +163,12 @@ class WriteQueue {
       // SQLite may have rolled back by itself (a full disk, an I/O error): then nothing is open.
       if (error instanceof Error && /no transaction is active/i.test(error.message)) return;
     }
-    await this.dataSource.destroy();
+    // Reopened now if the storage allows; else by the next write (see `transaction`).
+    await this.reopen().catch(() => undefined);
+  }
+
+  private async reopen(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.dataSource.initialize();
   }
 

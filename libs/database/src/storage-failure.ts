@@ -28,6 +28,8 @@ function codeOf(error: unknown): string | undefined {
 
 export function isStorageFailure(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;
+  // The write queue closed the connection to reopen it, and could not yet.
+  if (error instanceof Error && error.name === 'CannotExecuteNotConnectedError') return true;
   const code = codeOf(error);
   return code !== undefined && STORAGE_CODES.has(code);
 }

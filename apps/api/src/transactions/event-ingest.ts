@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ContractError } from '@tps/domain';
 import type { LinkEvent } from '@tps/link';
 import { LiveFeed } from '../live/live-feed';
 import { TransactionWebhooks } from './transaction-webhooks';
@@ -17,11 +18,17 @@ export class EventIngest {
 
   /**
    * Stores a run of one transaction's events that a terminal answered with; resolves once all are
-   * committed (those stored already are duplicates), and throws if any could not be.
+   * committed (those stored already are duplicates). Events that do not follow what is stored
+   * leave the outcome unknown (504 TER-002): the record stays, and the uplink completes it.
    */
   async ingestAll(terminal: TerminalIdentity, links: LinkEvent[]): Promise<void> {
     const refusal = await this.store(terminal, links);
-    if (refusal !== undefined) throw refusal.error;
+    if (refusal === undefined) return;
+    this.logger.warn(`reply of ${terminal.serialNumber}: ${refusal.error.message}`);
+    throw new ContractError(
+      'TER-002',
+      "the terminal's answer does not follow what the service stored; the outcome is not known yet",
+    );
   }
 
   /**
