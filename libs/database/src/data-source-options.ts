@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import sqlite3 from 'sqlite3';
 import type { DataSourceOptions } from 'typeorm';
+import { preparedSqlite3 } from './prepared-sqlite';
 
 type ClassList = NonNullable<DataSourceOptions['migrations']>;
 
@@ -21,15 +21,6 @@ const URL_DRIVERS = {
   'mysql:': 'mysql',
   'mariadb:': 'mariadb',
 } as const;
-
-/**
- * The sqlite3 module as TypeORM's driver, minus the `verbose()` TypeORM always calls: verbose mode
- * wraps every statement to capture a long stack trace, a fifth of the API's time under load
- * (BENCHMARKS.md). Errors still carry the statement and its message.
- */
-const quietSqlite3: typeof sqlite3 = Object.assign(Object.create(sqlite3) as typeof sqlite3, {
-  verbose: () => sqlite3,
-});
 
 export function sqlitePath(url: string): string | undefined {
   if (url.startsWith('sqlite:')) return url.slice('sqlite:'.length);
@@ -51,7 +42,7 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     return {
       ...common,
       type: 'sqlite',
-      driver: quietSqlite3,
+      driver: preparedSqlite3,
       database: path,
       enableWAL: true,
       busyTimeout: 5000,

@@ -4,3 +4,6 @@ export * from './migrations/api';
 export * from './migrations/terminal';
 export * from './insert-rows';
 export * from './storage-failure';
+export * from './prepared-sqlite';
+export * from './sql';
+export * from './entity-table';

@@ -36,5 +36,8 @@ export function isStorageFailure(error: unknown): boolean {
 
 /** A write refused by a unique key: SQLite, PostgreSQL and MySQL each say it their own way. */
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof QueryFailedError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message);
+  if (!(error instanceof Error)) return false;
+  // TypeORM wraps what its own queries hit; a prepared statement's error comes from the driver.
+  const driverError = error instanceof QueryFailedError || codeOf(error) === 'SQLITE_CONSTRAINT';
+  return driverError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message);
 }

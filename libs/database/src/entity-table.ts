@@ -1,0 +1,166 @@
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { SqlValue } from './prepared-sqlite';
+import type { Sql } from './sql';
+
+type Where<Entity> = Partial<Entity>;
+
+export interface FindOptions<Entity> {
+  orderBy?: Array<[keyof Entity & string, 'ASC' | 'DESC']>;
+  limit?: number;
+}
+
+interface Layout {
+  metadata: EntityMetadata;
+  table: string;
+  column: (property: string) => ColumnMetadata;
+  /** The column TypeORM moves on every update, if the entity has one. */
+  updatedAt: string | undefined;
+}
+
+/**
+ * One table's hot statements as fixed SQL: built once from the entity's TypeORM metadata (so the
+ * columns, JSON, booleans and transformers stay as TypeORM stores them), cached by shape, and
+ * run as statements prepared once per connection. The hot paths use it instead of the query
+ * builder, which builds the SQL and hydrates entities again on every call; TypeORM keeps the
+ * schema, the migrations and the cold paths.
+ */
+export class EntityTable<Entity extends ObjectLiteral> {
+  private layoutValue: Layout | undefined;
+  private readonly texts = new Map<string, string>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly target: EntityTarget<Entity>,
+  ) {}
+
+  /** Inserts rows that all give the same properties, in one statement, without reading back. */
+  async insert(sql: Sql, rows: Partial<Entity> | Array<Partial<Entity>>): Promise<void> {
+    const list = Array.isArray(rows) ? rows : [rows];
+    if (list.length === 0) return;
+    const properties = Object.keys(list[0]).filter((property) => list[0][property] !== undefined);
+    const text = this.text(`insert:${list.length}:${properties.join(',')}`, (layout) => {
+      const names = properties.map((property) => this.name(layout.column(property)));
+      const row = `(${properties.map(() => '?').join(', ')})`;
+      return `INSERT INTO ${layout.table} (${names.join(', ')}) VALUES ${list.map(() => row).join(', ')}`;
+    });
+    await sql.run(
+      text,
+      list.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
+    );
+  }
+
+  /** Sets `changes` on the rows `where` picks; resolves how many it changed. */
+  update(sql: Sql, where: Where<Entity>, changes: Partial<Entity>): Promise<number> {
+    const properties = Object.keys(changes).filter((property) => changes[property] !== undefined);
+    const filter = this.filter(where);
+    const text = this.text(`update:${properties.join(',')}:${filter.key}`, (layout) => {
+      const sets = properties.map((property) => `${this.name(layout.column(property))} = ?`);
+      if (layout.updatedAt !== undefined) sets.push(`${layout.updatedAt} = CURRENT_TIMESTAMP`);
+      return `UPDATE ${layout.table} SET ${sets.join(', ')}${filter.clause(layout)}`;
+    });
+    return sql.run(text, [
+      ...properties.map((property) => this.persistent(property, changes[property])),
+      ...filter.params,
+    ]);
+  }
+
+  delete(sql: Sql, where: Where<Entity>): Promise<number> {
+    const filter = this.filter(where);
+    const text = this.text(`delete:${filter.key}`, (layout) => `DELETE FROM ${layout.table}${filter.clause(layout)}`);
+    return sql.run(text, filter.params);
+  }
+
+  async find(sql: Sql, where: Where<Entity>, options: FindOptions<Entity> = {}): Promise<Entity[]> {
+    const filter = this.filter(where);
+    const order = options.orderBy ?? [];
+    const key = `find:${filter.key}:${order.map(([p, d]) => `${p} ${d}`).join(',')}:${options.limit ?? ''}`;
+    const text = this.text(key, (layout) => {
+      const orderBy =
+        order.length === 0
+          ? ''
+          : ` ORDER BY ${order.map(([property, direction]) => `${this.name(layout.column(property))} ${direction}`).join(', ')}`;
+      const limit = options.limit === undefined ? '' : ` LIMIT ${options.limit}`;
+      return `SELECT * FROM ${layout.table}${filter.clause(layout)}${orderBy}${limit}`;
+    });
+    const rows = await sql.all<Record<string, unknown>>(text, filter.params);
+    return rows.map((row) => this.hydrate(row));
+  }
+
+  async findOne(sql: Sql, where: Where<Entity>): Promise<Entity | null> {
+    const [found] = await this.find(sql, where, { limit: 1 });
+    return found ?? null;
+  }
+
+  private get layout(): Layout {
+    if (this.layoutValue === undefined) {
+      const metadata = this.dataSource.getMetadata(this.target);
+      const byProperty = new Map(metadata.columns.map((column) => [column.propertyName, column]));
+      this.layoutValue = {
+        metadata,
+        table: this.dataSource.driver.escape(metadata.tableName),
+        column: (property) => {
+          const column = byProperty.get(property);
+          if (column === undefined) throw new Error(`${metadata.name} has no column ${property}`);
+          return column;
+        },
+        updatedAt:
+          metadata.updateDateColumn === undefined ? undefined : this.name(metadata.updateDateColumn),
+      };
+    }
+    return this.layoutValue;
+  }
+
+  private name(column: ColumnMetadata): string {
+    return this.dataSource.driver.escape(column.databaseName);
+  }
+
+  private text(key: string, build: (layout: Layout) => string): string {
+    let text = this.texts.get(key);
+    if (text === undefined) {
+      text = build(this.layout);
+      this.texts.set(key, text);
+    }
+    return text;
+  }
+
+  /** A WHERE of equalities (a null value is IS NULL), with its cache key and parameters. */
+  private filter(where: Where<Entity>): {
+    key: string;
+    params: SqlValue[];
+    clause: (layout: Layout) => string;
+  } {
+    const properties = Object.keys(where).filter((property) => where[property] !== undefined);
+    const params: SqlValue[] = [];
+    const key = properties
+      .map((property) => {
+        const value = where[property] as unknown;
+        if (value === null) return `${property}=null`;
+        params.push(this.persistent(property, value));
+        return property;
+      })
+      .join(',');
+    const clause = (layout: Layout): string =>
+      properties.length === 0
+        ? ''
+        : ` WHERE ${properties
+            .map((property) => {
+              const name = this.name(layout.column(property));
+              return where[property] === null ? `${name} IS NULL` : `${name} = ?`;
+            })
+            .join(' AND ')}`;
+    return { key, params, clause };
+  }
+
+  private persistent(property: string, value: unknown): SqlValue {
+    return this.dataSource.driver.preparePersistentValue(value, this.layout.column(property)) as SqlValue;
+  }
+
+  private hydrate(row: Record<string, unknown>): Entity {
+    const entity = this.layout.metadata.create() as Record<string, unknown>;
+    for (const column of this.layout.metadata.columns) {
+      entity[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
+    }
+    return entity as Entity;
+  }
+}

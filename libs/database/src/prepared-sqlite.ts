@@ -1,0 +1,103 @@
+import sqlite3 from 'sqlite3';
+
+/** What a statement may be bound to. */
+export type SqlValue = string | number | null | Buffer;
+
+/**
+ * TypeORM's SQLite connection, able to run statements prepared once and kept: a hot statement is
+ * then one trip to the libuv pool (bind and step) instead of three (prepare, step, finalize), and
+ * SQLite does not parse it again. The statements are finalized before the connection closes,
+ * which SQLite requires of a close.
+ */
+export class PreparedDatabase extends sqlite3.Database {
+  private readonly prepared = new Map<string, sqlite3.Statement>();
+
+  constructor(filename: string, modeOrCallback?: number | ((err: Error | null) => void), callback?: (err: Error | null) => void) {
+    if (typeof modeOrCallback === 'function') super(filename, modeOrCallback);
+    else super(filename, modeOrCallback, callback);
+    // Queued before TypeORM's own pragmas (journal_mode = WAL): in WAL, NORMAL syncs at checkpoints
+    // instead of at every commit. A crash of the process loses nothing committed; a power cut may
+    // lose the last commits (docs/contract.md, "Durability").
+    this.run('PRAGMA synchronous = NORMAL', () => undefined);
+    statementCounter?.watch(this);
+  }
+
+  /** Runs a statement that returns no rows; resolves the number of rows it changed. */
+  runPrepared(sql: string, params: readonly SqlValue[]): Promise<number> {
+    const statement = this.statement(sql);
+    return new Promise((resolve, reject) => {
+      statement.run(params, function (this: sqlite3.RunResult, error: Error | null) {
+        if (error === null) resolve(this.changes);
+        else reject(error);
+      });
+    });
+  }
+
+  /**
+   * Every row of a query. Always read to the end (never `get`): a statement left half-read keeps
+   * its read snapshot open on the one connection.
+   */
+  allPrepared<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
+    const statement = this.statement(sql);
+    return new Promise((resolve, reject) => {
+      statement.all(params, (error: Error | null, rows: T[]) => {
+        if (error === null) resolve(rows);
+        else reject(error);
+      });
+    });
+  }
+
+  override close(callback?: (err: Error | null) => void): void {
+    const statements = [...this.prepared.values()];
+    this.prepared.clear();
+    let left = statements.length;
+    if (left === 0) {
+      super.close(callback);
+      return;
+    }
+    for (const statement of statements) {
+      statement.finalize(() => {
+        if (--left === 0) super.close(callback);
+      });
+    }
+  }
+
+  private statement(sql: string): sqlite3.Statement {
+    let statement = this.prepared.get(sql);
+    if (statement === undefined) {
+      // A statement that fails to prepare reports it on its first run, through that run's callback.
+      statement = this.prepare(sql, () => undefined);
+      this.prepared.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/**
+ * Bench-only (SQL_STATEMENT_COUNT=1): counts every statement SQLite starts on the app's
+ * connections; SIGUSR2 prints the count as `sql statements: N`.
+ */
+class StatementCounter {
+  private count = 0;
+
+  constructor() {
+    process.on('SIGUSR2', () => process.stdout.write(`sql statements: ${this.count}\n`));
+  }
+
+  watch(database: sqlite3.Database): void {
+    database.on('trace', () => this.count++);
+  }
+}
+
+const statementCounter = process.env.SQL_STATEMENT_COUNT === '1' ? new StatementCounter() : undefined;
+
+/**
+ * The sqlite3 module as TypeORM's driver: its connections are PreparedDatabase, and `verbose()`,
+ * which TypeORM always calls, changes nothing. Verbose mode wraps every statement to capture a long
+ * stack trace, a fifth of the API's time under load (BENCHMARKS.md); errors still carry their
+ * statement and message.
+ */
+export const preparedSqlite3: typeof sqlite3 = Object.assign(Object.create(sqlite3) as typeof sqlite3, {
+  Database: PreparedDatabase,
+  verbose: () => preparedSqlite3,
+});
