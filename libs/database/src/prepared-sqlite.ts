@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import sqlite3 from 'sqlite3';
+import { CannotExecuteNotConnectedError } from 'typeorm';
 
 /** What a statement may be bound to. */
 export type SqlValue = string | number | null | Buffer;
@@ -11,6 +13,8 @@ export type SqlValue = string | number | null | Buffer;
  */
 export class PreparedDatabase extends sqlite3.Database {
   private readonly prepared = new Map<string, sqlite3.Statement>();
+  /** Set by close(): a statement prepared after it would keep SQLite from closing. */
+  private closing = false;
 
   constructor(filename: string, modeOrCallback?: number | ((err: Error | null) => void), callback?: (err: Error | null) => void) {
     if (typeof modeOrCallback === 'function') super(filename, modeOrCallback);
@@ -48,6 +52,7 @@ export class PreparedDatabase extends sqlite3.Database {
   }
 
   override close(callback?: (err: Error | null) => void): void {
+    this.closing = true;
     const statements = [...this.prepared.values()];
     this.prepared.clear();
     let left = statements.length;
@@ -63,6 +68,7 @@ export class PreparedDatabase extends sqlite3.Database {
   }
 
   private statement(sql: string): sqlite3.Statement {
+    if (this.closing) throw new CannotExecuteNotConnectedError('default');
     let statement = this.prepared.get(sql);
     if (statement === undefined) {
       // A statement that fails to prepare reports it on its first run, through that run's callback.
@@ -73,15 +79,21 @@ export class PreparedDatabase extends sqlite3.Database {
   }
 }
 
+/** How often the statement count is written to its file. */
+const COUNT_WRITE_MS = 100;
+
 /**
- * Bench-only (SQL_STATEMENT_COUNT=1): counts every statement SQLite starts on the app's
- * connections; SIGUSR2 prints the count as `sql statements: N`.
+ * Bench-only (SQL_STATEMENT_COUNT_FILE=<path>): counts every statement SQLite starts on the app's
+ * connections, and keeps the count written in that file (a number, rewritten every 100 ms). A
+ * file, not a signal: NestJS's shutdown hooks take SIGUSR2 as a stop.
  */
 class StatementCounter {
   private count = 0;
 
-  constructor() {
-    process.on('SIGUSR2', () => process.stdout.write(`sql statements: ${this.count}\n`));
+  constructor(file: string) {
+    const write = (): void => writeFileSync(file, String(this.count));
+    setInterval(write, COUNT_WRITE_MS).unref();
+    process.once('exit', write);
   }
 
   watch(database: sqlite3.Database): void {
@@ -89,7 +101,8 @@ class StatementCounter {
   }
 }
 
-const statementCounter = process.env.SQL_STATEMENT_COUNT === '1' ? new StatementCounter() : undefined;
+const countFile = process.env.SQL_STATEMENT_COUNT_FILE;
+const statementCounter = countFile === undefined || countFile === '' ? undefined : new StatementCounter(countFile);
 
 /**
  * The sqlite3 module as TypeORM's driver: its connections are PreparedDatabase, and `verbose()`,
