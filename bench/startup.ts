@@ -2,19 +2,20 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, poll } from '@tps/testing';
+import { APPS_ROOT, poll } from '@tps/testing';
 import { freePort } from './lib/free-port';
 
 /**
  * Milliseconds from `npm start`'s launcher (after the build) until both apps answer /health and
  * the seeded terminals are linked. A fresh data folder each time: migrations and seed included.
+ * The launcher is the one of the apps timed (BENCH_APPS_ROOT, this checkout by default).
  */
 export async function measureStartup(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'tps-startup-'));
   const apiPort = await freePort();
   const simulatorPort = await freePort();
   const started = Date.now();
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/scripts/start.js')], {
+  const child = spawn(process.execPath, [join(APPS_ROOT, 'dist/scripts/start.js')], {
     env: {
       ...process.env,
       API_PORT: String(apiPort),

@@ -3,8 +3,14 @@ import { join, resolve } from 'node:path';
 
 /** The checkout's root, whether this file runs from source (tests) or from dist/ (benchmarks). */
 export const REPO_ROOT = resolve(__dirname, '../../..').replace(/[\\/]dist$/, '');
-export const API_ENTRY = join(REPO_ROOT, 'dist/apps/api/src/main.js');
-export const SIMULATOR_ENTRY = join(REPO_ROOT, 'dist/apps/terminal-simulator/src/main.js');
+/**
+ * The checkout whose built apps (dist/) are started: this one, or another given by BENCH_APPS_ROOT
+ * (e.g. a worktree of an older commit, built there), so a benchmark can time old and new apps
+ * with the same benchmark code.
+ */
+export const APPS_ROOT = resolve(process.env.BENCH_APPS_ROOT || REPO_ROOT);
+export const API_ENTRY = join(APPS_ROOT, 'dist/apps/api/src/main.js');
+export const SIMULATOR_ENTRY = join(APPS_ROOT, 'dist/apps/terminal-simulator/src/main.js');
 
 const LISTENING = /listening on port (\d+)/;
 
