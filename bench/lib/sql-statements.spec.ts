@@ -1,30 +1,41 @@
-import { catchesSignal, newestStatementCount } from './sql-statements';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseStatementCount, readStatementCount } from './sql-statements';
 
-const status = (sigCgt: string): string =>
-  `Name:\tnode\nSigBlk:\t0000000000000000\nSigIgn:\t0000000001001000\nSigCgt:\t${sigCgt}\nCapInh:\t0\n`;
-
-describe('catchesSignal', () => {
-  it('reads the bit of the signal in SigCgt', () => {
-    // A plain node process, then one with process.on('SIGUSR2'): bit 11 for signal 12.
-    expect(catchesSignal(status('0000000100004602'), 12)).toBe(false);
-    expect(catchesSignal(status('0000000100004e02'), 12)).toBe(true);
-    expect(catchesSignal(status('0000000100004e02'), 2)).toBe(true);
+describe('parseStatementCount', () => {
+  it('reads the number the app wrote', () => {
+    expect(parseStatementCount('1234')).toBe(1234);
+    expect(parseStatementCount('0\n')).toBe(0);
   });
 
-  it('says no when the status has no SigCgt line', () => {
-    expect(catchesSignal('Name:\tnode\n', 12)).toBe(false);
+  it('says nothing of a file being rewritten', () => {
+    expect(parseStatementCount('')).toBeUndefined();
+    expect(parseStatementCount('12a')).toBeUndefined();
   });
 });
 
-describe('newestStatementCount', () => {
-  it('takes the newest complete line', () => {
-    const output = 'listening on port 1\nsql statements: 10\n[Nest] log\nsql statements: 250\n';
-    expect(newestStatementCount(output)).toBe(250);
+describe('readStatementCount', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'sql-count-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('waits for a write after it was asked, as the app rewrites the file', async () => {
+    const file = join(dir, 'count');
+    writeFileSync(file, '10');
+    let count = 10;
+    const app = setInterval(() => writeFileSync(file, String(++count)), 20);
+    try {
+      expect(await readStatementCount(file, 1000)).toBeGreaterThan(10);
+    } finally {
+      clearInterval(app);
+    }
   });
 
-  it('ignores a line still being written and text that only looks like one', () => {
-    expect(newestStatementCount('sql statements: 10\nsql statements: 2')).toBe(10);
-    expect(newestStatementCount('log: sql statements: 7\n')).toBeUndefined();
-    expect(newestStatementCount('')).toBeUndefined();
+  it('gives undefined when nothing writes the file (an app without the counter)', async () => {
+    expect(await readStatementCount(join(dir, 'never'), 100)).toBeUndefined();
+    writeFileSync(join(dir, 'stale'), '5');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await readStatementCount(join(dir, 'stale'), 100)).toBeUndefined();
   });
 });

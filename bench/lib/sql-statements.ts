@@ -1,82 +1,41 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { AppProcess } from '@tps/testing';
+import { readFileSync, statSync } from 'node:fs';
 
 /**
- * The apps' statement counter: started with SQL_STATEMENT_COUNT=1, an app counts every statement
- * SQLite runs on its connection and, on SIGUSR2, writes one line `sql statements: <N>` to stdout.
+ * The apps' statement counter: started with SQL_STATEMENT_COUNT_FILE=<path>, an app counts every
+ * statement SQLite runs on its connections and keeps the count written in that file (a number,
+ * rewritten every 100 ms and on exit). Apps built before the counter never write it.
  */
-export const SQL_STATEMENT_COUNT_ENV = { SQL_STATEMENT_COUNT: '1' };
+export const statementCountEnv = (file: string): Record<string, string> => ({
+  SQL_STATEMENT_COUNT_FILE: file,
+});
 
-const SIGUSR2 = 12;
-const LINE = /^sql statements: (\d+)\r?\n/gm;
-
-/**
- * Whether the apps built under `root` (dist/apps, dist/libs) have the counter at all. Apps built
- * before it must not get SIGUSR2: Nest's enableShutdownHooks() listens to it and shuts them down.
- */
-export function appsHaveStatementCounter(root: string): boolean {
-  const search = (dir: string): boolean => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return false;
-    }
-    return entries.some((entry) =>
-      entry.isDirectory()
-        ? search(join(dir, entry.name))
-        : entry.name.endsWith('.js') &&
-          readFileSync(join(dir, entry.name), 'utf8').includes('SQL_STATEMENT_COUNT'),
-    );
-  };
-  return (
-    search(join(root, 'dist/libs')) ||
-    search(join(root, 'dist/apps/api')) ||
-    search(join(root, 'dist/apps/terminal-simulator'))
-  );
+/** The count in the file's text; undefined while the file is being rewritten (empty or cut). */
+export function parseStatementCount(text: string): number | undefined {
+  const trimmed = text.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
 }
 
-/**
- * Whether a process has a handler for signal `signal`, from its /proc status text (SigCgt, a hex
- * mask with bit n-1 for signal n). An app built before the counter has none, and SIGUSR2's
- * default action would end it: it is sent only to a process that catches it (a Nest app with
- * shutdown hooks catches it too, hence appsHaveStatementCounter).
- */
-export function catchesSignal(status: string, signal: number): boolean {
-  const match = /^SigCgt:\s+([0-9a-f]+)$/im.exec(status);
-  if (match === null) return false;
-  return ((BigInt(`0x${match[1]}`) >> BigInt(signal - 1)) & 1n) === 1n;
-}
-
-/** The count on the newest complete `sql statements: <N>` line of `output`, if any. */
-export function newestStatementCount(output: string): number | undefined {
-  let newest: number | undefined;
-  for (const match of output.matchAll(LINE)) newest = Number(match[1]);
-  return newest;
-}
-
-/**
- * The statements an app has run so far, asked for with SIGUSR2 and read from its output; undefined
- * when the app has no counter (no SIGUSR2 handler, or no line within `timeoutMs`).
- */
-export async function readStatementCount(app: AppProcess, timeoutMs = 2000): Promise<number | undefined> {
-  const pid = app.pid;
-  if (pid === undefined) return undefined;
-  let status: string;
+function readCount(file: string): { writtenAt: number; count: number | undefined } | undefined {
   try {
-    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const writtenAt = statSync(file).mtimeMs;
+    return { writtenAt, count: parseStatementCount(readFileSync(file, 'utf8')) };
   } catch {
     return undefined;
   }
-  if (!catchesSignal(status, SIGUSR2)) return undefined;
-  const from = app.log.length;
-  process.kill(pid, 'SIGUSR2');
-  const deadline = Date.now() + timeoutMs;
+}
+
+/**
+ * The statements an app has run until now: the count of the first write of the file after this
+ * call (so every statement before the call is in it); undefined when none comes within
+ * `timeoutMs` (an app without the counter).
+ */
+export async function readStatementCount(file: string, timeoutMs = 2000): Promise<number | undefined> {
+  const asked = Date.now();
+  const deadline = asked + timeoutMs;
   for (;;) {
-    const count = newestStatementCount(app.log.slice(from));
-    if (count !== undefined) return count;
+    const read = readCount(file);
+    if (read !== undefined && read.writtenAt > asked && read.count !== undefined) return read.count;
     if (Date.now() > deadline) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
