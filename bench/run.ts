@@ -1,244 +1,177 @@
 /**
- * `npm run bench`: every benchmark in one run, written to BENCHMARKS.md. Knobs (environment):
- * BENCH_REPS (3), BENCH_SECONDS per load run (10), BENCH_CONNECTIONS (8), BENCH_STORED (100000).
+ * `npm run bench`: every benchmark in one run, written to BENCHMARKS.md, its raw results as JSON.
+ *
+ * Knobs (environment), with their defaults:
+ * - BENCH_REPS (3) repetitions of each measurement; BENCH_SECONDS (10) per measured load run;
+ *   BENCH_WARMUP_SECONDS (5) of the same load on the same processes before each load run (0: none);
+ * - BENCH_CONNECTIONS (32) sync charge connections, one per terminal; BENCH_PIPELINE_TERMINALS (32)
+ *   for the async pipeline; BENCH_SUSTAINED_RATE (20) tx/s for the third pipeline column;
+ * - BENCH_SQL_TRANSACTIONS (640) of each kind counted for SQL statements per transaction;
+ * - BENCH_STORED (100000) transactions stored for the memory footprint; BENCH_BACKLOG (10000)
+ *   webhook deliveries in the outbox benchmark;
+ * - BENCH_APPS_ROOT (this checkout): the checkout whose built apps (dist/) are timed;
+ * - BENCH_OUT (BENCHMARKS.md) the markdown; BENCH_JSON (bench/last-run.json) the raw results;
+ * - BENCH_BASELINE: the JSON of an earlier run (e.g. with BENCH_APPS_ROOT on an older commit) for a
+ *   before/after table;
+ * - BENCH_FROM_JSON: render the markdown from that JSON only, without measuring anything.
+ *
+ * Time with the defaults on a 2-core machine, about 11 minutes after the build (~1 min):
+ * start-up 3 × ~4 s; sync charge ~2.5 min (ceiling 35 s, Prism ~10 s to start + 35 s, the project
+ * ~10 s to start and link 32 terminals + 35 s); async pipeline 9 runs × ~25 s (start, link 32
+ * terminals, 5 s warm-up, 10 s measured, drain) ≈ 4 min; SQL statements ~1 min (640 sync and 640
+ * async transactions with counting on); footprint ~40 s; webhook delivery 3 × ~40 s = 2 min.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT } from '@tps/testing';
+import { join, resolve } from 'node:path';
+import { format, resolveConfig } from 'prettier';
+import { APPS_ROOT, REPO_ROOT } from '@tps/testing';
 import { measurePipeline, type PipelineResult } from './async-pipeline';
-import { measureFootprint, type Footprint } from './footprint';
-import { describeMachine, type Machine } from './lib/machine';
-import { formatSpread, spread } from './lib/stats';
-import type { LoadResult } from './lib/load';
+import { measureFootprint } from './footprint';
+import { describeMachine } from './lib/machine';
+import { summarize, type Report, type Summary } from './lib/summary';
+import { render } from './report';
+import { NOT_COUNTED, measureSqlStatements, type SqlStatements } from './sql-statements';
 import { measureStartup } from './startup';
-import { compareSyncCharge, type SyncChargeComparison } from './sync-charge-comparison';
+import { compareSyncCharge } from './sync-charge-comparison';
 import { measureWebhookDelivery, type WebhookDeliveryResult } from './webhook-delivery';
 
-const REPS = Number(process.env.BENCH_REPS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const STORED = Number(process.env.BENCH_STORED ?? 100_000);
-const PIPELINE_TERMINALS = Number(process.env.BENCH_PIPELINE_TERMINALS ?? 32);
-/** A rate this machine sustains, to show the latency when the pipeline is not saturated. */
-const SUSTAINED_RATE = Number(process.env.BENCH_SUSTAINED_RATE ?? 20);
+const knob = (name: string, fallback: number): number => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? fallback : Number(value);
+};
 
-interface Report {
-  machine: Machine;
-  startupMs: number[];
-  sync: SyncChargeComparison;
-  closedLoop: PipelineResult[];
-  paced: PipelineResult[];
-  sustained: PipelineResult[];
-  footprint: Footprint;
-  webhooks: WebhookDeliveryResult[];
+const KNOBS = {
+  BENCH_REPS: knob('BENCH_REPS', 3),
+  BENCH_SECONDS: knob('BENCH_SECONDS', 10),
+  BENCH_WARMUP_SECONDS: knob('BENCH_WARMUP_SECONDS', 5),
+  BENCH_CONNECTIONS: knob('BENCH_CONNECTIONS', 32),
+  BENCH_PIPELINE_TERMINALS: knob('BENCH_PIPELINE_TERMINALS', 32),
+  /** A rate this machine sustains, to show the latency when the pipeline is not saturated. */
+  BENCH_SUSTAINED_RATE: knob('BENCH_SUSTAINED_RATE', 20),
+  BENCH_SQL_TRANSACTIONS: knob('BENCH_SQL_TRANSACTIONS', 640),
+  BENCH_STORED: knob('BENCH_STORED', 100_000),
+  BENCH_BACKLOG: knob('BENCH_BACKLOG', 10_000),
+};
+
+const OUT = resolve(process.env.BENCH_OUT || join(REPO_ROOT, 'BENCHMARKS.md'));
+const JSON_FILE = resolve(process.env.BENCH_JSON || join(REPO_ROOT, 'bench/last-run.json'));
+
+/** What a run writes as JSON: the summary a later run compares with, and every raw figure. */
+interface RunFile {
+  summary: Summary;
+  report: Report;
 }
 
-const median = (values: number[]): number => spread(values).median;
-const row = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-const verdict = (met: boolean): string => (met ? 'met' : '**missed**');
-
-/** Non-2xx answers by status code, and connection errors: each names a problem of the run. */
-function refusals(results: LoadResult[]): string {
-  const byCode = new Map<string, number>();
-  for (const result of results) {
-    for (const [code, count] of Object.entries(result.statusCodes)) {
-      if (!code.startsWith('2')) byCode.set(code, (byCode.get(code) ?? 0) + count);
-    }
+/** The apps' commit, with a mark when their sources differ from it; null outside a git checkout. */
+function commitOf(root: string): string | null {
+  try {
+    const git = (...args: string[]): string =>
+      execFileSync('git', ['-C', root, ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
+    const commit = git('rev-parse', '--short', 'HEAD');
+    const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'apps', 'libs', 'scripts');
+    return dirty === '' ? commit : `${commit} + uncommitted changes`;
+  } catch {
+    return null;
   }
-  const errors = results.reduce((sum, r) => sum + r.errors, 0);
-  const parts = [...byCode].map(([code, count]) => `${count}× ${code}`);
-  if (errors > 0) parts.push(`${errors} errors`);
-  return parts.length === 0 ? '0' : parts.join(', ');
 }
 
-function loadRows(name: string, results: LoadResult[]): string {
-  return row([
-    name,
-    formatSpread(spread(results.map((r) => r.rps)), 0),
-    formatSpread(spread(results.map((r) => r.p50))),
-    formatSpread(spread(results.map((r) => r.p99))),
-    refusals(results),
-  ]);
+function readRunFile(file: string): RunFile {
+  return JSON.parse(readFileSync(file, 'utf8')) as RunFile;
 }
 
-function webhookRows(results: WebhookDeliveryResult[]): string[] {
-  const figure = (pick: (r: WebhookDeliveryResult) => number, digits = 1): string =>
-    formatSpread(spread(results.map(pick)), digits);
-  const backlog = results[0]?.backlog ?? 0;
-  return [
-    '## Webhook delivery (the outbox)',
-    '',
-    `A backlog of ${backlog} due deliveries drained to a local receiver that answers 200 at once;`,
-    'events of live charges on the two seeded terminals, from their outbox row to the receiver;',
-    `the API while ${backlog} deliveries wait five minutes for their retry (one timer for all).`,
-    '',
-    row(['figure', 'value']),
-    row(['---', '---']),
-    row(['deliveries/s, draining a due backlog', figure((r) => r.deliveriesPerSecond, 0)]),
-    row(['event stored → webhook received, p50 ms', figure((r) => r.storedToReceivedP50)]),
-    row(['event stored → webhook received, p99 ms', figure((r) => r.storedToReceivedP99)]),
-    row(['API resident memory, no backlog, MiB', figure((r) => r.idleApiMiB)]),
-    row([`API resident memory, ${backlog} waiting, MiB`, figure((r) => r.waitingApiMiB)]),
-    row([`API CPU, ${backlog} waiting, % of one core`, figure((r) => r.waitingCpuPercent)]),
-    row([`API start-up resuming ${backlog} pending, ms`, figure((r) => r.resumeStartMs, 0)]),
-    '',
-  ];
-}
-
-function pipelineRows(runs: PipelineResult[][]): string[] {
-  const figure = (name: string, pick: (r: PipelineResult) => number, digits = 1): string =>
-    row([name, ...runs.map((results) => formatSpread(spread(results.map(pick)), digits))]);
-  return [
-    figure('transactions started/s', (r) => r.startedPerSecond, 0),
-    figure('transactions carried to their APPROVAL webhook/s', (r) => r.transactionsPerSecond, 0),
-    figure('APPROVAL stored → received, p50 ms', (r) => r.approvalP50),
-    figure('APPROVAL stored → received, p99 ms', (r) => r.approvalP99),
-    figure('API CPU per transaction, ms', (r) => r.apiCpuMsPerTransaction),
-    figure('simulator CPU per transaction, ms', (r) => r.simulatorCpuMsPerTransaction),
-    row([
-      'refused requests · undelivered webhooks (all runs)',
-      ...runs.map(
-        (results) =>
-          `${results.reduce((n, r) => n + r.failedRequests, 0)} · ${results.reduce((n, r) => n + r.undeliveredWebhooks, 0)}`,
-      ),
-    ]),
-    row([
-      'webhooks received (all runs)',
-      ...runs.map((results) => String(results.reduce((n, r) => n + r.webhooks, 0))),
-    ]),
-  ];
-}
-
-function render(report: Report): string {
-  const { machine, sync, footprint } = report;
-  const projectRps = median(sync.project.map((r) => r.rps));
-  const prismRps = median(sync.prism.map((r) => r.rps));
-  const ceilingRps = median(sync.ceiling.map((r) => r.rps));
-  const closedTps = report.closedLoop.map((r) => r.transactionsPerSecond);
-  const pacedP99 = report.paced.map((r) => r.approvalP99);
-  const undelivered = report.closedLoop.reduce((sum, r) => sum + r.failedRequests + r.undeliveredWebhooks, 0);
-  return [
-    '# Benchmarks',
-    '',
-    'Reproduce with `npm run bench` (it builds first). Every figure is the median over ' +
-      `${REPS} repetitions, with min and max.`,
-    '',
-    `- date: ${machine.date}`,
-    `- machine: ${machine.cores} cores, ${machine.cpu}, ${machine.memoryGiB} GiB`,
-    `- Node: ${machine.node}`,
-    `- load: autocannon, ${sync.connections} connections, ${sync.durationSeconds} s per run`,
-    '',
-    '## Sync charge: the project against its ceiling and against Prism',
-    '',
-    'The ceiling is a bare Node HTTP server that parses the same JSON body and answers a canned',
-    "Authorization response. Prism (`@stoplight/prism-cli`) mocks the project's own `/openapi.json`.",
-    'The project does the real work: signature check, storage, the round trip to a simulated',
-    `terminal (pace instant), one connection per terminal over ${sync.connections} terminals.`,
-    '',
-    row(['server', 'requests/s', 'p50 ms', 'p99 ms', 'non-2xx or errors']),
-    row(['---', '---', '---', '---', '---']),
-    loadRows('ceiling (bare Node)', sync.ceiling),
-    loadRows('Prism mock', sync.prism),
-    loadRows('project', sync.project),
-    '',
-    `project/Prism: ${(projectRps / prismRps).toFixed(2)}× · project/ceiling: ${(projectRps / ceilingRps).toFixed(2)}×`,
-    '',
-    '## Async pipeline',
-    '',
-    'From the request to the final webhook received by a local receiver; each terminal starts its',
-    `next charge when the last one's APPROVAL arrives. ${PIPELINE_TERMINALS} terminals (pace instant) in`,
-    'the closed loop; the paced runs start charges at a fixed rate over as many terminals.',
-    'APPROVAL stored → received runs from the outbox row (written with the event) to the receiver.',
-    '',
-    row(['figure', 'closed loop', `paced at 100 tx/s`, `paced at ${SUSTAINED_RATE} tx/s`]),
-    row(['---', '---', '---', '---']),
-    ...pipelineRows([report.closedLoop, report.paced, report.sustained]),
-    '',
-    ...webhookRows(report.webhooks),
-    '## Cost',
-    '',
-    row(['figure', 'value']),
-    row(['---', '---']),
-    row([
-      '`npm start` until both apps answer and terminals link, ms',
-      formatSpread(spread(report.startupMs), 0),
-    ]),
-    row(['API resident memory idle, MiB', formatSpread(spread(footprint.idleApiMiB))]),
-    row(['simulator resident memory idle, MiB', formatSpread(spread(footprint.idleSimulatorMiB))]),
-    row([
-      `API resident memory at ${footprint.stored} transactions, MiB`,
-      formatSpread(spread(footprint.loadedApiMiB)),
-    ]),
-    row([
-      `simulator resident memory at ${footprint.stored} transactions, MiB`,
-      formatSpread(spread(footprint.loadedSimulatorMiB)),
-    ]),
-    row([
-      `online search at ${footprint.stored} transactions, p50 ms`,
-      formatSpread(spread(footprint.searchP50)),
-    ]),
-    row([
-      `online search at ${footprint.stored} transactions, p99 ms`,
-      formatSpread(spread(footprint.searchP99)),
-    ]),
-    '',
-    '## Targets',
-    '',
-    row(['target', 'measured (median)', 'verdict']),
-    row(['---', '---', '---']),
-    row([
-      'sync charge ≥ 1.0× Prism',
-      `${(projectRps / prismRps).toFixed(2)}×`,
-      verdict(projectRps >= prismRps),
-    ]),
-    row([
-      '≥ 300 async transactions/s, every webhook delivered',
-      `${median(closedTps).toFixed(0)}/s`,
-      verdict(median(closedTps) >= 300 && undelivered === 0),
-    ]),
-    row([
-      'p99 APPROVAL stored → received < 50 ms at 100 tx/s',
-      `${median(pacedP99).toFixed(1)} ms`,
-      verdict(median(pacedP99) < 50),
-    ]),
-    row([
-      'start-up < 5 s',
-      `${median(report.startupMs).toFixed(0)} ms`,
-      verdict(median(report.startupMs) < 5000),
-    ]),
-    '',
-    // Written by hand from a profile, kept across runs: bench/analysis.md.
-    readFileSync(join(REPO_ROOT, 'bench/analysis.md'), 'utf8'),
-  ].join('\n');
+async function measure(): Promise<Report> {
+  const { BENCH_REPS: reps, BENCH_SECONDS: seconds, BENCH_WARMUP_SECONDS: warmup } = KNOBS;
+  const terminals = KNOBS.BENCH_PIPELINE_TERMINALS;
+  const log = (what: string): void =>
+    void process.stdout.write(`bench: ${new Date().toISOString()} ${what}\n`);
+  const repeat = async <T>(run: () => Promise<T>): Promise<T[]> => {
+    const results: T[] = [];
+    for (let i = 0; i < reps; i++) results.push(await run());
+    return results;
+  };
+  const partSeconds: Record<string, number> = {};
+  const part = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    log(name);
+    const started = Date.now();
+    const result = await run();
+    partSeconds[name] = Math.round((Date.now() - started) / 1000);
+    return result;
+  };
+  const machine = describeMachine();
+  const apps = {
+    root: process.env.BENCH_APPS_ROOT ? APPS_ROOT : 'this checkout',
+    commit: commitOf(APPS_ROOT),
+  };
+  log(`apps: ${apps.root} at ${apps.commit ?? 'unknown commit'}`);
+  const startupMs = await part('start-up', () => repeat(() => measureStartup()));
+  const sync = await part('sync charge: ceiling, Prism, project', () =>
+    compareSyncCharge(reps, KNOBS.BENCH_CONNECTIONS, seconds, warmup),
+  );
+  const sql = await part('SQL statements per transaction', () =>
+    // Counting depends on a hook in the apps: when it fails, the rest of the run still counts.
+    measureSqlStatements(terminals, KNOBS.BENCH_SQL_TRANSACTIONS).catch((error: unknown): SqlStatements => {
+      const message = error instanceof Error ? error.message : String(error);
+      log(`SQL statements not counted: ${message}`);
+      return { terminals, sync: NOT_COUNTED, async: NOT_COUNTED, note: `not counted: ${message}` };
+    }),
+  );
+  const closedLoop: PipelineResult[] = await part('async pipeline, closed loop', () =>
+    repeat(() => measurePipeline(terminals, seconds, undefined, warmup)),
+  );
+  const paced = await part('async pipeline at 100 transactions/s', () =>
+    repeat(() => measurePipeline(terminals, seconds, 100, warmup)),
+  );
+  const sustained = await part(`async pipeline at ${KNOBS.BENCH_SUSTAINED_RATE} transactions/s`, () =>
+    repeat(() => measurePipeline(terminals, seconds, KNOBS.BENCH_SUSTAINED_RATE, warmup)),
+  );
+  const footprint = await part(`footprint at ${KNOBS.BENCH_STORED} stored transactions`, () =>
+    measureFootprint(KNOBS.BENCH_STORED, reps),
+  );
+  const webhooks: WebhookDeliveryResult[] = await part(
+    `webhook delivery: backlog drain, stored → received, ${KNOBS.BENCH_BACKLOG} waiting`,
+    () => repeat(() => measureWebhookDelivery(KNOBS.BENCH_BACKLOG)),
+  );
+  log(`done: ${JSON.stringify(partSeconds)} (seconds)`);
+  return {
+    machine,
+    apps,
+    knobs: KNOBS,
+    partSeconds,
+    startupMs,
+    sync,
+    sql,
+    closedLoop,
+    paced,
+    sustained,
+    footprint,
+    webhooks,
+  };
 }
 
 async function main(): Promise<void> {
-  const machine = describeMachine();
-  const log = (what: string): void => void process.stdout.write(`bench: ${what}\n`);
-  log('start-up');
-  const startupMs: number[] = [];
-  for (let i = 0; i < REPS; i++) startupMs.push(await measureStartup());
-  log('sync charge: ceiling, Prism, project');
-  const sync = await compareSyncCharge(REPS, CONNECTIONS, SECONDS);
-  log('async pipeline, closed loop');
-  const closedLoop: PipelineResult[] = [];
-  for (let i = 0; i < REPS; i++) closedLoop.push(await measurePipeline(PIPELINE_TERMINALS, SECONDS));
-  log('async pipeline at 100 transactions/s');
-  const paced: PipelineResult[] = [];
-  for (let i = 0; i < REPS; i++) paced.push(await measurePipeline(PIPELINE_TERMINALS, SECONDS, 100));
-  log(`async pipeline at ${SUSTAINED_RATE} transactions/s`);
-  const sustained: PipelineResult[] = [];
-  for (let i = 0; i < REPS; i++) {
-    sustained.push(await measurePipeline(PIPELINE_TERMINALS, SECONDS, SUSTAINED_RATE));
+  const fromJson = process.env.BENCH_FROM_JSON;
+  const report = fromJson ? readRunFile(resolve(fromJson)).report : await measure();
+  if (!fromJson) {
+    const run: RunFile = { summary: summarize(report), report };
+    // Formatted as the checkout's Prettier would, so that `prettier --check` passes on bench/.
+    const options = (await resolveConfig(JSON_FILE)) ?? {};
+    writeFileSync(JSON_FILE, await format(JSON.stringify(run), { ...options, parser: 'json' }));
   }
-  log(`footprint at ${STORED} stored transactions`);
-  const footprint = await measureFootprint(STORED, REPS);
-  log('webhook delivery: backlog drain, stored → received, 10,000 waiting');
-  const webhooks: WebhookDeliveryResult[] = [];
-  for (let i = 0; i < REPS; i++) webhooks.push(await measureWebhookDelivery());
-  const markdown = render({ machine, startupMs, sync, closedLoop, paced, sustained, footprint, webhooks });
-  writeFileSync(join(REPO_ROOT, 'BENCHMARKS.md'), markdown);
+  const baselineFile = process.env.BENCH_BASELINE;
+  const earlier = baselineFile ? readRunFile(resolve(baselineFile)) : undefined;
+  const baseline = earlier && { summary: earlier.summary, knobs: earlier.report?.knobs };
+  const markdown = [
+    render(report, baseline),
+    // Written by hand from a profile, kept across runs: bench/analysis.md.
+    readFileSync(join(REPO_ROOT, 'bench/analysis.md'), 'utf8'),
+  ].join('\n');
+  writeFileSync(OUT, markdown);
   process.stdout.write(markdown);
+  process.stdout.write(`\nbench: wrote ${OUT}${fromJson ? '' : ` and ${JSON_FILE}`}\n`);
 }
 
 main().catch((error: unknown) => {

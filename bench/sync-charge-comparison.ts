@@ -6,13 +6,25 @@ import { chargeBody } from './lib/charge-body';
 
 import { runLoad, type LoadRequest, type LoadResult } from './lib/load';
 import { startPrism } from './lib/prism';
+import { cpuTimeMs, ofPid, sampleResident, type LoadMemory } from './lib/resident-memory';
+
+/** A load run on the project, with the CPU each app spent per 2xx answer. */
+export interface ProjectLoad extends LoadResult {
+  apiCpuMsPerCharge: number;
+  simulatorCpuMsPerCharge: number;
+}
 
 export interface SyncChargeComparison {
   ceiling: LoadResult[];
   prism: LoadResult[];
-  project: LoadResult[];
+  project: ProjectLoad[];
+  /** The warm-up of each server, on the same process as its measured runs (none at 0 s). */
+  warmup: { ceiling?: LoadResult; prism?: LoadResult; project?: ProjectLoad };
+  /** The project's two apps idle (terminals linked) and after the warm-up and every measured run. */
+  memory: LoadMemory;
   connections: number;
   durationSeconds: number;
+  warmupSeconds: number;
 }
 
 function signedCharge(serial: string): LoadRequest {
@@ -31,32 +43,40 @@ function signedCharge(serial: string): LoadRequest {
   };
 }
 
-async function repeat(reps: number, run: () => Promise<LoadResult>): Promise<LoadResult[]> {
-  const results: LoadResult[] = [];
-  for (let i = 0; i < reps; i++) results.push(await run());
-  return results;
+/** A warm-up (skipped at 0 s), then `reps` measured runs, all on the same server process. */
+async function warmThenRepeat<T extends LoadResult>(
+  phases: { warmupSeconds: number; durationSeconds: number; reps: number },
+  run: (seconds: number) => Promise<T>,
+): Promise<{ warmup?: T; measured: T[] }> {
+  const warmup = phases.warmupSeconds > 0 ? await run(phases.warmupSeconds) : undefined;
+  const measured: T[] = [];
+  for (let i = 0; i < phases.reps; i++) measured.push(await run(phases.durationSeconds));
+  return { warmup, measured };
 }
 
 /**
  * The sync charge three ways in one run: the machine's ceiling (a bare server answering a canned
  * response), Prism mocking the project's own OpenAPI document, and the project doing the real
- * work (authentication, storage, the terminal round trip), one connection per terminal.
+ * work (authentication, storage, the terminal round trip), one connection per terminal. Each
+ * server is warmed up first on the same process, so JIT compilation stays out of the figures.
  */
 export async function compareSyncCharge(
   reps: number,
   connections: number,
   durationSeconds: number,
+  warmupSeconds: number,
 ): Promise<SyncChargeComparison> {
+  const phases = { warmupSeconds, durationSeconds, reps };
   const ceilingServer = await AppProcess.start(
     'ceiling',
     join(REPO_ROOT, 'dist/bench/lib/ceiling-server.js'),
     {},
   );
-  const ceiling = await repeat(reps, () =>
+  const ceiling = await warmThenRepeat(phases, (seconds) =>
     runLoad({
       url: ceilingServer.url,
       connections,
-      durationSeconds,
+      durationSeconds: seconds,
       request: () => signedCharge('SIM0000002'),
     }),
   );
@@ -65,25 +85,56 @@ export async function compareSyncCharge(
   const stack = await Stack.start({ apiEnv: { RATE_LIMIT_MAX: '1000000' } });
   try {
     const serials = await createInstantTerminals(stack.client(), connections);
+    const pids = { api: stack.api.pid, simulator: stack.simulator?.pid };
+    const idle = await sampleResident(pids);
     const document = await (await fetch(`${stack.apiUrl}/openapi.json`)).text();
     const documentFile = join(stack.dir, 'openapi.json');
     writeFileSync(documentFile, document);
 
     const prismServer = await startPrism(documentFile);
-    const prism = await repeat(reps, () =>
+    const prism = await warmThenRepeat(phases, (seconds) =>
       runLoad({
         url: prismServer.url,
         connections,
-        durationSeconds,
+        durationSeconds: seconds,
         request: (c) => signedCharge(serials[c]),
       }),
     );
     await prismServer.stop();
 
-    const project = await repeat(reps, () =>
-      runLoad({ url: stack.apiUrl, connections, durationSeconds, request: (c) => signedCharge(serials[c]) }),
-    );
-    return { ceiling, prism, project, connections, durationSeconds };
+    const project = await warmThenRepeat(phases, async (seconds): Promise<ProjectLoad> => {
+      const api = ofPid(pids.api, cpuTimeMs);
+      const simulator = ofPid(pids.simulator, cpuTimeMs);
+      const result = await runLoad({
+        url: stack.apiUrl,
+        connections,
+        durationSeconds: seconds,
+        request: (c) => signedCharge(serials[c]),
+      });
+      return {
+        ...result,
+        apiCpuMsPerCharge: (ofPid(pids.api, cpuTimeMs) - api) / result.ok,
+        simulatorCpuMsPerCharge: (ofPid(pids.simulator, cpuTimeMs) - simulator) / result.ok,
+      };
+    });
+    const loaded = await sampleResident(pids);
+    const runs = [...(project.warmup ? [project.warmup] : []), ...project.measured];
+    return {
+      ceiling: ceiling.measured,
+      prism: prism.measured,
+      project: project.measured,
+      warmup: { ceiling: ceiling.warmup, prism: prism.warmup, project: project.warmup },
+      memory: {
+        idleApiMiB: idle.api,
+        idleSimulatorMiB: idle.simulator,
+        loadedApiMiB: loaded.api,
+        loadedSimulatorMiB: loaded.simulator,
+        transactions: runs.reduce((sum, r) => sum + r.ok, 0),
+      },
+      connections,
+      durationSeconds,
+      warmupSeconds,
+    };
   } finally {
     await stack.stop();
   }

@@ -14,7 +14,9 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Answers of any status, and the 2xx among them. */
   total: number;
+  ok: number;
   /** Answers by status code, so a refusal is named in the report instead of counted as work. */
   statusCodes: Record<string, number>;
 }
@@ -76,6 +78,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     non2xx: total - latencies.length,
     errors,
     total,
+    ok: latencies.length,
     statusCodes,
   };
 }

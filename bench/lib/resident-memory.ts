@@ -13,3 +13,28 @@ export function cpuTimeMs(pid: number): number {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / 100;
 }
+
+/** A process's figure, or NaN when it is not running (a run without the simulator). */
+export const ofPid = (pid: number | undefined, read: (pid: number) => number): number =>
+  pid === undefined ? NaN : read(pid);
+
+/** Both apps' resident memory before any load and after the load runs on the same processes. */
+export interface LoadMemory {
+  idleApiMiB: number;
+  idleSimulatorMiB: number;
+  loadedApiMiB: number;
+  loadedSimulatorMiB: number;
+  /** Transactions the processes carried between the two samples. */
+  transactions: number;
+}
+
+const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Both apps' resident memory after a second without requests from the benchmark, MiB. */
+export async function sampleResident(pids: {
+  api: number | undefined;
+  simulator: number | undefined;
+}): Promise<{ api: number; simulator: number }> {
+  await settle(1000);
+  return { api: ofPid(pids.api, residentMiB), simulator: ofPid(pids.simulator, residentMiB) };
+}
