@@ -10,16 +10,19 @@
  * - BENCH_STORED (100000) transactions stored for the memory footprint; BENCH_BACKLOG (10000)
  *   webhook deliveries in the outbox benchmark;
  * - BENCH_APPS_ROOT (this checkout): the checkout whose built apps (dist/) are timed;
+ *   BENCH_APPS_COMMIT names their commit in the report where git cannot (a `git archive` copy);
  * - BENCH_OUT (BENCHMARKS.md) the markdown; BENCH_JSON (bench/last-run.json) the raw results;
  * - BENCH_BASELINE: the JSON of an earlier run (e.g. with BENCH_APPS_ROOT on an older commit) for a
  *   before/after table;
  * - BENCH_FROM_JSON: render the markdown from that JSON only, without measuring anything.
  *
- * Time with the defaults on a 2-core machine, about 11 minutes after the build (~1 min):
- * start-up 3 × ~4 s; sync charge ~2.5 min (ceiling 35 s, Prism ~10 s to start + 35 s, the project
- * ~10 s to start and link 32 terminals + 35 s); async pipeline 9 runs × ~25 s (start, link 32
- * terminals, 5 s warm-up, 10 s measured, drain) ≈ 4 min; SQL statements ~1 min (640 sync and 640
- * async transactions with counting on); footprint ~40 s; webhook delivery 3 × ~40 s = 2 min.
+ * Time with the defaults on a 2-core machine: about 11 minutes, the build (~40 s) included.
+ * start-up 3 × ~3 s; sync charge ~2 min (ceiling, Prism and the project each 5 s warm-up + 3 × 10 s,
+ * plus ~15 s to start Prism and the apps and link 32 terminals); SQL statements ~40 s (640 sync and
+ * 640 async transactions, counting on); async pipeline 9 runs × ~22 s (start, link 32 terminals,
+ * 5 s warm-up, 10 s measured, drain, stop) ≈ 3.5 min; footprint ~1.5 min (100,000 rows cloned into
+ * both files, apps restarted, 3 × 200 searches); webhook delivery 3 × ~45 s ≈ 2.5 min. Each part's
+ * time is in the JSON (partSeconds) and in the log.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -104,7 +107,7 @@ async function measure(): Promise<Report> {
   const machine = describeMachine();
   const apps = {
     root: process.env.BENCH_APPS_ROOT ? APPS_ROOT : 'this checkout',
-    commit: commitOf(APPS_ROOT),
+    commit: process.env.BENCH_APPS_COMMIT || commitOf(APPS_ROOT),
   };
   log(`apps: ${apps.root} at ${apps.commit ?? 'unknown commit'}`);
   const startupMs = await part('start-up', () => repeat(() => measureStartup()));
