@@ -36,17 +36,28 @@ export class EntityTable<Entity extends ObjectLiteral> {
 
   /** Inserts rows that all give the same properties, in one statement, without reading back. */
   async insert(sql: Sql, rows: Partial<Entity> | Array<Partial<Entity>>): Promise<void> {
-    const list = Array.isArray(rows) ? rows : [rows];
-    if (list.length === 0) return;
-    const properties = Object.keys(list[0]).filter((property) => list[0][property] !== undefined);
-    const text = this.text(`insert:${list.length}:${properties.join(',')}`, (layout) => {
+    await this.insertRows(sql, Array.isArray(rows) ? rows : [rows], '');
+  }
+
+  /**
+   * Inserts a row unless a unique key already holds one like it; false then. A conflict is not an
+   * error: the write it is part of goes on, and shares its commit with the others.
+   */
+  async insertUnlessTaken(sql: Sql, row: Partial<Entity>): Promise<boolean> {
+    return (await this.insertRows(sql, [row], ' ON CONFLICT DO NOTHING')) === 1;
+  }
+
+  private insertRows(sql: Sql, rows: Array<Partial<Entity>>, conflict: string): Promise<number> {
+    if (rows.length === 0) return Promise.resolve(0);
+    const properties = Object.keys(rows[0]).filter((property) => rows[0][property] !== undefined);
+    const text = this.text(`insert:${rows.length}:${properties.join(',')}${conflict}`, (layout) => {
       const names = properties.map((property) => this.name(layout.column(property)));
       const row = `(${properties.map(() => '?').join(', ')})`;
-      return `INSERT INTO ${layout.table} (${names.join(', ')}) VALUES ${list.map(() => row).join(', ')}`;
+      return `INSERT INTO ${layout.table} (${names.join(', ')}) VALUES ${rows.map(() => row).join(', ')}${conflict}`;
     });
-    await sql.run(
+    return sql.run(
       text,
-      list.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
+      rows.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
     );
   }
 
@@ -67,7 +78,10 @@ export class EntityTable<Entity extends ObjectLiteral> {
 
   delete(sql: Sql, where: Where<Entity>): Promise<number> {
     const filter = this.filter(where);
-    const text = this.text(`delete:${filter.key}`, (layout) => `DELETE FROM ${layout.table}${filter.clause(layout)}`);
+    const text = this.text(
+      `delete:${filter.key}`,
+      (layout) => `DELETE FROM ${layout.table}${filter.clause(layout)}`,
+    );
     return sql.run(text, filter.params);
   }
 
@@ -104,8 +118,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
           if (column === undefined) throw new Error(`${metadata.name} has no column ${property}`);
           return column;
         },
-        updatedAt:
-          metadata.updateDateColumn === undefined ? undefined : this.name(metadata.updateDateColumn),
+        updatedAt: metadata.updateDateColumn === undefined ? undefined : this.name(metadata.updateDateColumn),
       };
     }
     return this.layoutValue;
@@ -159,7 +172,10 @@ export class EntityTable<Entity extends ObjectLiteral> {
   private hydrate(row: Record<string, unknown>): Entity {
     const entity = this.layout.metadata.create() as Record<string, unknown>;
     for (const column of this.layout.metadata.columns) {
-      entity[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
+      entity[column.propertyName] = this.dataSource.driver.prepareHydratedValue(
+        row[column.databaseName],
+        column,
+      );
     }
     return entity as Entity;
   }

@@ -16,7 +16,11 @@ export class PreparedDatabase extends sqlite3.Database {
   /** Set by close(): a statement prepared after it would keep SQLite from closing. */
   private closing = false;
 
-  constructor(filename: string, modeOrCallback?: number | ((err: Error | null) => void), callback?: (err: Error | null) => void) {
+  constructor(
+    filename: string,
+    modeOrCallback?: number | ((err: Error | null) => void),
+    callback?: (err: Error | null) => void,
+  ) {
     if (typeof modeOrCallback === 'function') super(filename, modeOrCallback);
     else super(filename, modeOrCallback, callback);
     // Queued before TypeORM's own pragmas (journal_mode = WAL): in WAL, NORMAL syncs at checkpoints
@@ -102,7 +106,8 @@ class StatementCounter {
 }
 
 const countFile = process.env.SQL_STATEMENT_COUNT_FILE;
-const statementCounter = countFile === undefined || countFile === '' ? undefined : new StatementCounter(countFile);
+const statementCounter =
+  countFile === undefined || countFile === '' ? undefined : new StatementCounter(countFile);
 
 /**
  * The sqlite3 module as TypeORM's driver: its connections are PreparedDatabase, and `verbose()`,

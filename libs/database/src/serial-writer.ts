@@ -1,5 +1,6 @@
 import { StorageUnavailableError } from '@tps/domain';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { sqlOf } from './sql';
 import { isStorageFailure } from './storage-failure';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
@@ -138,12 +139,14 @@ class WriteQueue {
   private async sqliteTransaction<T>(work: Work<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     const flags = runner as unknown as SqliteRunnerFlags;
-    await runner.query('BEGIN IMMEDIATE');
+    // Prepared once, like the hot statements: they run for every batch.
+    const sql = sqlOf(runner.manager);
+    await sql.run('BEGIN IMMEDIATE', []);
     flags.isTransactionActive = true;
     flags.transactionDepth = 1;
     try {
       const value = await work(runner.manager);
-      await runner.query('COMMIT');
+      await sql.run('COMMIT', []);
       return value;
     } catch (error) {
       await this.rollback(runner);

@@ -1,5 +1,5 @@
 import { CannotExecuteNotConnectedError, type EntityManager } from 'typeorm';
-import type { PreparedDatabase, SqlValue } from './prepared-sqlite';
+import { PreparedDatabase, type SqlValue } from './prepared-sqlite';
 
 /** Fixed SQL with `?` placeholders, run on the manager's connection (inside its write, if any). */
 export interface Sql {
@@ -43,11 +43,15 @@ function portableSql(manager: EntityManager): Sql {
       const affected = (result as { affectedRows?: unknown } | null)?.affectedRows;
       return typeof affected === 'number' ? affected : 0;
     },
-    all: async <T>(text: string, params: readonly SqlValue[]) =>
-      (await manager.query(textOf(text), [...params])) as T[],
+    all: <T>(text: string, params: readonly SqlValue[]) => manager.query<T[]>(textOf(text), [...params]),
   };
 }
 
 export function sqlOf(manager: EntityManager): Sql {
-  return manager.connection.driver.options.type === 'sqlite' ? preparedSql(manager) : portableSql(manager);
+  const { driver } = manager.connection;
+  if (driver.options.type !== 'sqlite') return portableSql(manager);
+  const { databaseConnection } = driver as unknown as { databaseConnection: unknown };
+  // A data source opened without this library's driver (dataSourceOptions) has plain connections.
+  const plain = databaseConnection !== undefined && !(databaseConnection instanceof PreparedDatabase);
+  return plain ? portableSql(manager) : preparedSql(manager);
 }

@@ -25,12 +25,23 @@ export interface LinkEvent {
 /**
  * What a terminal answers to an operation: the transaction's events so far, in order, already in
  * its own store. The first is the acknowledgement; for sync the last is final and carries the
- * outcome. The service stores them (the same events also go up the uplink, where they are
- * duplicates) before it answers, so it never tells what it has not stored.
+ * outcome. The service stores them before it answers, so it never tells what it has not stored,
+ * and then tells the terminal (a `stored` notice). For a short while the terminal holds that
+ * transaction's events back from its uplink, so that a quick lifecycle travels once, in the reply;
+ * what goes up meanwhile anyway (a slow lifecycle, a lost notice) is a duplicate to the service.
  */
 export interface OperationReply {
   events: LinkEvent[];
 }
+
+/** Notices the service sends down a terminal's uplink. */
+export type UplinkNotice = {
+  type: 'stored';
+  merchantId: string;
+  clientTransactionId: string;
+  /** The events of an operation's reply that the service has committed. */
+  eventIds: string[];
+};
 
 /** A terminal as the service's fleet describes it to the simulator. */
 export interface TerminalProfile {

@@ -1,18 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { SerialWriter } from '@tps/database';
+import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
 import { MerchantEntity } from './merchant.entity';
 
 @Injectable()
 export class MerchantRepository {
+  private readonly table: EntityTable<MerchantEntity>;
+
   constructor(
     private readonly writer: SerialWriter,
     @InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>,
-  ) {}
+  ) {
+    this.table = new EntityTable(merchants.manager.connection, MerchantEntity);
+  }
 
+  /** Read on every signed request: a prepared statement. */
   findById(merchantId: string): Promise<MerchantEntity | null> {
-    return this.merchants.findOneBy({ merchantId });
+    return this.table.findOne(sqlOf(this.merchants.manager), { merchantId });
   }
 
   count(): Promise<number> {

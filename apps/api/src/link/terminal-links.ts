@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
-import { LinkPeer, LinkUnavailableError, type TerminalProfile, type TerminalRequest } from '@tps/link';
+import {
+  LinkPeer,
+  LinkUnavailableError,
+  type LinkEvent,
+  type TerminalProfile,
+  type TerminalRequest,
+  type UplinkNotice,
+} from '@tps/link';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import type { RequestForm } from '../terminals/request-form';
 
@@ -108,6 +115,22 @@ export class TerminalLinks {
       throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
     }
     return this.guard(control.request<T>({ type: 'terminal', serial, request }, timeoutMs), serial);
+  }
+
+  /**
+   * Tells a terminal that the service stored its reply's events, so that they need not come up its
+   * uplink too. A notice that is lost costs only those duplicates.
+   */
+  stored(terminal: TerminalEntity, events: LinkEvent[]): void {
+    const [first] = events;
+    if (first === undefined) return;
+    const notice: UplinkNotice = {
+      type: 'stored',
+      merchantId: first.event.merchant_id,
+      clientTransactionId: first.event.client_transaction_id,
+      eventIds: events.map((link) => link.event.event_id),
+    };
+    this.uplinks.get(terminal.serialNumber)?.notify(notice);
   }
 
   /** Tells the simulator about a terminal it should host, or about changed settings. */

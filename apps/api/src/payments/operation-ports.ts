@@ -9,9 +9,12 @@ import type { FollowUpAsk, FollowUpPlan } from './follow-up-planner';
 /** Where the use case keeps its records; the repository and the event ingest in the app. */
 export interface OperationStore {
   findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null>;
-  /** Inserts what `decide` builds from what it reads, in one write; null when the id is taken. */
+  /**
+   * Inserts what `decide` builds from what it reads, in one write; null when the id is taken (the
+   * unique key says so, or `decide` found it taken).
+   */
   insertDecided(
-    decide: (reader: FollowUpReader) => Promise<TransactionEntity>,
+    decide: (reader: FollowUpReader) => Promise<TransactionEntity | null>,
   ): Promise<TransactionEntity | null>;
   /** Forgets a request the terminal never took. */
   remove(id: string): Promise<void>;
@@ -29,6 +32,8 @@ export interface TerminalGateway {
     request: TerminalRequest,
     timeoutMs: number,
   ): Promise<T>;
+  /** Tells the terminal its reply's events are stored (they need not come up its uplink too). */
+  stored(terminal: TerminalEntity, events: LinkEvent[]): void;
 }
 
 /** The merchant's sandbox clock. */

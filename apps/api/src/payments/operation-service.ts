@@ -35,6 +35,7 @@ export class OperationService {
       terminals: {
         resolve: (merchant, serial) => resolver.resolve(merchant, serial),
         send: (terminal, form, request, timeoutMs) => links.send(terminal, form, request, timeoutMs),
+        stored: (terminal, events) => links.stored(terminal, events),
       },
       clock,
       timer: REAL_TIMER,

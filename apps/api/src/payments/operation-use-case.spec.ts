@@ -79,6 +79,8 @@ function approvedRun(order: OperationOrder): LinkEvent[] {
 /** A terminal scripted by the test; it records every request it was sent. */
 class FakeTerminal {
   readonly sent: TerminalRequest[] = [];
+  /** The event ids of each `stored` notice, with what the store held when it was sent. */
+  readonly notices: Array<{ eventIds: string[]; storedBefore: boolean }> = [];
   /** Its own store, as the `events` request reads it. */
   readonly ran = new Map<string, LinkEvent[]>();
   answer: (order: OperationOrder) => Promise<LinkEvent[]> = async (order) => {
@@ -110,6 +112,11 @@ function setup() {
     terminals: {
       resolve: async () => TERMINAL,
       send: <T>(_t: TerminalEntity, _f: unknown, request: TerminalRequest) => terminal.send<T>(request),
+      stored: (_t: TerminalEntity, events: LinkEvent[]) => {
+        const eventIds = events.map((link) => link.event.event_id);
+        const kept = [...store.events.values()].flat().map((e) => e.event_id);
+        terminal.notices.push({ eventIds, storedBefore: eventIds.every((id) => kept.includes(id)) });
+      },
     },
     clock,
     timer,
@@ -231,8 +238,16 @@ describe('OperationUseCase', () => {
     expect(await store.findByClientId(MERCHANT.merchantId, charge.clientTransactionId)).not.toBeNull();
   });
 
+  it("tells the terminal its reply's events once they are stored, so they need not come up its uplink", async () => {
+    const { terminal, useCase } = setup();
+    await useCase.runSync(request('sync'));
+    await useCase.startAsync(request('async'));
+    expect(terminal.notices.map((n) => n.eventIds.length)).toEqual([4, 1]);
+    expect(terminal.notices.every((n) => n.storedBefore)).toBe(true);
+  });
+
   it('a storage failure while storing the events is thrown as it is, and the record is kept', async () => {
-    const { store, useCase } = setup();
+    const { store, terminal, useCase } = setup();
     const charge = request('sync');
     const full = new ContractError('INT-002', 'disk full');
     const storeEvents = store.storeEvents.bind(store);
@@ -241,6 +256,8 @@ describe('OperationUseCase', () => {
     };
     expect(await codeOf(useCase.runSync(charge))).toBe('INT-002');
     expect(await store.findByClientId(MERCHANT.merchantId, charge.clientTransactionId)).not.toBeNull();
+    // Nothing was stored: the terminal keeps the events for its uplink.
+    expect(terminal.notices).toEqual([]);
     store.storeEvents = storeEvents;
   });
 

@@ -129,40 +129,50 @@ export class OperationUseCase {
         await running;
         continue;
       }
-      const existing = await this.transactions.findByClientId(
-        request.merchant.merchantId,
-        request.clientTransactionId,
-      );
-      // Claimed by a twin while this one looked: wait for it instead.
-      if (this.inFlight.has(key)) continue;
-      if (existing !== null) {
-        if (existing.fingerprint !== request.fingerprint && existing.fingerprint !== RECORDED_FROM_TERMINAL) {
-          throw new ContractError(
-            'TRX-001',
-            `client_transaction_id ${request.clientTransactionId} was already used for another request`,
-            'client_transaction_id',
-          );
-        }
-        const repeated = await this.answerRepeat(existing, terminal, request, answer);
-        if (repeated.rerun !== true) return repeated.value;
-        continue;
-      }
       let done!: () => void;
       this.inFlight.set(key, new Promise<void>((resolve) => (done = resolve)));
       try {
-        const recorded = await this.record(request, terminal);
-        // null: another process of the service recorded the same id first; answer as its repeat.
-        if (recorded === null) continue;
-        const events = await this.handToTerminal(recorded, terminal, request);
-        await this.transactions.storeEvents(terminal, events);
-        const value = answer.fromEvents(events);
-        if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
-        return value;
+        const ran = await this.runOnce(request, terminal, answer);
+        if (ran.rerun !== true) return ran.value;
       } finally {
         this.inFlight.delete(key);
         done();
       }
     }
+  }
+
+  /**
+   * Records the request and hands it to the terminal; or, when its client_transaction_id is taken
+   * (the unique key answers that, no read comes first), answers it as a repeat of the first.
+   */
+  private async runOnce<T>(
+    request: OperationRequest,
+    terminal: TerminalEntity,
+    answer: AnswerReader<T>,
+  ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
+    const recorded = await this.record(request, terminal);
+    if (recorded === null) {
+      const existing = await this.transactions.findByClientId(
+        request.merchant.merchantId,
+        request.clientTransactionId,
+      );
+      // Dropped since (its terminal never took it): this request may run now.
+      if (existing === null) return { rerun: true };
+      if (existing.fingerprint !== request.fingerprint && existing.fingerprint !== RECORDED_FROM_TERMINAL) {
+        throw new ContractError(
+          'TRX-001',
+          `client_transaction_id ${request.clientTransactionId} was already used for another request`,
+          'client_transaction_id',
+        );
+      }
+      return this.answerRepeat(existing, terminal, request, answer);
+    }
+    const events = await this.handToTerminal(recorded, terminal, request);
+    await this.transactions.storeEvents(terminal, events);
+    this.links.stored(terminal, events);
+    const value = answer.fromEvents(events);
+    if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
+    return { value };
   }
 
   /**
@@ -227,6 +237,8 @@ export class OperationUseCase {
     let order = this.orderOf(request, request.amount ?? ZERO_AMOUNT);
     const transaction = await this.transactions.insertDecided(async (reader) => {
       if (!isFollowUp(type)) return this.newRecord(order, terminal, null, request);
+      // A repeat of a follow-up is answered as one, not planned again against what it changed.
+      if (await reader.isTaken(request.merchant.merchantId, request.clientTransactionId)) return null;
       const plan = await this.planner.plan(
         {
           merchant: request.merchant,

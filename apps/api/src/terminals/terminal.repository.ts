@@ -1,15 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, type Repository } from 'typeorm';
-import { SerialWriter } from '@tps/database';
+import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
 import { TerminalEntity } from './terminal.entity';
 
 @Injectable()
 export class TerminalRepository {
+  private readonly table: EntityTable<TerminalEntity>;
+
   constructor(
     private readonly writer: SerialWriter,
     @InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>,
-  ) {}
+  ) {
+    this.table = new EntityTable(terminals.manager.connection, TerminalEntity);
+  }
 
   findBySerial(serialNumber: string): Promise<TerminalEntity | null> {
     return this.terminals.findOneBy({ serialNumber });
@@ -17,7 +21,7 @@ export class TerminalRepository {
 
   /** A terminal of this merchant; another merchant's is as good as unknown. */
   findForMerchant(merchantId: string, serialNumber: string): Promise<TerminalEntity | null> {
-    return this.terminals.findOneBy({ merchantId, serialNumber });
+    return this.table.findOne(sqlOf(this.terminals.manager), { merchantId, serialNumber });
   }
 
   listForMerchant(merchantId: string): Promise<TerminalEntity[]> {

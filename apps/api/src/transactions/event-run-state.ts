@@ -1,63 +1,106 @@
-import { In, type EntityManager } from 'typeorm';
+import type { EntityTable, Sql } from '@tps/database';
+import type { LifecycleStatus } from '@tps/domain';
 import type { LinkEvent } from '@tps/link';
-import { TransactionEventEntity } from './transaction-event.entity';
-import { TransactionEntity } from './transaction.entity';
+import type { TransactionEventEntity } from './transaction-event.entity';
+import type { TransactionEntity } from './transaction.entity';
 
-/** What one run of events has read so far, inside its write. */
+/** A transaction the run read, and what the run changes on it (written once, at its end). */
+interface Touched {
+  transaction: TransactionEntity;
+  changes: Partial<TransactionEntity>;
+  deliveriesBefore: number;
+}
+
+/**
+ * What one run of events has read and decided so far, inside its write. Each transaction is read
+ * once; its events, its sequence counter and its new state stay in memory until the run writes
+ * them: the events in one INSERT, each transaction's changes in one UPDATE.
+ */
 export class EventRunState {
-  private readonly transactions = new Map<string, Promise<TransactionEntity | null>>();
-  private readonly counts = new Map<string, number>();
-  private stored: Promise<Set<string>> | undefined;
+  private readonly touched = new Map<string, Promise<Touched | null>>();
+  private readonly byId = new Map<string, Touched>();
+  private readonly newEvents: Array<Partial<TransactionEventEntity>> = [];
   private readonly storedInRun = new Set<string>();
 
   constructor(
-    private readonly manager: EntityManager,
-    private readonly links: LinkEvent[],
+    private readonly sql: Sql,
+    private readonly transactions: EntityTable<TransactionEntity>,
+    private readonly events: EntityTable<TransactionEventEntity>,
   ) {}
 
-  transaction(event: LinkEvent['event']): Promise<TransactionEntity | null> {
+  async transaction(event: LinkEvent['event']): Promise<TransactionEntity | null> {
     const key = `${event.merchant_id}:${event.client_transaction_id}`;
-    let found = this.transactions.get(key);
+    let found = this.touched.get(key);
     if (found === undefined) {
-      found = this.manager.findOneBy(TransactionEntity, {
-        merchantId: event.merchant_id,
-        clientTransactionId: event.client_transaction_id,
-      });
-      this.transactions.set(key, found);
+      found = this.transactions
+        .findOne(this.sql, {
+          merchantId: event.merchant_id,
+          clientTransactionId: event.client_transaction_id,
+        })
+        .then((transaction) => (transaction === null ? null : this.touch(transaction)));
+      this.touched.set(key, found);
     }
-    return found;
+    return (await found)?.transaction ?? null;
   }
 
   /** A transaction this run has just recorded. */
   adopt(transaction: TransactionEntity): void {
-    this.transactions.set(
+    this.touched.set(
       `${transaction.merchantId}:${transaction.clientTransactionId}`,
-      Promise.resolve(transaction),
+      Promise.resolve(this.touch(transaction)),
     );
-    this.counts.set(transaction.id, 0);
   }
 
-  /** Whether an event is stored already (one query for the whole run). */
+  /** Whether an event is stored already, by this run or before it. */
   async isStored(eventId: string): Promise<boolean> {
-    this.stored ??= this.manager
-      .find(TransactionEventEntity, {
-        select: { eventId: true },
-        where: { eventId: In(this.links.map((link) => link.event.event_id)) },
-      })
-      .then((rows) => new Set(rows.map((row) => row.eventId)));
-    return this.storedInRun.has(eventId) || (await this.stored).has(eventId);
+    if (this.storedInRun.has(eventId)) return true;
+    return (await this.events.findOne(this.sql, { eventId })) !== null;
   }
 
-  /** An event this run has just stored: a second copy later in the run is a duplicate. */
-  remember(eventId: string): void {
-    this.storedInRun.add(eventId);
+  /** Takes an event that follows its transaction's state, with the changes it brings. */
+  appendEvent(
+    transaction: TransactionEntity,
+    event: LinkEvent['event'],
+    status: LifecycleStatus,
+    outcomeChanges: Partial<TransactionEntity>,
+  ): void {
+    const touched = this.byId.get(transaction.id);
+    if (touched === undefined) throw new Error(`transaction ${transaction.id} was not read by this run`);
+    const sequence = transaction.eventCount + 1;
+    this.newEvents.push({
+      eventId: event.event_id,
+      transactionId: transaction.id,
+      sequence,
+      status,
+      previousStatus: event.previous_status,
+      occurredAt: event.occurred_at,
+      envelope: event,
+    });
+    this.storedInRun.add(event.event_id);
+    const changes: Partial<TransactionEntity> = { ...outcomeChanges, status, eventCount: sequence };
+    if (status === 'TERMINAL_ACKNOWLEDGED') changes.acknowledgement = event;
+    // The next event of the run may be for the same transaction.
+    Object.assign(transaction, changes);
+    Object.assign(touched.changes, changes);
   }
 
-  async nextSequence(transactionId: string): Promise<number> {
-    const count =
-      this.counts.get(transactionId) ??
-      (await this.manager.countBy(TransactionEventEntity, { transactionId }));
-    this.counts.set(transactionId, count + 1);
-    return count + 1;
+  async insertEvents(): Promise<void> {
+    await this.events.insert(this.sql, this.newEvents);
+  }
+
+  /** One UPDATE for each transaction the run changed, its delivery counter included. */
+  async updateTransactions(): Promise<void> {
+    for (const { transaction, changes, deliveriesBefore } of this.byId.values()) {
+      if (transaction.deliveryCount !== deliveriesBefore) changes.deliveryCount = transaction.deliveryCount;
+      if (Object.keys(changes).length > 0) {
+        await this.transactions.update(this.sql, { id: transaction.id }, changes);
+      }
+    }
+  }
+
+  private touch(transaction: TransactionEntity): Touched {
+    const touched = { transaction, changes: {}, deliveriesBefore: transaction.deliveryCount };
+    this.byId.set(transaction.id, touched);
+    return touched;
   }
 }

@@ -40,6 +40,8 @@ export function transactionFromOrder(
     approvedAtMs: null,
     validFromMs: null,
     createdAtMs: details.createdAt.getTime(),
+    eventCount: 0,
+    deliveryCount: 0,
     createdAt: details.createdAt,
     updatedAt: details.createdAt,
   });

@@ -35,7 +35,7 @@ export class TransactionWebhooks {
     }
     return this.outbox.stageForEvent(
       manager,
-      transaction.id,
+      transaction,
       transaction.eventsWebhookUrl,
       event,
       Date.now(),

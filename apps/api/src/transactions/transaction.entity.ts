@@ -106,6 +106,14 @@ export class TransactionEntity {
   @Column({ name: 'created_at_ms', type: 'bigint', default: 0, transformer: MILLISECONDS })
   createdAtMs!: number;
 
+  /** How many events are stored: the next one's sequence follows it. */
+  @Column({ name: 'event_count', type: 'integer', default: 0 })
+  eventCount!: number;
+
+  /** How many webhook deliveries were staged (redeliveries too): the next one's position follows it. */
+  @Column({ name: 'delivery_count', type: 'integer', default: 0 })
+  deliveryCount!: number;
+
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
 

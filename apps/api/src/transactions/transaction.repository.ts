@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, type EntityManager, type Repository } from 'typeorm';
+import { In, type EntityManager, type Repository } from 'typeorm';
 import {
   approvalEffects,
   isFollowUp,
@@ -11,8 +11,8 @@ import {
   type LifecycleStatus,
 } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
-import { insertRows, isUniqueViolation, SerialWriter } from '@tps/database';
-import type { LinkEvent, OperationOrder, TransactionOutcome } from '@tps/link';
+import { EntityTable, SerialWriter, sqlOf, type Sql } from '@tps/database';
+import type { LinkEvent, OperationOrder } from '@tps/link';
 import { businessRecordOf } from './business-record';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
@@ -24,15 +24,8 @@ export interface FollowUpReader {
   findByReference(merchantId: string, transactionReference: string): Promise<TransactionEntity | null>;
   /** Whether a follow-up on this reference was started and has no outcome yet. */
   hasFollowUpRunning(merchantId: string, targetReference: string): Promise<boolean>;
-}
-
-function readerOf(manager: EntityManager): FollowUpReader {
-  return {
-    findByReference: (merchantId, transactionReference) =>
-      manager.findOneBy(TransactionEntity, { merchantId, transactionReference }),
-    hasFollowUpRunning: (merchantId, targetReference) =>
-      manager.existsBy(TransactionEntity, { merchantId, targetReference, outcome: IsNull() }),
-  };
+  /** Whether a request already took this client_transaction_id (then it is answered as a repeat). */
+  isTaken(merchantId: string, clientTransactionId: string): Promise<boolean>;
 }
 
 /** The terminal whose link an event run came by. */
@@ -68,23 +61,33 @@ function followingStatus(transaction: TransactionEntity, event: LinkEvent['event
 
 @Injectable()
 export class TransactionRepository {
+  private readonly table: EntityTable<TransactionEntity>;
+  private readonly eventTable: EntityTable<TransactionEventEntity>;
+
   constructor(
     private readonly writer: SerialWriter,
     @InjectRepository(TransactionEntity) private readonly transactions: Repository<TransactionEntity>,
     @InjectRepository(TransactionEventEntity) private readonly events: Repository<TransactionEventEntity>,
-  ) {}
+  ) {
+    this.table = new EntityTable(transactions.manager.connection, TransactionEntity);
+    this.eventTable = new EntityTable(transactions.manager.connection, TransactionEventEntity);
+  }
 
   findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null> {
-    return this.transactions.findOneBy({ merchantId, clientTransactionId });
+    return this.table.findOne(sqlOf(this.transactions.manager), { merchantId, clientTransactionId });
   }
 
   eventsOf(transactionId: string): Promise<TransactionEventEntity[]> {
-    return this.events.find({ where: { transactionId }, order: { sequence: 'ASC' } });
+    return this.eventTable.find(
+      sqlOf(this.events.manager),
+      { transactionId },
+      { orderBy: [['sequence', 'ASC']] },
+    );
   }
 
   /** An approved transaction of this merchant by its reference; another merchant's is unknown. */
   findByReference(merchantId: string, transactionReference: string): Promise<TransactionEntity | null> {
-    return readerOf(this.transactions.manager).findByReference(merchantId, transactionReference);
+    return this.readerOf(this.transactions.manager).findByReference(merchantId, transactionReference);
   }
 
   /**
@@ -138,27 +141,24 @@ export class TransactionRepository {
   /**
    * Inserts the record `decide` builds from what it reads, in the same write: another request, in
    * this process or another one on the same database, cannot act on the same transaction between
-   * the check and the insert. Null when the client_transaction_id is already taken; a refusal
-   * thrown by `decide` is thrown here, and nothing is written.
+   * the check and the insert. Null when the client_transaction_id is already taken (`decide` may
+   * say so itself, before it plans anything); a refusal thrown by `decide` is thrown here, and
+   * nothing is written.
    */
-  async insertDecided(
-    decide: (reader: FollowUpReader) => Promise<TransactionEntity>,
+  insertDecided(
+    decide: (reader: FollowUpReader) => Promise<TransactionEntity | null>,
   ): Promise<TransactionEntity | null> {
-    try {
-      return await this.writer.write(async (manager) => {
-        const transaction = await decide(readerOf(manager));
-        await insertRows(manager, TransactionEntity, transaction);
-        return transaction;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) return null;
-      throw error;
-    }
+    return this.writer.write(async (manager) => {
+      const transaction = await decide(this.readerOf(manager));
+      if (transaction === null) return null;
+      // The unique key answers whether the id is taken: no read before the insert.
+      return (await this.table.insertUnlessTaken(sqlOf(manager), transaction)) ? transaction : null;
+    });
   }
 
   /** Forgets a request the terminal never took, so that the caller may try it again. */
   async remove(id: string): Promise<void> {
-    await this.writer.write((manager) => manager.delete(TransactionEntity, { id, status: IsNull() }));
+    await this.writer.write((manager) => this.table.delete(sqlOf(manager), { id, status: null }));
   }
 
   /**
@@ -166,9 +166,13 @@ export class TransactionRepository {
    * names, moving the stored state through the domain's transition function. An event already
    * stored (a replay) changes nothing. The acknowledgement of a transaction the service has no
    * record of (its request was lost with a crash or a cut link) records it from the order the
-   * terminal took; an event of another terminal's transaction is dropped. `alongside` stores what follows from an event (its webhook) in the same write, so
-   * neither is ever kept without the other. The run stops at the first event that does not
-   * follow its transaction's state: the ones before it are stored, it and the rest are not.
+   * terminal took; an event of another terminal's transaction is dropped. `alongside` stores what
+   * follows from an event (its webhook) in the same write, so neither is ever kept without the
+   * other. The run stops at the first event that does not follow its transaction's state: the
+   * ones before it are stored, it and the rest are not.
+   *
+   * Each transaction is read once, its events go in one INSERT and its new state in one UPDATE,
+   * whatever the length of the run.
    */
   appendEvents<T>(
     terminal: TerminalIdentity,
@@ -181,41 +185,68 @@ export class TransactionRepository {
     ) => Promise<T>,
   ): Promise<AppendedRun<T>> {
     return this.writer.write(async (manager) => {
-      const appended: Array<Appended<T>> = [];
-      // A run mostly holds several events of one transaction: each is read and counted once.
-      const run = new EventRunState(manager, links);
+      const sql = sqlOf(manager);
+      const run = new EventRunState(sql, this.table, this.eventTable);
+      const decided: Array<{
+        link: LinkEvent;
+        transaction: TransactionEntity | null;
+        result: Appended<T>['result'];
+      }> = [];
+      let refusal: Error | undefined;
       for (const link of links) {
         const transaction =
-          (await run.transaction(link.event)) ?? (await this.adopt(manager, run, terminal, link));
+          (await run.transaction(link.event)) ?? (await this.adopt(sql, run, terminal, link));
         if (transaction === null || transaction.terminalSerial !== terminal.serialNumber) {
-          appended.push({ link, result: 'unknown' });
-          continue;
-        }
-        if (await run.isStored(link.event.event_id)) {
-          appended.push({
-            link,
-            result: 'duplicate',
-            alongside: await alongside(manager, transaction, link.event, 'duplicate'),
-          });
+          decided.push({ link, transaction: null, result: 'unknown' });
           continue;
         }
         const status = followingStatus(transaction, link.event);
-        if (status instanceof Error) return { appended, refusal: status };
-        await this.append(manager, transaction, link, status, await run.nextSequence(transaction.id));
-        run.remember(link.event.event_id);
-        appended.push({
-          link,
-          result: 'appended',
-          alongside: await alongside(manager, transaction, link.event, 'appended'),
-        });
+        if (status instanceof Error) {
+          // Only an event that does not follow can be one stored already: the lifecycle never
+          // goes back to the state an event left.
+          if (await run.isStored(link.event.event_id)) {
+            decided.push({ link, transaction, result: 'duplicate' });
+            continue;
+          }
+          refusal = status;
+          break;
+        }
+        run.appendEvent(transaction, link.event, status, await this.outcomeChanges(sql, transaction, link));
+        decided.push({ link, transaction, result: 'appended' });
       }
-      return { appended };
+      await run.insertEvents();
+      const appended: Array<Appended<T>> = [];
+      for (const { link, transaction, result } of decided) {
+        if (transaction === null || result === 'unknown') appended.push({ link, result: 'unknown' });
+        else
+          appended.push({
+            link,
+            result,
+            alongside: await alongside(manager, transaction, link.event, result),
+          });
+      }
+      // Last: SQLite readers share the writer's connection, so whoever sees the new status also
+      // sees its events, its reference, its deliveries and the business state it changed.
+      await run.updateTransactions();
+      return refusal === undefined ? { appended } : { appended, refusal };
     });
+  }
+
+  private readerOf(manager: EntityManager): FollowUpReader {
+    const sql = sqlOf(manager);
+    return {
+      findByReference: (merchantId, transactionReference) =>
+        this.table.findOne(sql, { merchantId, transactionReference }),
+      hasFollowUpRunning: async (merchantId, targetReference) =>
+        (await this.table.findOne(sql, { merchantId, targetReference, outcome: null })) !== null,
+      isTaken: async (merchantId, clientTransactionId) =>
+        (await this.table.findOne(sql, { merchantId, clientTransactionId })) !== null,
+    };
   }
 
   /** Records a transaction the terminal took but the service never stored, from its order. */
   private async adopt(
-    manager: EntityManager,
+    sql: Sql,
     run: EventRunState,
     terminal: TerminalIdentity,
     { event, order }: LinkEvent,
@@ -231,19 +262,19 @@ export class TransactionRepository {
     }
     const transaction = transactionFromOrder(order, terminal.serialNumber, {
       fingerprint: RECORDED_FROM_TERMINAL,
-      targetReference: await this.targetReferenceOf(manager, order),
+      targetReference: await this.targetReferenceOf(sql, order),
       createdAt: new Date(event.occurred_at),
     });
-    await insertRows(manager, TransactionEntity, transaction);
+    await this.table.insert(sql, transaction);
     run.adopt(transaction);
     return transaction;
   }
 
   /** The reference of the transaction a follow-up acts on, as the planner resolved it. */
-  private async targetReferenceOf(manager: EntityManager, order: OperationOrder): Promise<string | null> {
+  private async targetReferenceOf(sql: Sql, order: OperationOrder): Promise<string | null> {
     const reference = order.transactionReference;
     if (reference === undefined || !isFollowUp(order.type)) return null;
-    const named = await manager.findOneBy(TransactionEntity, {
+    const named = await this.table.findOne(sql, {
       merchantId: order.merchantId,
       transactionReference: reference,
     });
@@ -252,52 +283,24 @@ export class TransactionRepository {
       : reference;
   }
 
-  private async append(
-    manager: EntityManager,
-    transaction: TransactionEntity,
-    { event, outcome }: LinkEvent,
-    status: LifecycleStatus,
-    sequence: number,
-  ): Promise<void> {
-    await insertRows(manager, TransactionEventEntity, {
-      eventId: event.event_id,
-      transactionId: transaction.id,
-      sequence,
-      status,
-      previousStatus: event.previous_status,
-      occurredAt: event.occurred_at,
-      envelope: event,
-    });
-    const changes: Partial<TransactionEntity> = {
-      ...(outcome === undefined ? {} : await this.applyOutcome(manager, transaction, outcome)),
-      status,
-    };
-    if (status === 'TERMINAL_ACKNOWLEDGED') changes.acknowledgement = event;
-    // Last and in one statement: SQLite readers share the writer's connection, so whoever sees
-    // the new status also sees its event, its reference and the business state it changed.
-    await manager.update(TransactionEntity, { id: transaction.id }, changes);
-    // The next event of the run may be for the same transaction.
-    Object.assign(transaction, changes);
-  }
-
   /**
    * The changes that store the outcome, once. An approval's business effects (contract §9) come
    * from the domain; an approved follow-up changes the transaction it acted on here, in the same
    * write, before the follow-up itself shows its end.
    */
-  private async applyOutcome(
-    manager: EntityManager,
+  private async outcomeChanges(
+    sql: Sql,
     transaction: TransactionEntity,
-    outcome: TransactionOutcome,
+    { outcome }: LinkEvent,
   ): Promise<Partial<TransactionEntity>> {
-    if (transaction.outcome !== null) return {};
+    if (outcome === undefined || transaction.outcome !== null) return {};
     const changes: Partial<TransactionEntity> = { outcome };
     if (outcome.kind !== 'acquirer' || !outcome.response.approved) return changes;
     const { rawResponse, timestamp } = outcome.response;
     changes.transactionReference = rawResponse.transaction_reference;
     const target =
       isFollowUp(transaction.operationType) && transaction.targetReference !== null
-        ? await manager.findOneBy(TransactionEntity, {
+        ? await this.table.findOne(sql, {
             merchantId: transaction.merchantId,
             transactionReference: transaction.targetReference,
           })
@@ -317,7 +320,7 @@ export class TransactionRepository {
       });
     }
     if (target !== null && effects.target !== null) {
-      await manager.update(TransactionEntity, { id: target.id }, targetChanges(effects.target, transaction));
+      await this.table.update(sql, { id: target.id }, targetChanges(effects.target, transaction));
     }
     return changes;
   }

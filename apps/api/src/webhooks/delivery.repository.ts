@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
-import { insertRows, SerialWriter } from '@tps/database';
+import { EntityTable, SerialWriter, sqlOf, type Sql } from '@tps/database';
 import {
   GroupCommit,
   destinationOf,
@@ -12,10 +12,15 @@ import {
   type RecordedAttempt,
 } from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
-import { MerchantEntity } from '../auth/merchant.entity';
 import { LiveFeed } from '../live/live-feed';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
+
+/** The transaction a delivery is staged for, with its counter of staged deliveries. */
+export interface CountedTransaction {
+  id: string;
+  deliveryCount: number;
+}
 
 interface UnrecordedAttempt {
   id: string;
@@ -73,6 +78,8 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
 @Injectable()
 export class DeliveryRepository implements DeliveryStore {
   private readonly records: GroupCommit<UnrecordedAttempt>;
+  private readonly table: EntityTable<DeliveryEntity>;
+  private readonly attemptTable: EntityTable<DeliveryAttemptEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
@@ -80,34 +87,40 @@ export class DeliveryRepository implements DeliveryStore {
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
     private readonly live: LiveFeed,
   ) {
+    this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
+    this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
     this.records = new GroupCommit((take) =>
       this.writer.write(async (manager) => {
+        const sql = sqlOf(manager);
         const batch = take();
-        await insertRows(manager, DeliveryAttemptEntity, batch.map(attemptRow));
+        await this.attemptTable.insert(sql, batch.map(attemptRow));
         for (const { id, attempt } of batch) {
-          await manager.update(DeliveryEntity, { id }, deliveryChanges(attempt));
+          await this.table.update(sql, { id }, deliveryChanges(attempt));
         }
       }),
     );
   }
 
   /**
-   * Stages the delivery of an event inside the write that stores the event. A replayed event
-   * (`checkFirst`) may already have its delivery (made once: then null comes back); a new one
-   * cannot, since an event and its delivery are stored together.
+   * Stages the delivery of an event inside the write that stores the event; its position follows
+   * the transaction's delivery counter, which that write stores with the transaction. A replayed
+   * event (`checkFirst`) may already have its delivery (made once: then null comes back); a new
+   * one cannot, since an event and its delivery are stored together.
    */
   async stageForEvent(
     manager: EntityManager,
-    transactionId: string,
+    transaction: CountedTransaction,
     url: string,
     event: TransactionEvent,
     now: number,
     checkFirst: boolean,
   ): Promise<PendingDelivery | null> {
-    if (checkFirst && (await manager.existsBy(DeliveryEntity, { eventId: event.event_id }))) return null;
-    const delivery = await this.insert(manager, {
+    const sql = sqlOf(manager);
+    if (checkFirst && (await this.table.findOne(sql, { eventId: event.event_id })) !== null) return null;
+    transaction.deliveryCount += 1;
+    const delivery = await this.insert(sql, transaction.deliveryCount, {
       merchantId: event.merchant_id,
-      transactionId,
+      transactionId: transaction.id,
       clientTransactionId: event.client_transaction_id,
       eventId: event.event_id,
       eventStatus: event.status,
@@ -122,9 +135,18 @@ export class DeliveryRepository implements DeliveryStore {
   /** A fresh delivery of the same event (same event_id and body); null if not the merchant's. */
   redeliver(merchantId: string, id: string, now: number): Promise<DeliveryEntity | null> {
     return this.writer.write(async (manager) => {
-      const original = await manager.findOneBy(DeliveryEntity, { id, merchantId });
+      const sql = sqlOf(manager);
+      const original = await this.table.findOne(sql, { id, merchantId });
       if (original === null) return null;
-      return this.insert(manager, { ...original, redeliveryOf: original.id, now });
+      // The transaction's counter gives positions to every delivery of it, redeliveries included.
+      await sql.run('UPDATE transactions SET delivery_count = delivery_count + 1 WHERE id = ?', [
+        original.transactionId,
+      ]);
+      const [counted] = await sql.all<{ delivery_count: number }>(
+        'SELECT delivery_count FROM transactions WHERE id = ?',
+        [original.transactionId],
+      );
+      return this.insert(sql, counted.delivery_count, { ...original, redeliveryOf: original.id, now });
     });
   }
 
@@ -150,12 +172,16 @@ export class DeliveryRepository implements DeliveryStore {
 
   async target(id: string): Promise<DeliveryTarget | null> {
     // Lower-case aliases: PostgreSQL folds unquoted ones, SQLite keeps them as written.
-    const row = await this.deliveries
-      .createQueryBuilder('d')
-      .leftJoin(MerchantEntity, 'm', 'm.merchant_id = d.merchant_id')
-      .select(['d.url AS url', 'd.payload AS body', 'd.event_id AS event_id', 'm.webhook_secret AS secret'])
-      .where('d.id = :id', { id })
-      .getRawOne<{ url: string; body: string; event_id: string; secret: string | null }>();
+    const [row] = await sqlOf(this.deliveries.manager).all<{
+      url: string;
+      body: string;
+      event_id: string;
+      secret: string | null;
+    }>(
+      'SELECT d.url AS url, d.payload AS body, d.event_id AS event_id, m.webhook_secret AS secret ' +
+        'FROM webhook_deliveries d LEFT JOIN merchants m ON m.merchant_id = d.merchant_id WHERE d.id = ?',
+      [id],
+    );
     if (row === undefined) return null;
     return { url: row.url, body: row.body, eventId: row.event_id, signingSecret: row.secret ?? null };
   }
@@ -171,8 +197,8 @@ export class DeliveryRepository implements DeliveryStore {
 
   async expire(id: string): Promise<void> {
     await this.writer.write((manager) =>
-      manager.update(
-        DeliveryEntity,
+      this.table.update(
+        sqlOf(manager),
         { id },
         { state: 'failed', failure: 'window_exceeded', nextAttemptAt: null },
       ),
@@ -198,7 +224,8 @@ export class DeliveryRepository implements DeliveryStore {
   }
 
   private async insert(
-    manager: EntityManager,
+    sql: Sql,
+    position: number,
     fields: Pick<
       DeliveryEntity,
       | 'merchantId'
@@ -211,15 +238,11 @@ export class DeliveryRepository implements DeliveryStore {
       | 'redeliveryOf'
     > & { now: number },
   ): Promise<DeliveryEntity> {
-    const last = await manager.findOne(DeliveryEntity, {
-      where: { transactionId: fields.transactionId },
-      order: { position: 'DESC' },
-    });
     const delivery: DeliveryEntity = {
       id: randomUUID(),
       merchantId: fields.merchantId,
       transactionId: fields.transactionId,
-      position: (last?.position ?? 0) + 1,
+      position,
       clientTransactionId: fields.clientTransactionId,
       eventId: fields.eventId,
       eventStatus: fields.eventStatus,
@@ -233,7 +256,7 @@ export class DeliveryRepository implements DeliveryStore {
       redeliveryOf: fields.redeliveryOf,
       createdAt: iso(fields.now),
     };
-    await insertRows(manager, DeliveryEntity, delivery);
+    await this.table.insert(sql, delivery);
     return delivery;
   }
 }

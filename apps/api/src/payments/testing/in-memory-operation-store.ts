@@ -23,7 +23,7 @@ export class InMemoryOperationStore implements OperationStore {
   }
 
   async insertDecided(
-    decide: (reader: FollowUpReader) => Promise<TransactionEntity>,
+    decide: (reader: FollowUpReader) => Promise<TransactionEntity | null>,
   ): Promise<TransactionEntity | null> {
     const reader: FollowUpReader = {
       findByReference: async (merchantId, reference) =>
@@ -34,8 +34,11 @@ export class InMemoryOperationStore implements OperationStore {
         [...this.records.values()].some(
           (t) => t.merchantId === merchantId && t.targetReference === reference && t.outcome === null,
         ),
+      isTaken: async (merchantId, clientTransactionId) =>
+        this.records.has(`${merchantId}:${clientTransactionId}`),
     };
     const transaction = await decide(reader);
+    if (transaction === null) return null;
     await this.later(undefined);
     if (this.failWrites !== undefined) throw this.failWrites;
     const key = `${transaction.merchantId}:${transaction.clientTransactionId}`;

@@ -3,6 +3,7 @@ import { WebhookDeliveries1795334500000 } from './1795334500000-webhook-deliveri
 import { BusinessState1795334600000 } from './1795334600000-business-state';
 import { PrintJobs1795334800000 } from './1795334800000-print-jobs';
 import { TerminalCardholder1795335160000 } from './1795335160000-terminal-cardholder';
+import { TransactionCounters1795335400000 } from './1795335400000-transaction-counters';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const API_MIGRATIONS = [
   BusinessState1795334600000,
   PrintJobs1795334800000,
   TerminalCardholder1795335160000,
+  TransactionCounters1795335400000,
 ];
