@@ -113,8 +113,12 @@ export class Fleet implements OnApplicationShutdown {
     const terminal = this.hosted.get(serial);
     if (terminal === undefined) throw new ContractError('TER-001', `terminal ${serial} is not running`);
     switch (request.type) {
-      case 'operation':
-        return terminal.runtime.operate(request.order);
+      case 'operation': {
+        const { order } = request;
+        return terminal.uplink.carryInReply(order.merchantId, order.clientTransactionId, () =>
+          terminal.runtime.operate(order),
+        );
+      }
       case 'search':
         return this.localSearch.search(serial, request.merchantId, request.filters);
       case 'abort':

@@ -7,8 +7,10 @@ import {
   UPLINK_PATH,
   type EventsReceipt,
   type TerminalRequest,
+  type UplinkNotice,
   type UplinkRequest,
 } from '@tps/link';
+import { transactionKey } from '../runtime/runtime-store';
 import { websocketUrl } from '../config/simulator-config';
 import type { TerminalStore } from '../store/terminal-store';
 
@@ -23,6 +25,14 @@ const BATCH = 100;
 const RECONNECT_MAX_MS = 1000;
 /** After the service failed to store a run (its storage down), when the run is offered again. */
 const REFUSED_RUN_RETRY_MS = 500;
+/**
+ * How long, at the most, a transaction whose events travel in an operation's reply is held back
+ * from the uplink, waiting for the service's `stored` notice. At pace instant a whole lifecycle
+ * ends well within it, so its events travel once, in the reply. A slower one (pace realistic, a
+ * person at the terminal) is held only this long: then its events go up as they happen, so that
+ * the service shows it live (search, the console), and the reply's copies are duplicates.
+ */
+const REPLY_HOLD_MS = 300;
 
 /**
  * A terminal's own connection to the service. It re-opens after a drop, and sends the store's
@@ -38,6 +48,8 @@ export class Uplink {
   private retryTimer: NodeJS.Timeout | undefined;
   private refusedRunTimer: NodeJS.Timeout | undefined;
   private readonly upListeners: Array<() => void> = [];
+  /** Transactions whose events travel in an operation's reply: held back from the uplink. */
+  private readonly held = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly serial: string,
@@ -64,6 +76,8 @@ export class Uplink {
     this.wanted = false;
     clearTimeout(this.retryTimer);
     clearTimeout(this.refusedRunTimer);
+    for (const timer of this.held.values()) clearTimeout(timer);
+    this.held.clear();
     this.peer?.close();
     this.peer = undefined;
   }
@@ -80,7 +94,35 @@ export class Uplink {
     return peer.request<T>(body, timeoutMs);
   }
 
-  flush(): void {
+  /**
+   * Runs an operation whose reply carries its transaction's events: they stay off the uplink until
+   * the service says it stored them (`stored` notice), the operation fails, or REPLY_HOLD_MS pass.
+   */
+  async carryInReply<T>(
+    merchantId: string,
+    clientTransactionId: string,
+    operate: () => Promise<T>,
+  ): Promise<T> {
+    const key = transactionKey(merchantId, clientTransactionId);
+    clearTimeout(this.held.get(key));
+    this.held.set(
+      key,
+      setTimeout(() => this.release(key), REPLY_HOLD_MS),
+    );
+    try {
+      return await operate();
+    } catch (error) {
+      this.release(key);
+      throw error;
+    }
+  }
+
+  /**
+   * New events are in the store. Those of a held transaction wait for its release: a flush for
+   * one of them has nothing to send.
+   */
+  flush(transactionKey?: string): void {
+    if (transactionKey !== undefined && this.held.has(transactionKey)) return;
     if (this.draining) {
       this.again = true;
       return;
@@ -106,7 +148,10 @@ export class Uplink {
   private async drain(): Promise<void> {
     for (;;) {
       this.again = false;
-      const batch = await this.store.pending(this.serial, BATCH);
+      const batch = (await this.store.pending(this.serial, BATCH)).filter(
+        ({ link }) =>
+          !this.held.has(transactionKey(link.event.merchant_id, link.event.client_transaction_id)),
+      );
       if (batch.length === 0) return;
       const peer = this.peer;
       if (peer === undefined || !peer.isOpen) return;
@@ -116,6 +161,27 @@ export class Uplink {
       // The service refused the next event: it stays queued, and the next flush offers it again.
       if (receipt.stored < batch.length) return;
     }
+  }
+
+  private release(key: string): void {
+    const timer = this.held.get(key);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.held.delete(key);
+    this.flush();
+  }
+
+  /** The service stored a reply's events: they are acknowledged as if they had come up. */
+  private onNotice(notice: UplinkNotice): void {
+    if (notice.type !== 'stored') return;
+    const key = transactionKey(notice.merchantId, notice.clientTransactionId);
+    this.store.acknowledgeEvents(notice.eventIds).then(
+      () => this.release(key),
+      (error: unknown) => {
+        this.log(`uplink ${this.serial}: ${String(error)}`);
+        this.release(key);
+      },
+    );
   }
 
   private connect(): void {
@@ -132,7 +198,10 @@ export class Uplink {
     socket.on('error', () => undefined);
     this.peer = new LinkPeer(
       socket,
-      { onRequest: (body) => this.onRequest(body as TerminalRequest) },
+      {
+        onRequest: (body) => this.onRequest(body as TerminalRequest),
+        onNotice: (body) => this.onNotice(body as UplinkNotice),
+      },
       (error) => this.log(`uplink ${this.serial}: ${String(error)}`),
     );
   }
