@@ -14,12 +14,28 @@ export interface StoredTransaction {
 }
 
 /**
+ * `record` refused a TERMINAL_ACKNOWLEDGED: its transaction (merchant and client_transaction_id)
+ * is stored already, so the terminal ran that id before. Nothing of the refused event is stored.
+ */
+export class TransactionAlreadyStoredError extends Error {
+  constructor(readonly key: string) {
+    super(`transaction ${key} is stored already`);
+    this.name = 'TransactionAlreadyStoredError';
+  }
+}
+
+/**
  * What the runtime needs from the terminal's persistent store. The SQLite store implements it;
  * unit tests use an in-memory one, so the runtime can be driven without a database.
  */
 export interface RuntimeStore {
+  /** Read only to tell a refusal apart (busy or already run), never before a write. */
   findTransaction(key: string): Promise<StoredTransaction | null>;
-  /** Stores an event (the offline queue keeps it until the service acknowledges it). */
+  /**
+   * Stores an event (the offline queue keeps it until the service acknowledges it) and the state
+   * it moves its transaction to. A TERMINAL_ACKNOWLEDGED creates the transaction, and rejects with
+   * TransactionAlreadyStoredError if it exists: the store's key, not a read, refuses a reused id.
+   */
   record(serialNumber: string, order: OperationOrder, link: LinkEvent): Promise<unknown>;
   /** Transactions left unfinished by a crash. */
   unfinished(serialNumber: string): Promise<StoredTransaction[]>;

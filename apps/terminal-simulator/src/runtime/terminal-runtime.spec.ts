@@ -219,6 +219,69 @@ describe('TerminalRuntime: busy, abort and card control', () => {
     expect(runtime.busy).toBe(false);
   });
 
+  it("refuses an id it ran before (TRX-001) by the store's key, with no read, and emits nothing for it", async () => {
+    const { runtime, store, timers, errors, flushes } = harness();
+    const first = order('00', 'sync');
+    const done = runtime.operate(first);
+    await timers.runAll();
+    await done;
+    const stored = store.events.length;
+    const flushed = flushes();
+
+    expect(await refusal(runtime.operate({ ...first, mode: 'async' }))).toBe('TRX-001');
+    expect(store.transactionReads).toBe(0);
+    expect(store.events).toHaveLength(stored);
+    expect(flushes()).toBe(flushed);
+    expect(runtime.busy).toBe(false);
+
+    // An abort order under a used id is refused the same way, and its own lifecycle never starts.
+    expect(
+      await refusal(
+        runtime.operate({ ...abortOrder('sync'), clientTransactionId: first.clientTransactionId }),
+      ),
+    ).toBe('TRX-001');
+    expect(store.events).toHaveLength(stored);
+
+    // The terminal is free: the next operation runs.
+    const next = order('00', 'sync');
+    const nextDone = runtime.operate(next);
+    await timers.runAll();
+    expect(outcomeOf((await nextDone).events)).toMatchObject({ kind: 'acquirer' });
+    expect(store.transactionReads).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('busy with another operation, an id it ran before is still TRX-001 (read on that refusal only)', async () => {
+    const { runtime, store, timers } = harness();
+    const earlier = order('00', 'sync');
+    const done = runtime.operate(earlier);
+    await timers.runAll();
+    await done;
+    await runtime.operate(order('97'));
+    expect(await refusal(runtime.operate(earlier))).toBe('TRX-001');
+    expect(await refusal(runtime.operate(order('00')))).toBe('TER-003');
+    expect(store.transactionReads).toBe(2);
+    runtime.card({ action: 'cancel' });
+    await timers.runAll();
+  });
+
+  it('an abort that comes in while a reused id is being refused finds nothing to abort (TRX-002)', async () => {
+    const { runtime, store, timers } = harness();
+    const first = order('00', 'sync');
+    const done = runtime.operate(first);
+    await timers.runAll();
+    await done;
+    const stored = store.events.length;
+    const again = runtime.operate(first);
+    // The terminal holds the refused operation until its store answers.
+    expect(runtime.busy).toBe(true);
+    const abort = runtime.abort('demo-merchant', first.clientTransactionId);
+    expect(await refusal(again)).toBe('TRX-001');
+    expect(await refusal(abort)).toBe('TRX-002');
+    expect(runtime.busy).toBe(false);
+    expect(store.events).toHaveLength(stored);
+  });
+
   it('a sync abort before APPROVAL_REQUESTED cancels the target and answers it', async () => {
     const { runtime, store, timers } = harness();
     const charge = order('97', 'sync');

@@ -13,14 +13,14 @@ import { authorize } from '../acquirer/acquirer';
 import { TEST_CARDS } from '../acquirer/test-cards';
 import { Interrupts, type Wake } from './interrupts';
 import { ordinaryWaitMs, type OrdinaryWait } from './pace';
-import { transactionKey, type RuntimeStore } from './runtime-store';
+import { TransactionAlreadyStoredError, transactionKey, type RuntimeStore } from './runtime-store';
 import { RunningTransaction } from './running-transaction';
 import { scenarioFor, type Scenario, type ScenarioStep, type TerminalRejection } from './scenarios';
 import { sleep, type Timers } from './timers';
 
 export interface RuntimeLink {
-  /** New events are in the store: send what the service has not acknowledged. */
-  flush(): void;
+  /** New events of this transaction are in the store: send what the service has not acknowledged. */
+  flush(transactionKey: string): void;
 }
 
 export interface RuntimeOptions {
@@ -39,6 +39,10 @@ interface Active {
 
 const ABORTED = 'aborted by the point of sale';
 const CARDHOLDER_CANCELED = 'canceled by the cardholder';
+
+function alreadyRan(): ContractError {
+  return new ContractError('TRX-001', 'this terminal already ran that client_transaction_id');
+}
 
 /**
  * One simulated terminal: runs one operation at a time through the seven-state lifecycle, as
@@ -69,19 +73,13 @@ export class TerminalRuntime {
     return this.running !== undefined;
   }
 
+  /**
+   * Runs an operation. A client_transaction_id this terminal ran before is refused (TRX-001) by
+   * the store's key when the acknowledgement is recorded: no read before the write.
+   */
   async operate(order: OperationOrder): Promise<OperationReply> {
-    const known = await this.store.findTransaction(
-      transactionKey(order.merchantId, order.clientTransactionId),
-    );
-    if (known !== null)
-      throw new ContractError('TRX-001', 'this terminal already ran that client_transaction_id');
     if (order.type === 'abort') return this.startAbort(order);
-    if (this.running !== undefined) {
-      throw new ContractError(
-        'TER-003',
-        `terminal ${this.profile.serialNumber} is busy with another operation`,
-      );
-    }
+    if (this.running !== undefined) throw await this.busyRefusal(order, this.running.transaction.order);
     const transaction = this.newTransaction(order);
     let settle!: (outcome: Promise<TransactionOutcome>) => void;
     const ended = new Promise<TransactionOutcome>((resolve) => (settle = resolve));
@@ -93,7 +91,15 @@ export class TerminalRuntime {
       await transaction.acknowledge();
     } catch (error) {
       this.running = undefined;
-      settle(Promise.reject(error instanceof Error ? error : new Error(String(error))));
+      // An abort that came in meanwhile finds nothing ran: TRX-002, as if it came after.
+      const failure =
+        error instanceof ContractError && error.code === 'TRX-001'
+          ? new ContractError(
+              'TRX-002',
+              `transaction ${order.clientTransactionId} cannot be aborted: this terminal already ran that client_transaction_id`,
+            )
+          : error;
+      settle(Promise.reject(failure instanceof Error ? failure : new Error(String(failure))));
       throw error;
     }
     const done = this.run(active).finally(() => {
@@ -106,6 +112,24 @@ export class TerminalRuntime {
     }
     await done;
     return { events: transaction.emitted };
+  }
+
+  /**
+   * Why a terminal busy with `running` refuses `order`: TRX-001 if it ran that id already (the one
+   * running, or one before, read from the store on this refusal only), else TER-003.
+   */
+  private async busyRefusal(order: OperationOrder, running: OperationOrder): Promise<ContractError> {
+    const key = transactionKey(order.merchantId, order.clientTransactionId);
+    if (
+      key === transactionKey(running.merchantId, running.clientTransactionId) ||
+      (await this.store.findTransaction(key)) !== null
+    ) {
+      return alreadyRan();
+    }
+    return new ContractError(
+      'TER-003',
+      `terminal ${this.profile.serialNumber} is busy with another operation`,
+    );
   }
 
   /**
@@ -366,8 +390,13 @@ export class TerminalRuntime {
   private async record(order: OperationOrder, link: LinkEvent): Promise<void> {
     // Checked before the write is queued, so an erasure queued after retire() is never undone.
     if (this.retired) return;
-    await this.store.record(this.profile.serialNumber, order, link);
-    this.link.flush();
+    try {
+      await this.store.record(this.profile.serialNumber, order, link);
+    } catch (error) {
+      // Nothing was stored: the acknowledgement is neither emitted nor flushed up the link.
+      throw error instanceof TransactionAlreadyStoredError ? alreadyRan() : error;
+    }
+    this.link.flush(transactionKey(order.merchantId, order.clientTransactionId));
     if (isFinalStatus(link.event.status) && this.running?.transaction.order === order)
       this.running = undefined;
   }

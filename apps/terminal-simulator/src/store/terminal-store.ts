@@ -1,66 +1,199 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
-import { insertRows, SerialWriter } from '@tps/database';
+import type { DataSource, Repository } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { EntityTable, SerialWriter, sqlOf, type Sql, type SqlValue } from '@tps/database';
 import type { LinkEvent, OperationOrder } from '@tps/link';
-import { transactionKey, type RuntimeStore } from '../runtime/runtime-store';
+import { TransactionAlreadyStoredError, transactionKey, type RuntimeStore } from '../runtime/runtime-store';
 import { TerminalEventEntity } from './terminal-event.entity';
 import { TerminalTransactionEntity } from './terminal-transaction.entity';
 
 export { transactionKey };
 
-/** The terminal's own SQLite store: its transactions and its queue of events for the service. */
+/** An event row as the queue reads it, joined to its transaction's order. */
+interface LinkRow {
+  seq: number;
+  envelope: unknown;
+  outcome: unknown;
+  /** The transaction's order: it goes up with the acknowledgement only. */
+  order: unknown;
+}
+
+/**
+ * The fixed SQL of the queue's reads and acknowledgements, named from the entities' metadata and
+ * built once: joins and IN lists, which EntityTable does not build.
+ */
+class QueueSql {
+  /** The events of one terminal not yet acknowledged, oldest first: `serial, false, limit`. */
+  readonly pending: string;
+  /** Every event of one transaction, in order: `key`. */
+  readonly linkEvents: string;
+  private readonly acknowledgeTexts = new Map<string, string>();
+  private readonly events: EntityMetadataNames;
+  private readonly envelope: ColumnMetadata;
+  private readonly outcome: ColumnMetadata;
+  private readonly order: ColumnMetadata;
+  private readonly acked: ColumnMetadata;
+
+  constructor(private readonly dataSource: DataSource) {
+    const events = namesOf(dataSource, TerminalEventEntity);
+    const transactions = namesOf(dataSource, TerminalTransactionEntity);
+    this.events = events;
+    this.envelope = events.column('envelope');
+    this.outcome = events.column('outcome');
+    this.order = transactions.column('order');
+    this.acked = events.column('acked');
+    const e = (property: keyof TerminalEventEntity): string => `e.${events.name(property)}`;
+    // One statement instead of the events then their acknowledgements' orders: the order goes up
+    // with the acknowledgement only, and is read beside every row (a primary key lookup) rather
+    // than for acknowledgements alone. Measured on the queue's read, 2 and 100 rows: the join
+    // costs 40% less CPU than two statements; reading the order for acknowledgements only (by a
+    // subquery on the first seq, or json_extract on the envelope) saves nothing more, or costs.
+    const select =
+      `SELECT ${e('seq')} AS seq, ${e('envelope')} AS envelope, ${e('outcome')} AS outcome, ` +
+      `t.${transactions.name('order')} AS ${dataSource.driver.escape('order')} ` +
+      `FROM ${events.table} e LEFT JOIN ${transactions.table} t ` +
+      `ON t.${transactions.name('key')} = ${e('transactionKey')}`;
+    this.pending = `${select} WHERE ${e('serialNumber')} = ? AND ${e('acked')} = ? ORDER BY ${e('seq')} LIMIT ?`;
+    this.linkEvents = `${select} WHERE ${e('transactionKey')} = ? ORDER BY ${e('seq')}`;
+  }
+
+  /** The persistent form of `acked`, as TypeORM stores it. */
+  ackedValue(acked: boolean): SqlValue {
+    return this.dataSource.driver.preparePersistentValue(acked, this.acked) as SqlValue;
+  }
+
+  /**
+   * Sets acked on the rows whose `property` is one of `values`, in one statement. The list is
+   * padded to a power of two (repeating a value changes nothing), so few texts are ever prepared.
+   */
+  acknowledge(property: 'seq' | 'eventId', values: SqlValue[]): { text: string; params: SqlValue[] } {
+    let size = 1;
+    while (size < values.length) size *= 2;
+    const key = `${property}:${size}`;
+    let text = this.acknowledgeTexts.get(key);
+    if (text === undefined) {
+      const list = Array.from({ length: size }, () => '?').join(', ');
+      text = `UPDATE ${this.events.table} SET ${this.events.name('acked')} = ? WHERE ${this.events.name(property)} IN (${list})`;
+      this.acknowledgeTexts.set(key, text);
+    }
+    const padded = [...values, ...Array.from({ length: size - values.length }, () => values[0])];
+    return { text, params: [this.ackedValue(true), ...padded] };
+  }
+
+  link(row: LinkRow): LinkEvent {
+    const driver = this.dataSource.driver;
+    const link: LinkEvent = {
+      event: driver.prepareHydratedValue(row.envelope, this.envelope) as LinkEvent['event'],
+    };
+    const outcome = driver.prepareHydratedValue(row.outcome, this.outcome) as LinkEvent['outcome'] | null;
+    if (outcome !== null && outcome !== undefined) link.outcome = outcome;
+    if (row.order !== null && link.event.status === 'TERMINAL_ACKNOWLEDGED') {
+      link.order = driver.prepareHydratedValue(row.order, this.order) as OperationOrder;
+    }
+    return link;
+  }
+}
+
+interface EntityMetadataNames {
+  /** The table's name, escaped. */
+  table: string;
+  /** A property's column name, escaped. */
+  name: (property: string) => string;
+  column: (property: string) => ColumnMetadata;
+}
+
+function namesOf(
+  dataSource: DataSource,
+  target: typeof TerminalEventEntity | typeof TerminalTransactionEntity,
+): EntityMetadataNames {
+  const metadata = dataSource.getMetadata(target);
+  const column = (property: string): ColumnMetadata => {
+    const found = metadata.findColumnWithPropertyName(property);
+    if (found === undefined) throw new Error(`${metadata.name} has no column ${property}`);
+    return found;
+  };
+  return {
+    table: dataSource.driver.escape(metadata.tableName),
+    name: (property) => dataSource.driver.escape(column(property).databaseName),
+    column,
+  };
+}
+
+/**
+ * The terminal's own SQLite store: its transactions and its queue of events for the service. The
+ * hot paths run fixed SQL, prepared once (EntityTable, QueueSql); the cold ones (start-up,
+ * search, erasure) stay on TypeORM.
+ */
 @Injectable()
 export class TerminalStore implements RuntimeStore {
+  private readonly transactionTable: EntityTable<TerminalTransactionEntity>;
+  private readonly eventTable: EntityTable<TerminalEventEntity>;
+  private queueSqlValue: QueueSql | undefined;
+  /** Reads outside a write, on the data source's connection. */
+  private readonly reads: Sql;
+
   constructor(
     private readonly writer: SerialWriter,
     @InjectRepository(TerminalTransactionEntity)
     private readonly transactions: Repository<TerminalTransactionEntity>,
-    @InjectRepository(TerminalEventEntity) private readonly events: Repository<TerminalEventEntity>,
-  ) {}
-
-  findTransaction(key: string): Promise<TerminalTransactionEntity | null> {
-    return this.transactions.findOneBy({ key });
+  ) {
+    const dataSource = transactions.manager.connection;
+    this.transactionTable = new EntityTable(dataSource, TerminalTransactionEntity);
+    this.eventTable = new EntityTable(dataSource, TerminalEventEntity);
+    this.reads = sqlOf(transactions.manager);
   }
 
-  /** Stores an event and the state it moved its transaction to, in one write. */
+  findTransaction(key: string): Promise<TerminalTransactionEntity | null> {
+    return this.transactionTable.findOne(this.reads, { key });
+  }
+
+  /**
+   * Stores an event and the state it moved its transaction to, in one write. An acknowledgement
+   * whose transaction is stored already (the terminal ran that id before) is refused by the
+   * primary key, with no read: TransactionAlreadyStoredError, and nothing of it is stored. The
+   * refusal is no error inside the write, so the writes that share its commit go on.
+   */
   async record(serialNumber: string, order: OperationOrder, link: LinkEvent): Promise<void> {
     const key = transactionKey(order.merchantId, order.clientTransactionId);
-    return this.writer.write(async (manager) => {
-      if (link.event.status === 'TERMINAL_ACKNOWLEDGED') {
-        await insertRows(manager, TerminalTransactionEntity, {
+    const { event, outcome } = link;
+    const stored = await this.writer.write(async (manager) => {
+      const sql = sqlOf(manager);
+      if (event.status === 'TERMINAL_ACKNOWLEDGED') {
+        const created = await this.transactionTable.insertUnlessTaken(sql, {
           key,
           serialNumber,
           order,
-          status: link.event.status,
+          status: event.status,
           outcome: null,
-          createdAt: link.event.occurred_at,
+          createdAt: event.occurred_at,
         });
+        if (!created) return false;
       } else {
-        const changes: Partial<TerminalTransactionEntity> = { status: link.event.status };
-        if (link.outcome !== undefined) changes.outcome = link.outcome;
-        await manager.update(TerminalTransactionEntity, { key }, changes);
+        await this.transactionTable.update(
+          sql,
+          { key },
+          outcome === undefined ? { status: event.status } : { status: event.status, outcome },
+        );
       }
-      await insertRows(manager, TerminalEventEntity, {
+      await this.eventTable.insert(sql, {
         serialNumber,
         transactionKey: key,
-        eventId: link.event.event_id,
-        envelope: link.event,
-        outcome: link.outcome ?? null,
+        eventId: event.event_id,
+        envelope: event,
+        outcome: outcome ?? null,
         acked: false,
       });
+      return true;
     });
+    if (!stored) throw new TransactionAlreadyStoredError(key);
   }
 
   /** The oldest events the service has not acknowledged yet, in emission order, as they go up. */
   async pending(serialNumber: string, limit: number): Promise<Array<{ seq: number; link: LinkEvent }>> {
-    const rows = await this.events.find({
-      where: { serialNumber, acked: false },
-      order: { seq: 'ASC' },
-      take: limit,
-    });
-    const links = await this.asLinks(rows);
-    return rows.map((row, i) => ({ seq: row.seq, link: links[i] }));
+    const queue = this.queueSql;
+    const rows = await this.reads.all<LinkRow>(queue.pending, [serialNumber, queue.ackedValue(false), limit]);
+    return rows.map((row) => ({ seq: row.seq, link: queue.link(row) }));
   }
 
   /**
@@ -71,11 +204,21 @@ export class TerminalStore implements RuntimeStore {
     return this.writer.write((manager) => manager.countBy(TerminalEventEntity, { acked: false }));
   }
 
+  /** The service stored these queued events (by seq): they leave the queue. */
   async acknowledge(seqs: number[]): Promise<void> {
     if (seqs.length === 0) return;
-    await this.writer.write((manager) =>
-      manager.update(TerminalEventEntity, { seq: In(seqs) }, { acked: true }),
-    );
+    const { text, params } = this.queueSql.acknowledge('seq', seqs);
+    await this.writer.write((manager) => sqlOf(manager).run(text, params));
+  }
+
+  /**
+   * The service stored these events (by event_id) from a reply: they need not go up the uplink
+   * again. One statement, in one write; ids this store does not hold change nothing.
+   */
+  async acknowledgeEvents(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    const { text, params } = this.queueSql.acknowledge('eventId', eventIds);
+    await this.writer.write((manager) => sqlOf(manager).run(text, params));
   }
 
   /** Transactions left unfinished by a crash, so the terminal can close them at start-up. */
@@ -91,30 +234,23 @@ export class TerminalStore implements RuntimeStore {
 
   /** Every event stored for one transaction, in order, as it travels up the link. */
   async linkEvents(key: string): Promise<LinkEvent[]> {
-    return this.asLinks(await this.events.find({ where: { transactionKey: key }, order: { seq: 'ASC' } }));
+    const queue = this.queueSql;
+    const rows = await this.reads.all<LinkRow>(queue.linkEvents, [key]);
+    return rows.map((row) => queue.link(row));
   }
 
-  /** Each acknowledgement carries its order, read in one query for the rows that need it. */
-  private async asLinks(rows: TerminalEventEntity[]): Promise<LinkEvent[]> {
-    const keys = rows
-      .filter((row) => row.envelope.status === 'TERMINAL_ACKNOWLEDGED')
-      .map((row) => row.transactionKey);
-    const orders = new Map<string, OperationOrder>();
-    if (keys.length > 0) {
-      for (const transaction of await this.transactions.findBy({ key: In(keys) })) {
-        orders.set(transaction.key, transaction.order);
-      }
-    }
-    return rows.map((row) => {
-      const link: LinkEvent = { event: row.envelope };
-      if (row.outcome !== null) link.outcome = row.outcome;
-      const order = orders.get(row.transactionKey);
-      if (order !== undefined && row.envelope.status === 'TERMINAL_ACKNOWLEDGED') link.order = order;
-      return link;
-    });
+  async lastEvent(key: string): Promise<TerminalEventEntity | null> {
+    const [last] = await this.eventTable.find(
+      this.reads,
+      { transactionKey: key },
+      { orderBy: [['seq', 'DESC']], limit: 1 },
+    );
+    return last ?? null;
   }
 
-  lastEvent(key: string): Promise<TerminalEventEntity | null> {
-    return this.events.findOne({ where: { transactionKey: key }, order: { seq: 'DESC' } });
+  /** Built on first use: the data source's metadata exists only once it is initialized. */
+  private get queueSql(): QueueSql {
+    this.queueSqlValue ??= new QueueSql(this.transactions.manager.connection);
+    return this.queueSqlValue;
   }
 }

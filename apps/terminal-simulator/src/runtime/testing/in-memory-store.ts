@@ -1,6 +1,11 @@
 import type { TransactionEvent } from '@tps/contracts';
 import type { LinkEvent, OperationOrder, TransactionOutcome } from '@tps/link';
-import { transactionKey, type RuntimeStore, type StoredTransaction } from '../runtime-store';
+import {
+  TransactionAlreadyStoredError,
+  transactionKey,
+  type RuntimeStore,
+  type StoredTransaction,
+} from '../runtime-store';
 
 export interface QueuedEvent {
   seq: number;
@@ -15,8 +20,11 @@ export interface QueuedEvent {
 export class InMemoryStore implements RuntimeStore {
   readonly transactions = new Map<string, StoredTransaction & { serialNumber: string }>();
   readonly events: QueuedEvent[] = [];
+  /** How many times the runtime read a transaction (never on the way to a write). */
+  transactionReads = 0;
 
   findTransaction(key: string): Promise<StoredTransaction | null> {
+    this.transactionReads++;
     return this.later(this.transactions.get(key) ?? null);
   }
 
@@ -24,7 +32,8 @@ export class InMemoryStore implements RuntimeStore {
     await this.later(undefined);
     const key = transactionKey(order.merchantId, order.clientTransactionId);
     if (link.event.status === 'TERMINAL_ACKNOWLEDGED') {
-      if (this.transactions.has(key)) throw new Error(`duplicate transaction ${key}`);
+      // The SQLite store's primary key refuses it the same way.
+      if (this.transactions.has(key)) throw new TransactionAlreadyStoredError(key);
       this.transactions.set(key, { key, serialNumber, order, status: link.event.status });
     } else {
       const stored = this.transactions.get(key);

@@ -1,0 +1,280 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { ContractError, type LifecycleStatus } from '@tps/domain';
+import { SerialWriter, TERMINAL_MIGRATIONS, dataSourceOptions, type PreparedDatabase } from '@tps/database';
+import type { LinkEvent, OperationOrder } from '@tps/link';
+import { TerminalPrintJobEntity } from '../printer/terminal-print-job.entity';
+import { buildEvent } from '../runtime/event-factory';
+import { TransactionAlreadyStoredError } from '../runtime/runtime-store';
+import { TerminalRuntime } from '../runtime/terminal-runtime';
+import { abortOrder, order, profile } from '../runtime/testing/runtime-harness';
+import { REAL_TIMERS } from '../runtime/timers';
+import { TerminalEventEntity } from './terminal-event.entity';
+import { TerminalStore, transactionKey } from './terminal-store';
+import { TerminalTransactionEntity } from './terminal-transaction.entity';
+
+// Nest ships as ES modules, which Jest does not load; the store's decorators only matter to DI.
+jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
+jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
+
+const SERIAL = 'SIMUNIT001';
+
+/** An event of `charge`, as the runtime builds it; the acknowledgement carries the order. */
+function linkOf(
+  charge: OperationOrder,
+  status: LifecycleStatus,
+  previous: LifecycleStatus | null = null,
+): LinkEvent {
+  const link: LinkEvent = {
+    event: buildEvent(profile('instant'), charge, previous, status, {}, new Date('2026-01-02T03:04:05.678Z')),
+  };
+  if (status === 'TERMINAL_ACKNOWLEDGED') link.order = charge;
+  if (status === 'APPROVAL' || status === 'TERMINAL_REJECTED') {
+    link.outcome = { kind: 'terminal', error: { type: 'TERMINAL', code: 'TER-101', message: 'late' } };
+  }
+  return link;
+}
+
+/** A whole transaction's events (ACK, then `rest`), as the queue sends them. */
+async function recordAll(
+  store: TerminalStore,
+  charge: OperationOrder,
+  ...rest: Array<LinkEvent['event']['status']>
+) {
+  const links = [linkOf(charge, 'TERMINAL_ACKNOWLEDGED')];
+  for (const status of rest) links.push(linkOf(charge, status, links.at(-1)?.event.status));
+  for (const link of links) await store.record(SERIAL, charge, link);
+  return links;
+}
+
+describe('TerminalStore on a real SQLite file', () => {
+  let dir: string;
+  let dataSource: DataSource;
+  let writer: SerialWriter;
+  let store: TerminalStore;
+  /** The statements SQLite starts, while a test listens. */
+  let statements: string[];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tps-terminal-store-'));
+    dataSource = new DataSource(
+      dataSourceOptions({
+        url: `sqlite:${join(dir, 'terminal.sqlite')}`,
+        entities: [TerminalTransactionEntity, TerminalEventEntity, TerminalPrintJobEntity],
+        migrations: TERMINAL_MIGRATIONS,
+      }),
+    );
+    await dataSource.initialize();
+    writer = new SerialWriter(dataSource);
+    store = new TerminalStore(writer, dataSource.getRepository(TerminalTransactionEntity));
+    statements = [];
+    const connection = (dataSource.driver as unknown as { databaseConnection: PreparedDatabase })
+      .databaseConnection;
+    connection.on('trace', (sql: string) => statements.push(sql));
+  });
+
+  afterEach(async () => {
+    await dataSource.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The statements `work` makes SQLite start, each by its first word. */
+  async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+    // SQLite reports each statement to the main thread on its own: let the last ones arrive.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    statements = [];
+    await work();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return statements.map((sql) => sql.split(' ')[0]);
+  }
+
+  it('records an event and its transaction in one write, as TypeORM reads them back', async () => {
+    const charge = order('00', 'sync');
+    const key = transactionKey(charge.merchantId, charge.clientTransactionId);
+    const acknowledgement = linkOf(charge, 'TERMINAL_ACKNOWLEDGED');
+    expect(await statementsOf(() => store.record(SERIAL, charge, acknowledgement))).toEqual([
+      'BEGIN',
+      'INSERT',
+      'INSERT',
+      'COMMIT',
+    ]);
+    const final = linkOf(charge, 'APPROVAL', 'TERMINAL_ACKNOWLEDGED');
+    expect(await statementsOf(() => store.record(SERIAL, charge, final))).toEqual([
+      'BEGIN',
+      'UPDATE',
+      'INSERT',
+      'COMMIT',
+    ]);
+
+    // The cold paths (search, start-up) read them through TypeORM: same values.
+    const transaction = await dataSource.getRepository(TerminalTransactionEntity).findOneByOrFail({ key });
+    expect(transaction).toMatchObject({ serialNumber: SERIAL, order: charge, status: 'APPROVAL' });
+    expect(transaction.outcome).toEqual(final.outcome);
+    const events = await dataSource.getRepository(TerminalEventEntity).find({ order: { seq: 'ASC' } });
+    expect(events.map((e) => [e.eventId, e.envelope, e.outcome, e.acked])).toEqual([
+      [acknowledgement.event.event_id, acknowledgement.event, null, false],
+      [final.event.event_id, final.event, final.outcome, false],
+    ]);
+
+    expect(await store.findTransaction(key)).toEqual(transaction);
+    expect(await store.findTransaction('demo-merchant:unknown')).toBeNull();
+    expect((await store.lastEvent(key))?.envelope).toEqual(final.event);
+    expect(await store.lastEvent('demo-merchant:unknown')).toBeNull();
+  });
+
+  it('refuses an acknowledgement whose transaction is stored, alone, and stores nothing of it', async () => {
+    const charge = order('00', 'sync');
+    await recordAll(store, charge, 'APPROVAL');
+    const before = await dataSource.getRepository(TerminalEventEntity).count();
+    const other = order('00', 'sync');
+    // Queued together, they share one transaction: the refusal must not take the other write down.
+    const [refused, kept] = await Promise.allSettled([
+      store.record(SERIAL, charge, linkOf({ ...charge, mode: 'async' }, 'TERMINAL_ACKNOWLEDGED')),
+      store.record(SERIAL, other, linkOf(other, 'TERMINAL_ACKNOWLEDGED')),
+    ]);
+    expect(refused).toMatchObject({
+      status: 'rejected',
+      reason: expect.any(TransactionAlreadyStoredError),
+    });
+    expect(kept.status).toBe('fulfilled');
+    expect(await dataSource.getRepository(TerminalEventEntity).count()).toBe(before + 1);
+    expect(
+      (await store.findTransaction(transactionKey(charge.merchantId, charge.clientTransactionId)))?.order
+        .mode,
+    ).toBe('sync');
+    // Alone: the INSERT that the key turns down, and nothing else.
+    const again = statementsOf(() =>
+      store.record(SERIAL, charge, linkOf(charge, 'TERMINAL_ACKNOWLEDGED')).catch(() => undefined),
+    );
+    expect(await again).toEqual(['BEGIN', 'INSERT', 'COMMIT']);
+  });
+
+  it('queues events per terminal, oldest first, the order with acknowledgements only, in one statement', async () => {
+    const first = order('00');
+    const second = order('00');
+    const firstLinks = await recordAll(store, first, 'CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL');
+    const other = order('00');
+    const otherLink = linkOf(other, 'TERMINAL_ACKNOWLEDGED');
+    await store.record('SIMUNIT002', other, otherLink);
+    const secondLinks = await recordAll(store, second, 'TERMINAL_REJECTED');
+
+    let pending: Awaited<ReturnType<TerminalStore['pending']>> = [];
+    expect(await statementsOf(async () => (pending = await store.pending(SERIAL, 100)))).toEqual(['SELECT']);
+    expect(pending.map((row) => row.link)).toEqual([...firstLinks, ...secondLinks]);
+    expect(pending.map((row) => row.seq)).toEqual([...pending.map((row) => row.seq)].sort((a, b) => a - b));
+    expect((await store.pending(SERIAL, 2)).map((row) => row.link)).toEqual(firstLinks.slice(0, 2));
+    expect((await store.pending('SIMUNIT002', 100)).map((row) => row.link)).toEqual([otherLink]);
+
+    // The service stored the first three: they leave the queue, in one statement of one write.
+    const three = pending.slice(0, 3).map((row) => row.seq);
+    expect(await statementsOf(() => store.acknowledge(three))).toEqual(['BEGIN', 'UPDATE', 'COMMIT']);
+    expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual([
+      firstLinks[3],
+      ...secondLinks,
+    ]);
+    expect(await store.queuedCount()).toBe(4);
+    expect(await statementsOf(() => store.acknowledge([]))).toEqual([]);
+
+    // Sent again on request, acknowledged or not, each with its order on the acknowledgement.
+    expect(await store.linkEvents(transactionKey(first.merchantId, first.clientTransactionId))).toEqual(
+      firstLinks,
+    );
+    expect(await store.linkEvents('demo-merchant:unknown')).toEqual([]);
+  });
+
+  it('acknowledgeEvents: the events a reply stored leave the queue, by event_id, in one statement', async () => {
+    const charge = order('00', 'sync');
+    const links = await recordAll(store, charge, 'CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL');
+    const other = order('00');
+    const otherLinks = await recordAll(store, other, 'TERMINAL_REJECTED');
+
+    const ids = [...links.slice(0, 3).map((link) => link.event.event_id), 'not-an-event-of-this-store'];
+    expect(await statementsOf(() => store.acknowledgeEvents(ids))).toEqual(['BEGIN', 'UPDATE', 'COMMIT']);
+    expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual([links[3], ...otherLinks]);
+    const acked = await dataSource.getRepository(TerminalEventEntity).findBy({ acked: true });
+    expect(acked.map((row) => row.eventId).sort()).toEqual(ids.slice(0, 3).sort());
+
+    await store.acknowledgeEvents([links[3].event.event_id]);
+    expect(await statementsOf(() => store.acknowledgeEvents([]))).toEqual([]);
+    expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual(otherLinks);
+    // Still the terminal's record of the transaction.
+    expect(await store.linkEvents(transactionKey(charge.merchantId, charge.clientTransactionId))).toEqual(
+      links,
+    );
+  });
+
+  describe('under the runtime', () => {
+    function runtimeOn(): { runtime: TerminalRuntime; flushes: () => number; errors: unknown[] } {
+      let flushes = 0;
+      const errors: unknown[] = [];
+      const runtime = new TerminalRuntime(
+        profile('instant'),
+        store,
+        { flush: () => void flushes++ },
+        (error) => errors.push(error),
+        { timers: REAL_TIMERS, scenarioWaitScale: 1 },
+      );
+      return { runtime, flushes: () => flushes, errors };
+    }
+
+    const refusal = (promise: Promise<unknown>): Promise<string> =>
+      promise.then(
+        () => 'no refusal',
+        (error: unknown) => (error instanceof ContractError ? error.code : String(error)),
+      );
+
+    it('a sync charge: four writes of four statements, no read', async () => {
+      const { runtime } = runtimeOn();
+      const charge = order('00', 'sync');
+      let reply: Awaited<ReturnType<TerminalRuntime['operate']>> | undefined;
+      const run = await statementsOf(async () => (reply = await runtime.operate(charge)));
+      expect(run).toEqual(
+        Array.from({ length: 4 }, () => ['BEGIN', expect.any(String), 'INSERT', 'COMMIT']).flat(),
+      );
+      expect(reply?.events.map((link) => link.event.status)).toEqual([
+        'TERMINAL_ACKNOWLEDGED',
+        'CARD_PRESENTED',
+        'APPROVAL_REQUESTED',
+        'APPROVAL',
+      ]);
+      expect(await store.linkEvents(transactionKey(charge.merchantId, charge.clientTransactionId))).toEqual(
+        reply?.events,
+      );
+    });
+
+    it('an id run before is TRX-001 from the primary key: nothing stored, emitted or flushed', async () => {
+      const { runtime, flushes, errors } = runtimeOn();
+      const charge = order('00', 'sync');
+      await runtime.operate(charge);
+      const count = await dataSource.getRepository(TerminalEventEntity).count();
+      const flushed = flushes();
+
+      expect(await refusal(runtime.operate(charge))).toBe('TRX-001');
+      expect(await refusal(runtime.operate({ ...charge, mode: 'async', type: 'authorization' }))).toBe(
+        'TRX-001',
+      );
+      expect(
+        await refusal(
+          runtime.operate({ ...abortOrder('sync'), clientTransactionId: charge.clientTransactionId }),
+        ),
+      ).toBe('TRX-001');
+      expect(runtime.busy).toBe(false);
+      expect(flushes()).toBe(flushed);
+      expect(await dataSource.getRepository(TerminalEventEntity).count()).toBe(count);
+
+      // Abort orders still go through record: a sync abort with nothing running is its own
+      // lifecycle, ACK then TERMINAL_REJECTED (TRX-002).
+      const abort = abortOrder('sync');
+      const reply = await runtime.operate(abort);
+      expect(reply.events.map((link) => [link.event.status, link.event.failure_reason?.code])).toEqual([
+        ['TERMINAL_ACKNOWLEDGED', undefined],
+        ['TERMINAL_REJECTED', 'TRX-002'],
+      ]);
+      const next = await runtime.operate(order('00', 'sync'));
+      expect(next.events.at(-1)?.event.status).toBe('APPROVAL');
+      expect(errors).toEqual([]);
+    });
+  });
+});
