@@ -28,6 +28,8 @@ export async function createApi(
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useGlobalPipes(contractValidationPipe());
   app.disable('x-powered-by');
+  // Express hashes every answer body for an ETag; no route of the contract is cached by one.
+  app.set('etag', false);
   app.enableShutdownHooks();
 
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {

@@ -91,13 +91,16 @@ const COUNT_WRITE_MS = 100;
  * connections, and keeps the count written in that file (a number, rewritten every 100 ms). A
  * file, not a signal: NestJS's shutdown hooks take SIGUSR2 as a stop.
  */
-class StatementCounter {
+export class StatementCounter {
   private count = 0;
 
-  constructor(file: string) {
-    const write = (): void => writeFileSync(file, String(this.count));
-    setInterval(write, COUNT_WRITE_MS).unref();
-    process.once('exit', write);
+  constructor(private readonly file: string) {
+    setInterval(() => this.write(), COUNT_WRITE_MS).unref();
+    process.once('exit', () => this.write());
+  }
+
+  write(): void {
+    writeFileSync(this.file, String(this.count));
   }
 
   watch(database: sqlite3.Database): void {

@@ -36,8 +36,9 @@ export function isStorageFailure(error: unknown): boolean {
 
 /** A write refused by a unique key: SQLite, PostgreSQL and MySQL each say it their own way. */
 export function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  // TypeORM wraps what its own queries hit; a prepared statement's error comes from the driver.
+  // TypeORM wraps what its own queries hit; a prepared statement's error comes from the driver
+  // (not always an `Error` of this realm: the native binding makes its own).
   const driverError = error instanceof QueryFailedError || codeOf(error) === 'SQLITE_CONSTRAINT';
-  return driverError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message);
+  const message = (error as { message?: unknown } | null)?.message;
+  return driverError && typeof message === 'string' && /UNIQUE|duplicate key|Duplicate entry/i.test(message);
 }

@@ -148,7 +148,8 @@ export class Uplink {
   private async drain(): Promise<void> {
     for (;;) {
       this.again = false;
-      const batch = (await this.store.pending(this.serial, BATCH)).filter(
+      const queued = await this.store.pending(this.serial, BATCH);
+      const batch = queued.filter(
         ({ link }) =>
           !this.held.has(transactionKey(link.event.merchant_id, link.event.client_transaction_id)),
       );
@@ -160,6 +161,8 @@ export class Uplink {
       await this.store.acknowledge(batch.slice(0, receipt.stored).map((row) => row.seq));
       // The service refused the next event: it stays queued, and the next flush offers it again.
       if (receipt.stored < batch.length) return;
+      // The queue was read to its end: what was recorded since sets `again`, which drains again.
+      if (queued.length < BATCH) return;
     }
   }
 

@@ -1,0 +1,154 @@
+import 'reflect-metadata';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { LinkPeer, type LinkEvent, type UplinkNotice, type UplinkRequest } from '@tps/link';
+import type { TerminalStore } from '../store/terminal-store';
+import { Uplink } from './uplink';
+
+const MERCHANT = 'demo-merchant';
+
+function linkEvent(clientTransactionId: string, n: number): LinkEvent {
+  return {
+    event: {
+      event_id: `${clientTransactionId}-${n}`,
+      merchant_id: MERCHANT,
+      client_transaction_id: clientTransactionId,
+    } as LinkEvent['event'],
+  };
+}
+
+/** The terminal's queue of events for the service, in memory. */
+class QueueStore {
+  private seq = 0;
+  readonly rows: Array<{ seq: number; link: LinkEvent; acked: boolean }> = [];
+  readonly acknowledgedEvents: string[] = [];
+
+  add(link: LinkEvent): void {
+    this.rows.push({ seq: ++this.seq, link, acked: false });
+  }
+
+  async pending(_serial: string, limit: number): Promise<Array<{ seq: number; link: LinkEvent }>> {
+    return this.rows.filter((row) => !row.acked).slice(0, limit);
+  }
+
+  async acknowledge(seqs: number[]): Promise<void> {
+    for (const row of this.rows) if (seqs.includes(row.seq)) row.acked = true;
+  }
+
+  async acknowledgeEvents(eventIds: string[]): Promise<void> {
+    this.acknowledgedEvents.push(...eventIds);
+    for (const row of this.rows) if (eventIds.includes(row.link.event.event_id)) row.acked = true;
+  }
+}
+
+/** The service's end of a terminal's uplink, on 127.0.0.1: it stores every run it is sent. */
+async function startService(): Promise<{
+  url: string;
+  runs: string[][];
+  nextRun: () => Promise<string[]>;
+  notify: (notice: UplinkNotice) => void;
+  close: () => Promise<void>;
+}> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await once(server, 'listening');
+  const runs: string[][] = [];
+  const waiting: Array<(run: string[]) => void> = [];
+  let peer: LinkPeer | undefined;
+  const connected = new Promise<void>((resolve) =>
+    server.on('connection', (socket) => {
+      peer = new LinkPeer(socket, {
+        onRequest: async (body) => {
+          const request = body as UplinkRequest;
+          if (request.type !== 'events') return {};
+          const run = request.links.map((link) => link.event.event_id);
+          runs.push(run);
+          waiting.shift()?.(run);
+          return { stored: run.length };
+        },
+      });
+      resolve();
+    }),
+  );
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    runs,
+    nextRun: () => new Promise((resolve) => waiting.push(resolve)),
+    notify: (notice) => {
+      void connected.then(() => peer?.notify(notice));
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const client of server.clients) client.terminate();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('Uplink: the events an operation answers with travel once', () => {
+  let service: Awaited<ReturnType<typeof startService>>;
+  let store: QueueStore;
+  let uplink: Uplink;
+
+  beforeEach(async () => {
+    service = await startService();
+    store = new QueueStore();
+    uplink = new Uplink(
+      'SIM1',
+      { apiUrl: service.url, linkSecret: 'secret', reconnectMinMs: 50 },
+      store as unknown as TerminalStore,
+      async () => ({}),
+      () => undefined,
+    );
+    const up = new Promise<void>((resolve) => uplink.whenUp(resolve));
+    uplink.open();
+    await up;
+  });
+
+  afterEach(async () => {
+    uplink.close();
+    await service.close();
+  });
+
+  /** Runs an operation whose lifecycle records `count` events, as the runtime does. */
+  const operate = (clientTransactionId: string, count: number): Promise<LinkEvent[]> =>
+    uplink.carryInReply(MERCHANT, clientTransactionId, async () => {
+      const links = Array.from({ length: count }, (_, n) => linkEvent(clientTransactionId, n));
+      for (const link of links) {
+        store.add(link);
+        uplink.flush(`${MERCHANT}:${clientTransactionId}`);
+      }
+      return links;
+    });
+
+  it("holds a reply's events back until the service says it stored them, then acknowledges them", async () => {
+    const reply = await operate('t1', 4);
+    service.notify({
+      type: 'stored',
+      merchantId: MERCHANT,
+      clientTransactionId: 't1',
+      eventIds: reply.map((link) => link.event.event_id),
+    });
+    while (store.acknowledgedEvents.length < 4) await new Promise((resolve) => setImmediate(resolve));
+    // A later transaction's event goes up alone: nothing of t1 went before it, nor goes with it.
+    const next = service.nextRun();
+    store.add(linkEvent('t2', 0));
+    uplink.flush('demo-merchant:t2');
+    expect(await next).toEqual(['t2-0']);
+    expect(service.runs).toEqual([['t2-0']]);
+    expect(store.acknowledgedEvents).toEqual(['t1-0', 't1-1', 't1-2', 't1-3']);
+  });
+
+  it('an operation that fails sends what it recorded up the uplink at once', async () => {
+    const next = service.nextRun();
+    await expect(
+      uplink.carryInReply(MERCHANT, 't3', async () => {
+        store.add(linkEvent('t3', 0));
+        uplink.flush(`${MERCHANT}:t3`);
+        throw new Error('the reply could not be built');
+      }),
+    ).rejects.toThrow('could not be built');
+    expect(await next).toEqual(['t3-0']);
+  });
+});

@@ -1,0 +1,133 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  Column,
+  DataSource,
+  Entity,
+  PrimaryColumn,
+  UpdateDateColumn,
+  type MigrationInterface,
+} from 'typeorm';
+import { dataSourceOptions } from './data-source-options';
+import { EntityTable } from './entity-table';
+import { PreparedDatabase, StatementCounter } from './prepared-sqlite';
+import { SerialWriter } from './serial-writer';
+import { sqlOf } from './sql';
+
+const CENTS = { to: (value: number) => value * 100, from: (value: number) => value / 100 };
+
+@Entity('things')
+class Thing {
+  @PrimaryColumn({ type: 'varchar' }) id!: string;
+  @Column({ name: 'owner_id', type: 'varchar' }) ownerId!: string;
+  @Column({ type: 'simple-json', nullable: true }) data!: { n: number } | null;
+  @Column({ type: 'boolean', default: false }) done!: boolean;
+  @Column({ type: 'integer', transformer: CENTS }) price!: number;
+  @UpdateDateColumn({ name: 'updated_at' }) updatedAt!: Date;
+}
+
+class CreateThings1700000000000 implements MigrationInterface {
+  name = 'CreateThings1700000000000';
+  async up(runner: import('typeorm').QueryRunner): Promise<void> {
+    await runner.query(
+      `CREATE TABLE things (id varchar PRIMARY KEY, owner_id varchar NOT NULL, data text, done boolean NOT NULL DEFAULT 0,
+       price integer NOT NULL, updated_at datetime NOT NULL DEFAULT (datetime('now')))`,
+    );
+  }
+  async down(): Promise<void> {}
+}
+
+describe('EntityTable on a prepared SQLite connection', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tps-entity-table-'));
+  let dataSource: DataSource;
+  let table: EntityTable<Thing>;
+
+  beforeAll(async () => {
+    dataSource = new DataSource(
+      dataSourceOptions({
+        url: `sqlite:${join(dir, 'db.sqlite')}`,
+        entities: [Thing],
+        migrations: [CreateThings1700000000000],
+      }),
+    );
+    await dataSource.initialize();
+    table = new EntityTable(dataSource, Thing);
+  });
+
+  afterAll(async () => {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const sql = () => sqlOf(dataSource.manager);
+
+  it('runs on the connection TypeORM opened, in WAL with synchronous NORMAL', async () => {
+    const { databaseConnection } = dataSource.driver as unknown as { databaseConnection: unknown };
+    expect(databaseConnection).toBeInstanceOf(PreparedDatabase);
+    expect(await sql().all('PRAGMA journal_mode', [])).toEqual([{ journal_mode: 'wal' }]);
+    // 1 is NORMAL (2 would be FULL).
+    expect(await sql().all('PRAGMA synchronous', [])).toEqual([{ synchronous: 1 }]);
+  });
+
+  it('stores and reads values exactly as TypeORM does: JSON, booleans, transformers', async () => {
+    await table.insert(sql(), [
+      { id: 'a', ownerId: 'o1', data: { n: 1 }, done: true, price: 12.5 },
+      { id: 'b', ownerId: 'o1', data: null, done: false, price: 3 },
+    ]);
+    const viaTypeOrm = await dataSource.getRepository(Thing).findOneByOrFail({ id: 'a' });
+    expect(viaTypeOrm).toMatchObject({ data: { n: 1 }, done: true, price: 12.5 });
+    expect(await table.findOne(sql(), { id: 'a' })).toEqual(viaTypeOrm);
+    expect(await table.find(sql(), { ownerId: 'o1', data: null })).toMatchObject([{ id: 'b', done: false }]);
+    expect(
+      (await table.find(sql(), { ownerId: 'o1' }, { orderBy: [['id', 'DESC']], limit: 1 })).map((t) => t.id),
+    ).toEqual(['b']);
+  });
+
+  it('a taken key is an answer, not an error: the write goes on and commits the rest', async () => {
+    const writer = new SerialWriter(dataSource);
+    const taken = await writer.write(async (manager) => {
+      const first = await table.insertUnlessTaken(sqlOf(manager), { id: 'c', ownerId: 'o2', price: 1 });
+      const again = await table.insertUnlessTaken(sqlOf(manager), { id: 'c', ownerId: 'o3', price: 2 });
+      await table.insert(sqlOf(manager), { id: 'd', ownerId: 'o2', price: 4 });
+      return [first, again];
+    });
+    expect(taken).toEqual([true, false]);
+    expect(
+      (await table.find(sql(), { ownerId: 'o2' }, { orderBy: [['id', 'ASC']] })).map((t) => t.id),
+    ).toEqual(['c', 'd']);
+  });
+
+  it('updates and deletes by equality (null is IS NULL), counting the rows changed', async () => {
+    expect(await table.update(sql(), { ownerId: 'o1', data: null }, { done: true, price: 7 })).toBe(1);
+    expect(await table.findOne(sql(), { id: 'b' })).toMatchObject({ done: true, price: 7 });
+    expect(await table.delete(sql(), { id: 'zzz' })).toBe(0);
+    expect(await table.delete(sql(), { id: 'b' })).toBe(1);
+    expect(await table.findOne(sql(), { id: 'b' })).toBeNull();
+  });
+
+  it('finalizes its statements when TypeORM closes the connection, which SQLite requires', async () => {
+    await table.findOne(sql(), { id: 'a' });
+    await expect(dataSource.destroy()).resolves.toBeUndefined();
+    await dataSource.initialize();
+    expect(await table.findOne(sql(), { id: 'a' })).toMatchObject({ price: 12.5 });
+  });
+});
+
+describe('the bench-only statement counter', () => {
+  it('writes how many statements SQLite ran on the connections it watches', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tps-count-'));
+    const file = join(dir, 'count');
+    const counter = new StatementCounter(file);
+    const database = new PreparedDatabase(':memory:');
+    counter.watch(database);
+    await database.allPrepared('SELECT 1', []);
+    await database.runPrepared('CREATE TABLE t (v)', []);
+    await database.runPrepared('INSERT INTO t VALUES (?)', [1]);
+    counter.write();
+    // The pragma every connection sets, then the three statements.
+    expect(Number(readFileSync(file, 'utf8'))).toBe(4);
+    await new Promise<void>((resolve) => database.close(() => resolve()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
