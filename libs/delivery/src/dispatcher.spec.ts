@@ -94,7 +94,10 @@ class MemoryStore implements DeliveryStore {
     return [...this.rows.values()].filter((r) => r.state === 'pending').map((r) => ({ ...r.delivery }));
   }
 
+  targetReads = 0;
+
   async target(id: string) {
+    this.targetReads += 1;
     if (!this.rows.has(id)) return null;
     const row = this.row(id);
     return { url: row.url, body: row.body, eventId: row.eventId, signingSecret: this.secret };
@@ -264,6 +267,27 @@ describe('the dispatcher', () => {
     expect(store.row('d2').state).toBe('delivered');
     expect(dispatcher.pendingCount).toBe(0);
     expect(errors).toEqual([]);
+  });
+
+  it('sends a first attempt from what the stage knew, and reads the store again for a retry', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    receiver.answer('tx-a', { statusCode: 503 }, { statusCode: 200 });
+    store.secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const staged = store.save('d1', 'tx-a', time.now);
+    const body = '{"event_id":"evt-d1"}';
+    dispatcher.add({
+      ...staged,
+      firstTarget: { url: `${RECEIVER}/tx-a`, body, eventId: 'evt-d1', signingSecret: null },
+    });
+    await settle();
+    expect(store.targetReads).toBe(0);
+    expect(receiver.sent[0].post.headers).toEqual({});
+    await time.advance(3000);
+    // The retry is signed with the secret the store has now.
+    expect(store.targetReads).toBe(1);
+    expect(receiver.sent[1].post.headers).toHaveProperty('webhook-signature');
+    expect(store.row('d1').state).toBe('delivered');
   });
 
   it('retries 503, 503 and delivers on the third attempt, each at its time', async () => {

@@ -16,6 +16,12 @@ export interface PendingDelivery {
   attempts: number;
   firstAttemptAt: number | null;
   nextAttemptAt: number;
+  /**
+   * What the first attempt sends, when whoever staged the delivery knew it already (the write
+   * that stored its event); dropped once used. Every other attempt reads it from the store, so a
+   * changed signing secret applies from the next attempt on.
+   */
+  firstTarget?: DeliveryTarget;
 }
 
 /** What one delivery sends. */
@@ -252,7 +258,8 @@ export class Dispatcher {
       this.finish(delivery);
       return;
     }
-    const target = await store.target(delivery.id);
+    const target = delivery.firstTarget ?? (await store.target(delivery.id));
+    delivery.firstTarget = undefined;
     if (target === null) {
       this.finish(delivery);
       return;

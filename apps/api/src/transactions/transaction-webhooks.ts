@@ -6,6 +6,13 @@ import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher';
 import { DeliveryRepository } from '../webhooks/delivery.repository';
 import type { TransactionEntity } from './transaction.entity';
 
+/** Stages the delivery an event calls for, in one write; null when none is due. */
+export type Stager = (
+  transaction: TransactionEntity,
+  event: TransactionEvent,
+  replayed: boolean,
+) => Promise<PendingDelivery | null>;
+
 /**
  * Puts each later event of an async transaction in the outbox, in the write that stores the
  * event, then hands it to the dispatcher once stored, which sends it at once, retries it as
@@ -18,29 +25,32 @@ export class TransactionWebhooks {
     private readonly dispatcher: DeliveryDispatcher,
   ) {}
 
-  /** The delivery this event calls for, staged in `manager`'s write; null when none is due. */
-  stage(
-    manager: EntityManager,
-    transaction: TransactionEntity,
-    event: TransactionEvent,
-    replayed: boolean,
-  ): Promise<PendingDelivery | null> {
-    // The acknowledgement is the HTTP answer; only later state changes are webhooks.
-    if (
-      transaction.mode !== 'async' ||
-      transaction.eventsWebhookUrl === '' ||
-      event.status === 'TERMINAL_ACKNOWLEDGED'
-    ) {
-      return Promise.resolve(null);
-    }
-    return this.outbox.stageForEvent(
-      manager,
-      transaction,
-      transaction.eventsWebhookUrl,
-      event,
-      Date.now(),
-      replayed,
-    );
+  /**
+   * The deliveries of one run of events, staged in `manager`'s write: each event's delivery, or
+   * null when none is due. The merchant's signing secret is read once for the run, if any is due.
+   */
+  stagerFor(manager: EntityManager, merchantId: string): Stager {
+    let secret: Promise<string | null> | undefined;
+    return async (transaction, event, replayed) => {
+      // The acknowledgement is the HTTP answer; only later state changes are webhooks.
+      if (
+        transaction.mode !== 'async' ||
+        transaction.eventsWebhookUrl === '' ||
+        event.status === 'TERMINAL_ACKNOWLEDGED'
+      ) {
+        return null;
+      }
+      secret ??= this.outbox.signingSecret(manager, merchantId);
+      return this.outbox.stageForEvent(
+        manager,
+        transaction,
+        transaction.eventsWebhookUrl,
+        event,
+        Date.now(),
+        replayed,
+        await secret,
+      );
+    };
   }
 
   /** Sends a staged delivery; call only once its write is committed. */

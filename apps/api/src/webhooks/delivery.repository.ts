@@ -105,7 +105,8 @@ export class DeliveryRepository implements DeliveryStore {
    * Stages the delivery of an event inside the write that stores the event; its position follows
    * the transaction's delivery counter, which that write stores with the transaction. A replayed
    * event (`checkFirst`) may already have its delivery (made once: then null comes back); a new
-   * one cannot, since an event and its delivery are stored together.
+   * one cannot, since an event and its delivery are stored together. The delivery carries what
+   * its first attempt sends, signed with `signingSecret` as read in the same write.
    */
   async stageForEvent(
     manager: EntityManager,
@@ -114,6 +115,7 @@ export class DeliveryRepository implements DeliveryStore {
     event: TransactionEvent,
     now: number,
     checkFirst: boolean,
+    signingSecret: string | null,
   ): Promise<PendingDelivery | null> {
     const sql = sqlOf(manager);
     if (checkFirst && (await this.table.findOne(sql, { eventId: event.event_id })) !== null) return null;
@@ -129,7 +131,19 @@ export class DeliveryRepository implements DeliveryStore {
       redeliveryOf: null,
       now,
     });
-    return pendingOf(delivery);
+    return {
+      ...pendingOf(delivery),
+      firstTarget: { url, body: delivery.payload, eventId: delivery.eventId, signingSecret },
+    };
+  }
+
+  /** The merchant's webhook signing secret, read in the write `manager` belongs to. */
+  async signingSecret(manager: EntityManager, merchantId: string): Promise<string | null> {
+    const [row] = await sqlOf(manager).all<{ secret: string | null }>(
+      'SELECT webhook_secret AS secret FROM merchants WHERE merchant_id = ?',
+      [merchantId],
+    );
+    return row?.secret ?? null;
   }
 
   /** A fresh delivery of the same event (same event_id and body); null if not the merchant's. */
