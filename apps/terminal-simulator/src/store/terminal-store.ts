@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { EntityTable, SerialWriter, sqlOf, type Sql, type SqlValue } from '@tps/database';
+import { GroupCommit } from '@tps/delivery';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { TransactionAlreadyStoredError, transactionKey, type RuntimeStore } from '../runtime/runtime-store';
 import { TerminalEventEntity } from './terminal-event.entity';
@@ -132,6 +133,8 @@ export class TerminalStore implements RuntimeStore {
   private queueSqlValue: QueueSql | undefined;
   /** Reads outside a write, on the data source's connection. */
   private readonly reads: Sql;
+  /** The service's `stored` notices that arrive while a write is under way share one UPDATE. */
+  private readonly storedNotices: GroupCommit<string[]>;
 
   constructor(
     private readonly writer: SerialWriter,
@@ -142,6 +145,12 @@ export class TerminalStore implements RuntimeStore {
     this.transactionTable = new EntityTable(dataSource, TerminalTransactionEntity);
     this.eventTable = new EntityTable(dataSource, TerminalEventEntity);
     this.reads = sqlOf(transactions.manager);
+    this.storedNotices = new GroupCommit((take) =>
+      this.writer.write(async (manager) => {
+        const { text, params } = this.queueSql.acknowledge('eventId', take().flat());
+        await sqlOf(manager).run(text, params);
+      }),
+    );
   }
 
   findTransaction(key: string): Promise<TerminalTransactionEntity | null> {
@@ -213,12 +222,12 @@ export class TerminalStore implements RuntimeStore {
 
   /**
    * The service stored these events (by event_id) from a reply: they need not go up the uplink
-   * again. One statement, in one write; ids this store does not hold change nothing.
+   * again. Notices that arrive while a write is under way share one UPDATE (a group commit); ids
+   * this store does not hold change nothing.
    */
   async acknowledgeEvents(eventIds: string[]): Promise<void> {
     if (eventIds.length === 0) return;
-    const { text, params } = this.queueSql.acknowledge('eventId', eventIds);
-    await this.writer.write((manager) => sqlOf(manager).run(text, params));
+    await this.storedNotices.add(eventIds);
   }
 
   /** Transactions left unfinished by a crash, so the terminal can close them at start-up. */
