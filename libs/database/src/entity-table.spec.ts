@@ -125,6 +125,7 @@ describe('the bench-only statement counter', () => {
     await database.runPrepared('CREATE TABLE t (v)', []);
     await database.runPrepared('INSERT INTO t VALUES (?)', [1]);
     counter.write();
+    counter.stop();
     // The pragma every connection sets, then the three statements.
     expect(Number(readFileSync(file, 'utf8'))).toBe(4);
     await new Promise<void>((resolve) => database.close(() => resolve()));

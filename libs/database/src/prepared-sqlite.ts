@@ -94,13 +94,21 @@ const COUNT_WRITE_MS = 100;
 export class StatementCounter {
   private count = 0;
 
+  private readonly timer: NodeJS.Timeout;
+  private readonly writeAtExit = (): void => this.write();
+
   constructor(private readonly file: string) {
-    setInterval(() => this.write(), COUNT_WRITE_MS).unref();
-    process.once('exit', () => this.write());
+    this.timer = setInterval(() => this.write(), COUNT_WRITE_MS).unref();
+    process.once('exit', this.writeAtExit);
   }
 
   write(): void {
     writeFileSync(this.file, String(this.count));
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    process.off('exit', this.writeAtExit);
   }
 
   watch(database: sqlite3.Database): void {
