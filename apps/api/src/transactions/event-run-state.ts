@@ -51,6 +51,30 @@ export class EventRunState {
     );
   }
 
+  /**
+   * A transaction of this merchant by its reference, as this run has it (a run may hold a charge's
+   * approval and a follow-up on it), else as stored.
+   */
+  async findByReference(merchantId: string, reference: string): Promise<TransactionEntity | null> {
+    for (const { transaction } of this.byId.values()) {
+      if (transaction.merchantId === merchantId && transaction.transactionReference === reference) {
+        return transaction;
+      }
+    }
+    return this.transactions.findOne(this.sql, { merchantId, transactionReference: reference });
+  }
+
+  /**
+   * Changes a follow-up's approval makes on the transaction it acted on, written at once by the
+   * caller: they are kept in memory too, so that the run's later events, and the run's own UPDATE
+   * of that transaction if it touched it, carry them.
+   */
+  changeTarget(target: TransactionEntity, changes: Partial<TransactionEntity>): void {
+    const touched = this.byId.get(target.id);
+    Object.assign(touched?.transaction ?? target, changes);
+    if (touched !== undefined) Object.assign(touched.changes, changes);
+  }
+
   /** Whether an event is stored already, by this run or before it. */
   async isStored(eventId: string): Promise<boolean> {
     if (this.storedInRun.has(eventId)) return true;

@@ -211,7 +211,12 @@ export class TransactionRepository {
           refusal = status;
           break;
         }
-        run.appendEvent(transaction, link.event, status, await this.outcomeChanges(sql, transaction, link));
+        run.appendEvent(
+          transaction,
+          link.event,
+          status,
+          await this.outcomeChanges(sql, run, transaction, link),
+        );
         decided.push({ link, transaction, result: 'appended' });
       }
       await run.insertEvents();
@@ -262,7 +267,7 @@ export class TransactionRepository {
     }
     const transaction = transactionFromOrder(order, terminal.serialNumber, {
       fingerprint: RECORDED_FROM_TERMINAL,
-      targetReference: await this.targetReferenceOf(sql, order),
+      targetReference: await this.targetReferenceOf(run, order),
       createdAt: new Date(event.occurred_at),
     });
     await this.table.insert(sql, transaction);
@@ -271,13 +276,10 @@ export class TransactionRepository {
   }
 
   /** The reference of the transaction a follow-up acts on, as the planner resolved it. */
-  private async targetReferenceOf(sql: Sql, order: OperationOrder): Promise<string | null> {
+  private async targetReferenceOf(run: EventRunState, order: OperationOrder): Promise<string | null> {
     const reference = order.transactionReference;
     if (reference === undefined || !isFollowUp(order.type)) return null;
-    const named = await this.table.findOne(sql, {
-      merchantId: order.merchantId,
-      transactionReference: reference,
-    });
+    const named = await run.findByReference(order.merchantId, reference);
     return named !== null && referenceStandsForTarget(named.operationType) && named.targetReference !== null
       ? named.targetReference
       : reference;
@@ -290,6 +292,7 @@ export class TransactionRepository {
    */
   private async outcomeChanges(
     sql: Sql,
+    run: EventRunState,
     transaction: TransactionEntity,
     { outcome }: LinkEvent,
   ): Promise<Partial<TransactionEntity>> {
@@ -300,10 +303,7 @@ export class TransactionRepository {
     changes.transactionReference = rawResponse.transaction_reference;
     const target =
       isFollowUp(transaction.operationType) && transaction.targetReference !== null
-        ? await this.table.findOne(sql, {
-            merchantId: transaction.merchantId,
-            transactionReference: transaction.targetReference,
-          })
+        ? await run.findByReference(transaction.merchantId, transaction.targetReference)
         : null;
     const effects = approvalEffects(
       { type: transaction.operationType, total: totalCentavos(transaction.amount), tip: transaction.tip },
@@ -320,7 +320,9 @@ export class TransactionRepository {
       });
     }
     if (target !== null && effects.target !== null) {
-      await this.table.update(sql, { id: target.id }, targetChanges(effects.target, transaction));
+      const onTarget = targetChanges(effects.target, transaction);
+      await this.table.update(sql, { id: target.id }, onTarget);
+      run.changeTarget(target, onTarget);
     }
     return changes;
   }
