@@ -12,7 +12,8 @@ export type SqlValue = string | number | null | Buffer;
  * which SQLite requires of a close.
  */
 export class PreparedDatabase extends sqlite3.Database {
-  private readonly prepared = new Map<string, sqlite3.Statement>();
+  /** Each statement once prepared; one that failed to prepare is forgotten, and tried again. */
+  private readonly prepared = new Map<string, Promise<sqlite3.Statement>>();
   /** Set by close(): a statement prepared after it would keep SQLite from closing. */
   private closing = false;
 
@@ -31,8 +32,8 @@ export class PreparedDatabase extends sqlite3.Database {
   }
 
   /** Runs a statement that returns no rows; resolves the number of rows it changed. */
-  runPrepared(sql: string, params: readonly SqlValue[]): Promise<number> {
-    const statement = this.statement(sql);
+  async runPrepared(sql: string, params: readonly SqlValue[]): Promise<number> {
+    const statement = await this.statement(sql);
     return new Promise((resolve, reject) => {
       statement.run(params, function (this: sqlite3.RunResult, error: Error | null) {
         if (error === null) resolve(this.changes);
@@ -45,8 +46,8 @@ export class PreparedDatabase extends sqlite3.Database {
    * Every row of a query. Always read to the end (never `get`): a statement left half-read keeps
    * its read snapshot open on the one connection.
    */
-  allPrepared<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
-    const statement = this.statement(sql);
+  async allPrepared<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
+    const statement = await this.statement(sql);
     return new Promise((resolve, reject) => {
       statement.all(params, (error: Error | null, rows: T[]) => {
         if (error === null) resolve(rows);
@@ -57,27 +58,43 @@ export class PreparedDatabase extends sqlite3.Database {
 
   override close(callback?: (err: Error | null) => void): void {
     this.closing = true;
-    const statements = [...this.prepared.values()];
+    const preparing = [...this.prepared.values()];
     this.prepared.clear();
-    let left = statements.length;
-    if (left === 0) {
-      super.close(callback);
-      return;
-    }
-    for (const statement of statements) {
-      statement.finalize(() => {
-        if (--left === 0) super.close(callback);
-      });
-    }
+    void Promise.allSettled(preparing).then((results) => {
+      const statements = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      let left = statements.length;
+      if (left === 0) {
+        super.close(callback);
+        return;
+      }
+      for (const statement of statements) {
+        statement.finalize(() => {
+          if (--left === 0) super.close(callback);
+        });
+      }
+    });
   }
 
-  private statement(sql: string): sqlite3.Statement {
-    if (this.closing) throw new CannotExecuteNotConnectedError('default');
+  /**
+   * The statement, once prepared. A run is queued only on a statement that prepared: the binding
+   * calls back no run queued on one that failed (it finalizes it and emits an error instead).
+   */
+  private statement(sql: string): Promise<sqlite3.Statement> {
+    if (this.closing) return Promise.reject(new CannotExecuteNotConnectedError('default'));
     let statement = this.prepared.get(sql);
     if (statement === undefined) {
-      // A statement that fails to prepare reports it on its first run, through that run's callback.
-      statement = this.prepare(sql, () => undefined);
-      this.prepared.set(sql, statement);
+      const prepared = new Promise<sqlite3.Statement>((resolve, reject) => {
+        const created: sqlite3.Statement = this.prepare(sql, (error: Error | null) => {
+          if (error === null) {
+            resolve(created);
+            return;
+          }
+          if (this.prepared.get(sql) === prepared) this.prepared.delete(sql);
+          reject(error);
+        });
+      });
+      this.prepared.set(sql, prepared);
+      statement = prepared;
     }
     return statement;
   }
