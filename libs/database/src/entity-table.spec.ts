@@ -139,9 +139,17 @@ describe('the bench-only statement counter', () => {
     await database.allPrepared('SELECT 1', []);
     await database.runPrepared('CREATE TABLE t (v)', []);
     await database.runPrepared('INSERT INTO t VALUES (?)', [1]);
-    counter.write();
+    // SQLite's trace reaches JavaScript after the statement's own callback: wait for the third.
+    const written = async (): Promise<number> => {
+      for (let tries = 0; ; tries++) {
+        counter.write();
+        const count = Number(readFileSync(file, 'utf8'));
+        if (count >= 3 || tries === 100) return count;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    expect(await written()).toBe(3);
     counter.stop();
-    expect(Number(readFileSync(file, 'utf8'))).toBe(3);
     await new Promise<void>((resolve) => database.close(() => resolve()));
     rmSync(dir, { recursive: true, force: true });
   });
