@@ -47,11 +47,19 @@ export class PrintStore {
     });
   }
 
-  /** Changes a job and counts the change, so that it is reported to the service. */
+  /**
+   * Changes a job and counts the change, so that it is reported to the service. One statement:
+   * the printer's reads share the connection and see a write as it goes, so a count bumped apart
+   * from its change would be reported with the old status, and marked reported for good.
+   */
   update(job: TerminalPrintJobEntity, changes: PrintJobChanges): Promise<TerminalPrintJobEntity> {
     return this.writer.write(async (manager) => {
-      await manager.increment(TerminalPrintJobEntity, { seq: job.seq }, 'version', 1);
-      await manager.update(TerminalPrintJobEntity, { seq: job.seq }, changes);
+      await manager
+        .createQueryBuilder()
+        .update(TerminalPrintJobEntity)
+        .set({ ...changes, version: () => 'version + 1' })
+        .where('seq = :seq', { seq: job.seq })
+        .execute();
       return manager.findOneByOrFail(TerminalPrintJobEntity, { seq: job.seq });
     });
   }
