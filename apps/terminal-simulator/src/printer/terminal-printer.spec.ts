@@ -2,6 +2,7 @@ import { ContractError } from '@tps/domain';
 import { LinkUnavailableError, type PrintOrder, type TerminalProfile, type UplinkRequest } from '@tps/link';
 import type { PrintJobChanges } from './print-store';
 import type { TerminalPrintJobEntity } from './terminal-print-job.entity';
+import { ManualTimers } from '../runtime/testing/manual-timers';
 import { TerminalPrinter, type PrintQueueStore, type PrinterUplink } from './terminal-printer';
 
 /** The store in memory; every change is logged, to see the order the printer made them in. */
@@ -84,14 +85,16 @@ function setUp(printer: TerminalProfile['printer'] = 'ok') {
   const store = new MemoryStore();
   const uplink = new FakeUplink();
   const profile = { serialNumber: 'SIM1', pace: 'instant', printer } as TerminalProfile;
+  const timers = new ManualTimers();
   const printerUnderTest = new TerminalPrinter(
     'SIM1',
     () => profile,
     store,
     uplink,
     () => undefined,
+    timers,
   );
-  return { store, uplink, profile, printer: printerUnderTest };
+  return { store, uplink, profile, timers, printer: printerUnderTest };
 }
 
 describe('TerminalPrinter', () => {
@@ -158,5 +161,38 @@ describe('TerminalPrinter', () => {
     printer.report();
     await idle();
     expect(store.rows[0].reportedVersion).toBe(store.rows[0].version);
+  });
+
+  it('sends a report again when the service did not answer it in time, while the link stays up', async () => {
+    const { store, printer, uplink, timers } = setUp();
+    uplink.refuse = new LinkUnavailableError('timeout');
+    await printer.enqueue(order('a'));
+    await idle();
+    expect(store.rows[0]).toMatchObject({ status: 'COMPLETED', reportedVersion: 0 });
+
+    uplink.refuse = undefined;
+    await timers.advance(999);
+    expect(uplink.sent).toEqual([]);
+    await timers.advance(1);
+    expect(uplink.sent).toEqual([
+      { type: 'print', report: expect.objectContaining({ printJobId: 'a', status: 'COMPLETED' }) },
+    ]);
+    expect(store.rows[0].reportedVersion).toBe(store.rows[0].version);
+    expect(timers.pending).toBe(0);
+  });
+
+  it('waits for the link after a cut, with no timer, and sets none once stopped', async () => {
+    const { printer, uplink, timers } = setUp();
+    uplink.refuse = new LinkUnavailableError('closed');
+    await printer.enqueue(order('a'));
+    await idle();
+    expect(timers.pending).toBe(0);
+
+    uplink.refuse = new LinkUnavailableError('timeout');
+    printer.report();
+    await idle();
+    expect(timers.pending).toBe(1);
+    printer.stop();
+    expect(timers.pending).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import {
   type TerminalProfile,
   type UplinkRequest,
 } from '@tps/link';
+import { REAL_TIMERS, type Timers } from '../runtime/timers';
 import type { PrintJobChanges, PrintStore } from './print-store';
 
 /** What the printer needs of the store (an interface, so that unit tests can stand in for it). */
@@ -32,6 +33,12 @@ const FAILURES: Record<string, { errorCode: string; errorMessage: string } | und
 };
 
 const REPORT_TIMEOUT_MS = 10_000;
+/**
+ * After a report the service did not answer in time, while the link stays up: when the printer
+ * sends again. Nothing else would (no reopening of the link, perhaps no next job), and the job's
+ * callback waits on that report.
+ */
+const UNANSWERED_REPORT_RETRY_MS = 1000;
 const REPORT_BATCH = 50;
 
 function sleep(ms: number): Promise<void> {
@@ -59,6 +66,7 @@ export class TerminalPrinter {
   private reporting = false;
   private reportAgain = false;
   private stopped = false;
+  private cancelRetry: (() => void) | undefined;
 
   constructor(
     private readonly serial: string,
@@ -66,6 +74,7 @@ export class TerminalPrinter {
     private readonly store: PrintQueueStore,
     private readonly uplink: PrinterUplink,
     private readonly log: (message: string) => void,
+    private readonly timers: Timers = REAL_TIMERS,
   ) {}
 
   /** Takes a job into the queue and answers at once; printing goes on in the background. */
@@ -85,6 +94,7 @@ export class TerminalPrinter {
   /** Takes no job and reports nothing more (sandbox reset or removal: its queue is erased). */
   stop(): void {
     this.stopped = true;
+    this.cancelRetry?.();
   }
 
   /** Sends the changes the service has not acknowledged (also called when the uplink opens). */
@@ -166,8 +176,11 @@ export class TerminalPrinter {
         try {
           await this.uplink.request({ type: 'print', report: jobReport(job) }, REPORT_TIMEOUT_MS);
         } catch (error) {
-          // A cut link: the uplink calls again when it is back.
-          if (error instanceof LinkUnavailableError) return;
+          if (error instanceof LinkUnavailableError) {
+            // A cut link: the uplink calls again when it is back. An unanswered report: later.
+            if (error.reason === 'timeout') this.retryLater();
+            return;
+          }
           // The service answered, and refused: sending it again would not change its mind.
           if (!(error instanceof ContractError)) throw error;
           this.log(
@@ -177,6 +190,14 @@ export class TerminalPrinter {
         await this.store.markReported(job);
       }
     }
+  }
+
+  private retryLater(): void {
+    this.cancelRetry?.();
+    this.cancelRetry = this.timers.after(UNANSWERED_REPORT_RETRY_MS, () => {
+      this.cancelRetry = undefined;
+      this.report();
+    });
   }
 
   private now(order: PrintOrder): string {
