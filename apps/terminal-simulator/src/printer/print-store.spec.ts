@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { SerialWriter, TERMINAL_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { SerialWriter } from '@tps/database';
 import type { PrintOrder } from '@tps/link';
-import { TerminalEventEntity } from '../store/terminal-event.entity';
-import { TerminalTransactionEntity } from '../store/terminal-transaction.entity';
+import { openTerminalDatabase, type TerminalDatabase } from '../store/testing/terminal-database';
 import { PrintStore } from './print-store';
 import { TerminalPrintJobEntity } from './terminal-print-job.entity';
 
@@ -27,27 +22,16 @@ function printOrder(n: number): PrintOrder {
 }
 
 describe('PrintStore on a real SQLite file', () => {
-  let dir: string;
-  let dataSource: DataSource;
+  let database: TerminalDatabase;
   let store: PrintStore;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tps-print-store-'));
-    dataSource = new DataSource(
-      dataSourceOptions({
-        url: `sqlite:${join(dir, 'terminal.sqlite')}`,
-        entities: [TerminalTransactionEntity, TerminalEventEntity, TerminalPrintJobEntity],
-        migrations: TERMINAL_MIGRATIONS,
-      }),
-    );
-    await dataSource.initialize();
+    database = await openTerminalDatabase();
+    const { dataSource } = database;
     store = new PrintStore(new SerialWriter(dataSource), dataSource.getRepository(TerminalPrintJobEntity));
   });
 
-  afterEach(async () => {
-    await dataSource.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => database.close());
 
   it('never shows the printer a change half made: a version is reported with its own status', async () => {
     // The printer reports what `unreported` shows, and marks that version reported. A read that

@@ -1,17 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { ContractError, type LifecycleStatus } from '@tps/domain';
-import { SerialWriter, TERMINAL_MIGRATIONS, dataSourceOptions, type PreparedDatabase } from '@tps/database';
+import { SerialWriter, type PreparedDatabase } from '@tps/database';
 import type { LinkEvent, OperationOrder } from '@tps/link';
-import { TerminalPrintJobEntity } from '../printer/terminal-print-job.entity';
 import { buildEvent } from '../runtime/event-factory';
 import { TransactionAlreadyStoredError } from '../runtime/runtime-store';
 import { TerminalRuntime } from '../runtime/terminal-runtime';
 import { abortOrder, order, profile } from '../runtime/testing/runtime-harness';
 import { REAL_TIMERS } from '../runtime/timers';
 import { TerminalEventEntity } from './terminal-event.entity';
+import { openTerminalDatabase, type TerminalDatabase } from './testing/terminal-database';
 import { TerminalStore, transactionKey } from './terminal-store';
 import { TerminalTransactionEntity } from './terminal-transaction.entity';
 
@@ -50,7 +47,7 @@ async function recordAll(
 }
 
 describe('TerminalStore on a real SQLite file', () => {
-  let dir: string;
+  let database: TerminalDatabase;
   let dataSource: DataSource;
   let writer: SerialWriter;
   let store: TerminalStore;
@@ -58,15 +55,8 @@ describe('TerminalStore on a real SQLite file', () => {
   let statements: string[];
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tps-terminal-store-'));
-    dataSource = new DataSource(
-      dataSourceOptions({
-        url: `sqlite:${join(dir, 'terminal.sqlite')}`,
-        entities: [TerminalTransactionEntity, TerminalEventEntity, TerminalPrintJobEntity],
-        migrations: TERMINAL_MIGRATIONS,
-      }),
-    );
-    await dataSource.initialize();
+    database = await openTerminalDatabase();
+    dataSource = database.dataSource;
     writer = new SerialWriter(dataSource);
     store = new TerminalStore(writer, dataSource.getRepository(TerminalTransactionEntity));
     statements = [];
@@ -75,10 +65,7 @@ describe('TerminalStore on a real SQLite file', () => {
     connection.on('trace', (sql: string) => statements.push(sql));
   });
 
-  afterEach(async () => {
-    await dataSource.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => database.close());
 
   /** The statements `work` makes SQLite start, each by its first word. */
   async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
