@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
-import type { EntityManager } from 'typeorm';
 import type { LinkEvent } from '@tps/link';
 import { LiveFeed } from '../live/live-feed';
-import { TransactionWebhooks, type Stager } from './transaction-webhooks';
+import { TransactionWebhooks } from './transaction-webhooks';
 import { TransactionRepository, type TerminalIdentity } from './transaction.repository';
 
 /** Takes in the events a terminal sends up its link: stored once, in order, then notified. */
@@ -50,20 +49,10 @@ export class EventIngest {
   ): Promise<{ stored: number; error: Error } | undefined> {
     // A replayed event is staged again (made once by the outbox): a database written before
     // events and deliveries shared one write may hold the event without its delivery.
-    // One stager per attempt of the write: the write queue may run it again, with a new manager.
-    const stagers = new WeakMap<EntityManager, Stager>();
-    const run = await this.transactions.appendEvents(
-      terminal,
-      links,
-      (manager, transaction, event, result) => {
-        let stage = stagers.get(manager);
-        if (stage === undefined) {
-          stage = this.webhooks.stagerFor(manager, terminal.merchantId);
-          stagers.set(manager, stage);
-        }
-        return stage(transaction, event, result === 'duplicate');
-      },
-    );
+    const run = await this.transactions.appendEvents(terminal, links, (manager) => {
+      const stage = this.webhooks.stagerFor(manager, terminal.merchantId);
+      return (transaction, event, result) => stage(transaction, event, result === 'duplicate');
+    });
     for (const appended of run.appended) {
       if (appended.result === 'unknown') {
         this.logger.warn(

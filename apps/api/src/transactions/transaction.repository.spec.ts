@@ -106,7 +106,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     const charge = orderOf('charge');
     const refund = orderOf('refund', reference);
     const run = [...approvedRun(charge, reference), ...approvedRun(refund, randomUUID())];
-    const appended = await repository.appendEvents(TERMINAL, run, async () => null);
+    const appended = await repository.appendEvents(TERMINAL, run, () => async () => null);
     expect(appended.refusal).toBeUndefined();
     expect(appended.appended.map((a) => a.result)).toEqual(Array(8).fill('appended'));
 
@@ -131,13 +131,13 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
   it('a replayed run changes nothing; an event that does not follow stops the run after what it stored', async () => {
     const charge = orderOf('charge');
     const run = approvedRun(charge, randomUUID());
-    await repository.appendEvents(TERMINAL, run.slice(0, 2), async () => null);
-    const again = await repository.appendEvents(TERMINAL, run, async () => null);
+    await repository.appendEvents(TERMINAL, run.slice(0, 2), () => async () => null);
+    const again = await repository.appendEvents(TERMINAL, run, () => async () => null);
     expect(again.appended.map((a) => a.result)).toEqual(['duplicate', 'duplicate', 'appended', 'appended']);
 
     const other = orderOf('charge');
     const [ack, , requested] = approvedRun(other, randomUUID());
-    const refused = await repository.appendEvents(TERMINAL, [ack, requested], async () => null);
+    const refused = await repository.appendEvents(TERMINAL, [ack, requested], () => async () => null);
     expect(refused.appended.map((a) => a.result)).toEqual(['appended']);
     expect(refused.refusal?.message).toMatch(/follows CARD_PRESENTED/);
     expect(await stored(other.clientTransactionId)).toMatchObject({

@@ -166,9 +166,10 @@ export class TransactionRepository {
    * names, moving the stored state through the domain's transition function. An event already
    * stored (a replay) changes nothing. The acknowledgement of a transaction the service has no
    * record of (its request was lost with a crash or a cut link) records it from the order the
-   * terminal took; an event of another terminal's transaction is dropped. `alongside` stores what
-   * follows from an event (its webhook) in the same write, so neither is ever kept without the
-   * other. The run stops at the first event that does not follow its transaction's state: the
+   * terminal took; an event of another terminal's transaction is dropped. `alongsideIn` makes,
+   * for each run of the write (the write queue may run it again after a rollback), what stores
+   * what follows from an event (its webhook) in the same write, so neither is ever kept without
+   * the other. The run stops at the first event that does not follow its transaction's state: the
    * ones before it are stored, it and the rest are not.
    *
    * Each transaction is read once, its events go in one INSERT and its new state in one UPDATE,
@@ -177,15 +178,13 @@ export class TransactionRepository {
   appendEvents<T>(
     terminal: TerminalIdentity,
     links: LinkEvent[],
-    alongside: (
+    alongsideIn: (
       manager: EntityManager,
-      transaction: TransactionEntity,
-      event: LinkEvent['event'],
-      result: AppendResult,
-    ) => Promise<T>,
+    ) => (transaction: TransactionEntity, event: LinkEvent['event'], result: AppendResult) => Promise<T>,
   ): Promise<AppendedRun<T>> {
     return this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
+      const alongside = alongsideIn(manager);
       const run = new EventRunState(sql, this.table, this.eventTable);
       const decided: Array<{
         link: LinkEvent;
@@ -227,7 +226,7 @@ export class TransactionRepository {
           appended.push({
             link,
             result,
-            alongside: await alongside(manager, transaction, link.event, result),
+            alongside: await alongside(transaction, link.event, result),
           });
       }
       // Last: SQLite readers share the writer's connection, so whoever sees the new status also
