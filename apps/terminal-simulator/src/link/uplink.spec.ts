@@ -23,12 +23,15 @@ class QueueStore {
   private seq = 0;
   readonly rows: Array<{ seq: number; link: LinkEvent; acked: boolean }> = [];
   readonly acknowledgedEvents: string[] = [];
+  /** How many times the uplink read the queue. */
+  reads = 0;
 
   add(link: LinkEvent): void {
     this.rows.push({ seq: ++this.seq, link, acked: false });
   }
 
   async pending(_serial: string, limit: number): Promise<Array<{ seq: number; link: LinkEvent }>> {
+    this.reads++;
     return this.rows.filter((row) => !row.acked).slice(0, limit);
   }
 
@@ -117,7 +120,7 @@ describe('Uplink: the events an operation answers with travel once', () => {
       const links = Array.from({ length: count }, (_, n) => linkEvent(clientTransactionId, n));
       for (const link of links) {
         store.add(link);
-        uplink.flush(`${MERCHANT}:${clientTransactionId}`);
+        uplink.flush(`${MERCHANT}:${clientTransactionId}`, [link.event.event_id]);
       }
       return links;
     });
@@ -138,6 +141,33 @@ describe('Uplink: the events an operation answers with travel once', () => {
     expect(await next).toEqual(['t2-0']);
     expect(service.runs).toEqual([['t2-0']]);
     expect(store.acknowledgedEvents).toEqual(['t1-0', 't1-1', 't1-2', 't1-3']);
+  });
+
+  it('a notice for every held event ends the hold without reading the queue', async () => {
+    const reads = store.reads;
+    const reply = await operate('t4', 3);
+    service.notify({
+      type: 'stored',
+      merchantId: MERCHANT,
+      clientTransactionId: 't4',
+      eventIds: reply.map((link) => link.event.event_id),
+    });
+    while (store.acknowledgedEvents.length < 3) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.reads).toBe(reads);
+    expect(service.runs).toEqual([]);
+  });
+
+  it('a notice that misses a held event sends that event up at once', async () => {
+    const reply = await operate('t5', 3);
+    const next = service.nextRun();
+    service.notify({
+      type: 'stored',
+      merchantId: MERCHANT,
+      clientTransactionId: 't5',
+      eventIds: reply.slice(0, 2).map((link) => link.event.event_id),
+    });
+    expect(await next).toEqual(['t5-2']);
   });
 
   it('an operation that fails sends what it recorded up the uplink at once', async () => {

@@ -34,6 +34,12 @@ const REFUSED_RUN_RETRY_MS = 500;
  */
 const REPLY_HOLD_MS = 300;
 
+/** A transaction held back from the uplink, and the events stored meanwhile. */
+interface Hold {
+  timer: NodeJS.Timeout;
+  stored: Set<string>;
+}
+
 /**
  * A terminal's own connection to the service. It re-opens after a drop, and sends the store's
  * unacknowledged events strictly in order, as runs: a run goes once the one before it was
@@ -49,7 +55,7 @@ export class Uplink {
   private refusedRunTimer: NodeJS.Timeout | undefined;
   private readonly upListeners: Array<() => void> = [];
   /** Transactions whose events travel in an operation's reply: held back from the uplink. */
-  private readonly held = new Map<string, NodeJS.Timeout>();
+  private readonly held = new Map<string, Hold>();
 
   constructor(
     private readonly serial: string,
@@ -76,7 +82,7 @@ export class Uplink {
     this.wanted = false;
     clearTimeout(this.retryTimer);
     clearTimeout(this.refusedRunTimer);
-    for (const timer of this.held.values()) clearTimeout(timer);
+    for (const hold of this.held.values()) clearTimeout(hold.timer);
     this.held.clear();
     this.peer?.close();
     this.peer = undefined;
@@ -104,11 +110,8 @@ export class Uplink {
     operate: () => Promise<T>,
   ): Promise<T> {
     const key = transactionKey(merchantId, clientTransactionId);
-    clearTimeout(this.held.get(key));
-    this.held.set(
-      key,
-      setTimeout(() => this.release(key), REPLY_HOLD_MS),
-    );
+    clearTimeout(this.held.get(key)?.timer);
+    this.held.set(key, { timer: setTimeout(() => this.release(key), REPLY_HOLD_MS), stored: new Set() });
     try {
       return await operate();
     } catch (error) {
@@ -118,11 +121,15 @@ export class Uplink {
   }
 
   /**
-   * New events are in the store. Those of a held transaction wait for its release: a flush for
-   * one of them has nothing to send.
+   * New events (`eventIds`, of `transactionKey`) are in the store. Those of a held transaction wait
+   * for its release: a flush for one of them has nothing to send.
    */
-  flush(transactionKey?: string): void {
-    if (transactionKey !== undefined && this.held.has(transactionKey)) return;
+  flush(transactionKey?: string, eventIds: readonly string[] = []): void {
+    const hold = transactionKey === undefined ? undefined : this.held.get(transactionKey);
+    if (hold !== undefined) {
+      for (const id of eventIds) hold.stored.add(id);
+      return;
+    }
     if (this.draining) {
       this.again = true;
       return;
@@ -166,20 +173,28 @@ export class Uplink {
     }
   }
 
-  private release(key: string): void {
-    const timer = this.held.get(key);
-    if (timer === undefined) return;
-    clearTimeout(timer);
+  /** Ends a hold; its events go up unless the service has them all (`drain` false). */
+  private release(key: string, drain = true): void {
+    const hold = this.held.get(key);
+    if (hold === undefined) return;
+    clearTimeout(hold.timer);
     this.held.delete(key);
-    this.flush();
+    if (drain) this.flush();
   }
 
-  /** The service stored a reply's events: they are acknowledged as if they had come up. */
+  /**
+   * The service stored a reply's events: they are acknowledged as if they had come up. When it
+   * stored every event the hold kept back, the queue has nothing new to read.
+   */
   private onNotice(notice: UplinkNotice): void {
     if (notice.type !== 'stored') return;
     const key = transactionKey(notice.merchantId, notice.clientTransactionId);
     this.store.acknowledgeEvents(notice.eventIds).then(
-      () => this.release(key),
+      () => {
+        const hold = this.held.get(key);
+        for (const id of notice.eventIds) hold?.stored.delete(id);
+        this.release(key, hold !== undefined && hold.stored.size > 0);
+      },
       (error: unknown) => {
         this.log(`uplink ${this.serial}: ${String(error)}`);
         this.release(key);

@@ -3,12 +3,18 @@ import type { FailureReason, TransactionEvent } from '@tps/contracts';
 import type { LinkEvent, OperationOrder, TerminalProfile, TransactionOutcome } from '@tps/link';
 import { buildEvent } from './event-factory';
 
-/** Where the events of a running transaction go: stored, then sent up the link. */
-export type EventSink = (link: LinkEvent) => Promise<void>;
+/** Where the events of a running transaction go: stored (a run of them in one write), then sent up the link. */
+export type EventSink = (links: LinkEvent[]) => Promise<void>;
 
 /**
  * One transaction as the terminal runs it. Every event it emits passes the domain's transition
  * function first, so the terminal can never emit an edge outside the specification's table.
+ *
+ * The acknowledgement and the final event are stored before their call returns. The events in
+ * between (CARD_PRESENTED, APPROVAL_REQUESTED) are stored with the next event, or by `save()`
+ * before the terminal waits: they leave the terminal only once stored (the reply and the uplink
+ * carry stored events only), so a crash before their write loses nothing anyone saw, and a
+ * lifecycle with no wait in it is two writes instead of four.
  */
 export class RunningTransaction {
   private current: LifecycleStatus | null;
@@ -16,6 +22,8 @@ export class RunningTransaction {
   private reading: ReadingType | undefined;
   /** What this run of the transaction emitted and stored, in order (the reply to the service). */
   readonly emitted: LinkEvent[] = [];
+  /** Emitted, not yet stored: they go with the next write. */
+  private unsaved: LinkEvent[] = [];
 
   constructor(
     readonly order: OperationOrder,
@@ -45,14 +53,25 @@ export class RunningTransaction {
     return this.emit('TERMINAL_ACKNOWLEDGED');
   }
 
-  async cardPresented(readingType: ReadingType): Promise<TransactionEvent> {
+  /** Emitted now, stored with the next write. */
+  cardPresented(readingType: ReadingType): TransactionEvent {
     this.attempt = (this.attempt ?? 0) + 1;
     this.reading = readingType;
-    return this.emit('CARD_PRESENTED');
+    return this.emitLater('CARD_PRESENTED');
   }
 
-  async approvalRequested(): Promise<TransactionEvent> {
-    return this.emit('APPROVAL_REQUESTED');
+  /** Emitted now, stored with the next write. */
+  approvalRequested(): TransactionEvent {
+    return this.emitLater('APPROVAL_REQUESTED');
+  }
+
+  /** Stores what was emitted and not yet stored; the terminal calls it before it waits. */
+  async save(): Promise<void> {
+    if (this.unsaved.length === 0) return;
+    const run = this.unsaved;
+    await this.sink(run);
+    this.unsaved = [];
+    this.emitted.push(...run);
   }
 
   /** A final event; `outcome` travels beside it (none for an abort's own cancellation). */
@@ -64,11 +83,33 @@ export class RunningTransaction {
     return this.emit(status, failure, outcome);
   }
 
+  /** Emits an event and stores it, with those emitted before it that were not stored yet. */
   private async emit(
     status: LifecycleStatus,
     failureReason?: FailureReason,
     outcome?: TransactionOutcome,
   ): Promise<TransactionEvent> {
+    const link = this.next(status, failureReason, outcome);
+    const run = [...this.unsaved, link];
+    await this.sink(run);
+    this.unsaved = [];
+    this.emitted.push(...run);
+    this.current = link.event.status;
+    return link.event;
+  }
+
+  private emitLater(status: LifecycleStatus): TransactionEvent {
+    const link = this.next(status);
+    this.unsaved.push(link);
+    this.current = link.event.status;
+    return link.event;
+  }
+
+  private next(
+    status: LifecycleStatus,
+    failureReason?: FailureReason,
+    outcome?: TransactionOutcome,
+  ): LinkEvent {
     const next = transition(this.current, status);
     const event = buildEvent(
       this.profile(),
@@ -81,9 +122,6 @@ export class RunningTransaction {
     const link: LinkEvent = { event };
     if (outcome !== undefined) link.outcome = outcome;
     if (next === 'TERMINAL_ACKNOWLEDGED') link.order = this.order;
-    await this.sink(link);
-    this.emitted.push(link);
-    this.current = next;
-    return event;
+    return link;
   }
 }

@@ -32,11 +32,12 @@ export interface RuntimeStore {
   /** Read only to tell a refusal apart (busy or already run), never before a write. */
   findTransaction(key: string): Promise<StoredTransaction | null>;
   /**
-   * Stores an event (the offline queue keeps it until the service acknowledges it) and the state
-   * it moves its transaction to. A TERMINAL_ACKNOWLEDGED creates the transaction, and rejects with
+   * Stores a run of consecutive events of one transaction in one write (the offline queue keeps
+   * them until the service acknowledges them) and the state the last one moves it to. A run that
+   * starts with TERMINAL_ACKNOWLEDGED creates the transaction, and rejects with
    * TransactionAlreadyStoredError if it exists: the store's key, not a read, refuses a reused id.
    */
-  record(serialNumber: string, order: OperationOrder, link: LinkEvent): Promise<unknown>;
+  record(serialNumber: string, order: OperationOrder, links: LinkEvent[]): Promise<unknown>;
   /** Transactions left unfinished by a crash. */
   unfinished(serialNumber: string): Promise<StoredTransaction[]>;
   lastEvent(key: string): Promise<{ envelope: TransactionEvent } | null>;

@@ -208,6 +208,57 @@ describe('TerminalRuntime: the rows of contract §10', () => {
   });
 });
 
+describe('TerminalRuntime: when events are stored', () => {
+  it('at pace instant, stores the acknowledgement, then the rest of the lifecycle in one write', async () => {
+    const { runtime, store, timers } = harness();
+    const charge = order('00', 'sync');
+    const done = runtime.operate(charge);
+    await timers.runAll();
+    const reply = await done;
+    expect(store.writes).toBe(2);
+    expect(reply.events.map((link) => link.event)).toEqual(store.eventsOf(charge.clientTransactionId));
+    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual([
+      'TERMINAL_ACKNOWLEDGED',
+      'CARD_PRESENTED',
+      'APPROVAL_REQUESTED',
+      'APPROVAL',
+    ]);
+  });
+
+  it('stores what it emitted before it waits: at pace realistic, CARD_PRESENTED and APPROVAL_REQUESTED go up during the acquirer wait', async () => {
+    const { runtime, store, timers } = harness('realistic');
+    const charge = order('00', 'async');
+    await runtime.operate(charge);
+    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    // The card read (1.5 s) ends; the acquirer's answer takes another second.
+    await timers.advance(1500);
+    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual([
+      'TERMINAL_ACKNOWLEDGED',
+      'CARD_PRESENTED',
+      'APPROVAL_REQUESTED',
+    ]);
+    expect(store.writes).toBe(2);
+    await timers.advance(1000);
+    expect(statuses(store.eventsOf(charge.clientTransactionId)).at(-1)).toBe('APPROVAL');
+    expect(store.writes).toBe(3);
+  });
+
+  it('a write that fails takes the events emitted before it down too: none of them is stored or answered', async () => {
+    const { runtime, store, timers } = harness();
+    const charge = order('00', 'sync');
+    const record = store.record.bind(store);
+    store.record = async (serialNumber, stored, links) => {
+      if (links[0].event.status !== 'TERMINAL_ACKNOWLEDGED') throw new Error('disk full');
+      return record(serialNumber, stored, links);
+    };
+    const done = refusal(runtime.operate(charge));
+    await timers.runAll();
+    expect(await done).toBe('Error: disk full');
+    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    expect(runtime.busy).toBe(false);
+  });
+});
+
 describe('TerminalRuntime: busy, abort and card control', () => {
   it('refuses a second operation while one runs (TER-003), and the same id twice (TRX-001)', async () => {
     const { runtime, timers } = harness();
@@ -403,13 +454,15 @@ describe('TerminalRuntime: busy, abort and card control', () => {
     await first.runtime.operate(charge);
     // Crash: the abort's acknowledgement is stored, nothing after it.
     const abort = abortOrder('async', charge.clientTransactionId);
-    await first.store.record('SIMUNIT001', abort, {
-      event: {
-        ...first.store.eventsOf(charge.clientTransactionId)[0],
-        event_id: 'x',
-        client_transaction_id: abort.clientTransactionId,
+    await first.store.record('SIMUNIT001', abort, [
+      {
+        event: {
+          ...first.store.eventsOf(charge.clientTransactionId)[0],
+          event_id: 'x',
+          client_transaction_id: abort.clientTransactionId,
+        },
       },
-    });
+    ]);
     const restarted = harness('instant', first.store);
     await restarted.runtime.recover();
     expect(statuses(first.store.eventsOf(charge.clientTransactionId))).toEqual([

@@ -19,8 +19,8 @@ import { scenarioFor, type Scenario, type ScenarioStep, type TerminalRejection }
 import { sleep, type Timers } from './timers';
 
 export interface RuntimeLink {
-  /** New events of this transaction are in the store: send what the service has not acknowledged. */
-  flush(transactionKey: string): void;
+  /** New events (these ids) of this transaction are in the store: send what the service has not acknowledged. */
+  flush(transactionKey: string, eventIds: string[]): void;
 }
 
 export interface RuntimeOptions {
@@ -191,7 +191,7 @@ export class TerminalRuntime {
     return new RunningTransaction(
       order,
       () => this.profile,
-      (link) => this.record(order, link),
+      (links) => this.record(order, links),
       resumeFrom,
     );
   }
@@ -249,29 +249,31 @@ export class TerminalRuntime {
     const { transaction, interrupts } = active;
     switch (step.step) {
       case 'read_card': {
-        const wake = await interrupts.wait(this.ordinaryMs('card_read'), true);
+        const wake = await this.wait(active, this.ordinaryMs('card_read'), true);
         return this.presentCard(active, wake, step.readingType);
       }
       case 'wait_for_person': {
-        const wake = await interrupts.wait(this.scenarioMs(step.timeoutMs), true);
+        const wake = await this.wait(active, this.scenarioMs(step.timeoutMs), true);
         if (wake.kind === 'elapsed') return this.reject(active, 'TER-101', 'nobody presented a card in time');
         return this.presentCard(active, wake, 'CHIP');
       }
       case 'reject': {
-        const wake = await interrupts.wait(this.ordinaryMs('card_read'), false);
+        const wake = await this.wait(active, this.ordinaryMs('card_read'), false);
         if (wake.kind === 'abort') return this.cancel(active, ABORTED);
         return this.reject(active, step.code, step.message);
       }
       case 'cardholder_cancel': {
-        const wake = await interrupts.wait(this.ordinaryMs('card_read'), false);
+        const wake = await this.wait(active, this.ordinaryMs('card_read'), false);
         return this.cancel(active, wake.kind === 'abort' ? ABORTED : CARDHOLDER_CANCELED);
       }
       case 'ask_acquirer': {
         if (interrupts.abortRequested) return this.cancel(active, ABORTED);
         // The point of no return: from here an abort is refused (TRX-002).
         interrupts.commit();
-        await transaction.approvalRequested();
-        await sleep(this.options.timers, this.ordinaryMs('acquirer') + this.scenarioMs(step.extraWaitMs));
+        transaction.approvalRequested();
+        const acquirerMs = this.ordinaryMs('acquirer') + this.scenarioMs(step.extraWaitMs);
+        if (acquirerMs > 0) await transaction.save();
+        await sleep(this.options.timers, acquirerMs);
         return this.askAcquirer(transaction, scenario, step.responseCode);
       }
       default: {
@@ -291,10 +293,10 @@ export class TerminalRuntime {
         return this.cancel(active, ABORTED);
       case 'card':
         if (wake.card.action === 'cancel') return this.cancel(active, CARDHOLDER_CANCELED);
-        await active.transaction.cardPresented(wake.card.readingType);
+        active.transaction.cardPresented(wake.card.readingType);
         return undefined;
       case 'elapsed':
-        await active.transaction.cardPresented(scenarioReading);
+        active.transaction.cardPresented(scenarioReading);
         return undefined;
       default: {
         const unknownWake: never = wake;
@@ -379,6 +381,16 @@ export class TerminalRuntime {
     await transaction.finish('TERMINAL_CANCELED', undefined);
   }
 
+  /**
+   * A wait of the running transaction. What it emitted is stored before a wait that takes time,
+   * so that it goes up the link while the terminal waits; a wait of 0 ms (pace instant) stores
+   * nothing, and the next write carries it.
+   */
+  private async wait(active: Active, ms: number, forCard: boolean): Promise<Wake> {
+    if (ms > 0) await active.transaction.save();
+    return active.interrupts.wait(ms, forCard);
+  }
+
   private ordinaryMs(wait: OrdinaryWait): number {
     return ordinaryWaitMs(this.profile.pace, wait);
   }
@@ -387,17 +399,21 @@ export class TerminalRuntime {
     return Math.round(ms * this.options.scenarioWaitScale);
   }
 
-  private async record(order: OperationOrder, link: LinkEvent): Promise<void> {
+  private async record(order: OperationOrder, links: LinkEvent[]): Promise<void> {
     // Checked before the write is queued, so an erasure queued after retire() is never undone.
     if (this.retired) return;
     try {
-      await this.store.record(this.profile.serialNumber, order, link);
+      await this.store.record(this.profile.serialNumber, order, links);
     } catch (error) {
       // Nothing was stored: the acknowledgement is neither emitted nor flushed up the link.
       throw error instanceof TransactionAlreadyStoredError ? alreadyRan() : error;
     }
-    this.link.flush(transactionKey(order.merchantId, order.clientTransactionId));
-    if (isFinalStatus(link.event.status) && this.running?.transaction.order === order)
+    this.link.flush(
+      transactionKey(order.merchantId, order.clientTransactionId),
+      links.map((link) => link.event.event_id),
+    );
+    const last = links[links.length - 1];
+    if (isFinalStatus(last.event.status) && this.running?.transaction.order === order)
       this.running = undefined;
   }
 }

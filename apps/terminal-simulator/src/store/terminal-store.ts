@@ -158,41 +158,48 @@ export class TerminalStore implements RuntimeStore {
   }
 
   /**
-   * Stores an event and the state it moved its transaction to, in one write. An acknowledgement
-   * whose transaction is stored already (the terminal ran that id before) is refused by the
-   * primary key, with no read: TransactionAlreadyStoredError, and nothing of it is stored. The
-   * refusal is no error inside the write, so the writes that share its commit go on.
+   * Stores a run of events of one transaction and the state the last one moved it to, in one
+   * write: the transaction's row once, the events in one INSERT. A run that starts with an
+   * acknowledgement whose transaction is stored already (the terminal ran that id before) is
+   * refused by the primary key, with no read: TransactionAlreadyStoredError, and nothing of it is
+   * stored. The refusal is no error inside the write, so the writes that share its commit go on.
    */
-  async record(serialNumber: string, order: OperationOrder, link: LinkEvent): Promise<void> {
+  async record(serialNumber: string, order: OperationOrder, links: LinkEvent[]): Promise<void> {
     const key = transactionKey(order.merchantId, order.clientTransactionId);
-    const { event, outcome } = link;
+    const first = links[0].event;
+    const status = links[links.length - 1].event.status;
+    // Only a final event has an outcome, and it ends the run.
+    const outcome = links.findLast((link) => link.outcome !== undefined)?.outcome;
     const stored = await this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
-      if (event.status === 'TERMINAL_ACKNOWLEDGED') {
+      if (first.status === 'TERMINAL_ACKNOWLEDGED') {
         const created = await this.transactionTable.insertUnlessTaken(sql, {
           key,
           serialNumber,
           order,
-          status: event.status,
-          outcome: null,
-          createdAt: event.occurred_at,
+          status,
+          outcome: outcome ?? null,
+          createdAt: first.occurred_at,
         });
         if (!created) return false;
       } else {
         await this.transactionTable.update(
           sql,
           { key },
-          outcome === undefined ? { status: event.status } : { status: event.status, outcome },
+          outcome === undefined ? { status } : { status, outcome },
         );
       }
-      await this.eventTable.insert(sql, {
-        serialNumber,
-        transactionKey: key,
-        eventId: event.event_id,
-        envelope: event,
-        outcome: outcome ?? null,
-        acked: false,
-      });
+      await this.eventTable.insert(
+        sql,
+        links.map(({ event, outcome: eventOutcome }) => ({
+          serialNumber,
+          transactionKey: key,
+          eventId: event.event_id,
+          envelope: event,
+          outcome: eventOutcome ?? null,
+          acked: false,
+        })),
+      );
       return true;
     });
     if (!stored) throw new TransactionAlreadyStoredError(key);

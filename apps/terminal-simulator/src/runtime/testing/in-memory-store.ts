@@ -22,32 +22,38 @@ export class InMemoryStore implements RuntimeStore {
   readonly events: QueuedEvent[] = [];
   /** How many times the runtime read a transaction (never on the way to a write). */
   transactionReads = 0;
+  /** How many writes `record` made. */
+  writes = 0;
 
   findTransaction(key: string): Promise<StoredTransaction | null> {
     this.transactionReads++;
     return this.later(this.transactions.get(key) ?? null);
   }
 
-  async record(serialNumber: string, order: OperationOrder, link: LinkEvent): Promise<void> {
+  async record(serialNumber: string, order: OperationOrder, links: LinkEvent[]): Promise<void> {
     await this.later(undefined);
     const key = transactionKey(order.merchantId, order.clientTransactionId);
-    if (link.event.status === 'TERMINAL_ACKNOWLEDGED') {
+    const status = links[links.length - 1].event.status;
+    if (links[0].event.status === 'TERMINAL_ACKNOWLEDGED') {
       // The SQLite store's primary key refuses it the same way.
       if (this.transactions.has(key)) throw new TransactionAlreadyStoredError(key);
-      this.transactions.set(key, { key, serialNumber, order, status: link.event.status });
+      this.transactions.set(key, { key, serialNumber, order, status });
     } else {
       const stored = this.transactions.get(key);
       if (stored === undefined) throw new Error(`no transaction ${key}`);
-      stored.status = link.event.status;
+      stored.status = status;
     }
-    this.events.push({
-      seq: this.events.length + 1,
-      serialNumber,
-      key,
-      event: link.event,
-      outcome: link.outcome,
-      acked: false,
-    });
+    this.writes++;
+    for (const link of links) {
+      this.events.push({
+        seq: this.events.length + 1,
+        serialNumber,
+        key,
+        event: link.event,
+        outcome: link.outcome,
+        acked: false,
+      });
+    }
   }
 
   unfinished(serialNumber: string): Promise<StoredTransaction[]> {
