@@ -482,6 +482,61 @@ describe('the dispatcher', () => {
     expect(receiver.sent).toHaveLength(2);
   });
 
+  it('sends the next event of a transaction once the earlier one is delivered, while its attempt is being recorded', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    const record = store.record.bind(store);
+    const recording: Array<() => Promise<void>> = [];
+    store.record = (id, attempt) =>
+      new Promise<void>((resolve) => recording.push(() => record(id, attempt).then(resolve)));
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    dispatcher.add(store.save('a2', 'tx-a', time.now));
+    await settle();
+    expect(receiver.bodiesTo('tx-a')).toEqual(['{"event_id":"evt-a1"}', '{"event_id":"evt-a2"}']);
+    for (const commit of recording) await commit();
+    await settle();
+    expect([store.row('a1').state, store.row('a2').state]).toEqual(['delivered', 'delivered']);
+    expect(dispatcher.pendingCount).toBe(0);
+  });
+
+  it('still holds the next event while an earlier one waits for its retry, recorded or not', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    receiver.answer('tx-a', { statusCode: 503 }, { statusCode: 200 });
+    const record = store.record.bind(store);
+    const recording: Array<() => Promise<void>> = [];
+    store.record = (id, attempt) =>
+      new Promise<void>((resolve) => recording.push(() => record(id, attempt).then(resolve)));
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    dispatcher.add(store.save('a2', 'tx-a', time.now));
+    await settle();
+    expect(receiver.bodiesTo('tx-a')).toEqual(['{"event_id":"evt-a1"}']);
+  });
+
+  it('sends a delivered event again later when its record failed, even after the next one went', async () => {
+    const { dispatcher, errors } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    const record = store.record.bind(store);
+    let failures = 1;
+    store.record = async (id, attempt) => {
+      if (failures-- > 0) throw new Error('disk full');
+      return record(id, attempt);
+    };
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    dispatcher.add(store.save('a2', 'tx-a', time.now));
+    await settle();
+    expect(errors).toEqual([expect.stringContaining('disk full')]);
+    expect([store.row('a1').state, store.row('a2').state]).toEqual(['pending', 'delivered']);
+    await time.advance(1000);
+    expect(receiver.bodiesTo('tx-a')).toEqual([
+      '{"event_id":"evt-a1"}',
+      '{"event_id":"evt-a2"}',
+      '{"event_id":"evt-a1"}',
+    ]);
+    expect(store.row('a1').state).toBe('delivered');
+    expect(dispatcher.pendingCount).toBe(0);
+  });
+
   it('signs each attempt when the merchant has a secret, with the event_id as webhook-id', async () => {
     const { dispatcher } = dispatcherFor(store, time, receiver);
     await dispatcher.start();

@@ -159,14 +159,19 @@ export class Dispatcher {
 
   private enqueue(delivery: PendingDelivery): void {
     if (this.known.has(delivery.id)) return;
+    const added = { ...delivery };
+    // Before start() the heads are put in the heap all at once.
+    if (this.insert(added) && this.running) this.wait(added);
+  }
+
+  /** Puts a delivery in its transaction's queue, by position; true when it is the head. */
+  private insert(delivery: PendingDelivery): boolean {
     this.known.add(delivery.id);
     const queue = this.queues.get(delivery.orderKey) ?? [];
     const at = queue.findIndex((other) => other.position > delivery.position);
-    const added = { ...delivery };
-    queue.splice(at === -1 ? queue.length : at, 0, added);
+    queue.splice(at === -1 ? queue.length : at, 0, delivery);
     this.queues.set(delivery.orderKey, queue);
-    // Before start() the heads are put in the heap all at once.
-    if (this.running && queue[0] === added) this.wait(added);
+    return queue[0] === delivery;
   }
 
   private wait(delivery: PendingDelivery): void {
@@ -283,10 +288,27 @@ export class Dispatcher {
       { n, firstAttemptAt, endedAt, outcome: result.outcome },
       this.deps.random,
     );
-    await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
+    // Delivered, or failed for good: the transaction's next event may go now, while this attempt
+    // is recorded. Records commit in the order they are made (one write queue), so a crash never
+    // keeps a later delivery's record without this one's: after a restart both go again, in order.
+    const ended = step.state !== 'pending';
+    if (ended) {
+      this.finish(delivery);
+      this.pump();
+    }
+    try {
+      await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
+    } catch (error) {
+      // Not recorded, so still pending in the store: it goes again later (at least once), after
+      // the next event of its transaction if that one went meanwhile.
+      if (ended) {
+        delivery.nextAttemptAt = this.deps.now() + STORE_FAILURE_BACKOFF_MS;
+        this.insert(delivery);
+      }
+      throw error;
+    }
     delivery.attempts = n;
     delivery.firstAttemptAt = firstAttemptAt;
-    if (step.state === 'pending') delivery.nextAttemptAt = step.nextAttemptAt;
-    else this.finish(delivery);
+    if (!ended) delivery.nextAttemptAt = step.nextAttemptAt;
   }
 }
