@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { API_MIGRATIONS, SerialWriter, dataSourceOptions } from '@tps/database';
 import { DataSource } from 'typeorm';
@@ -14,7 +14,7 @@ import { ConsoleModule } from './console/console.module';
 import { ApiConfig } from './config/api-config';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { FleetModule } from './fleet/fleet.module';
-import { WebhookDestinationInterceptor } from './destinations/webhook-destination.interceptor';
+import { WebhookDestinationGuard } from './destinations/webhook-destination.guard';
 import { HealthController } from './health/health.controller';
 import { ReadyController } from './health/ready.controller';
 import { LinkModule } from './link/link.module';
@@ -63,8 +63,9 @@ export class AppModule {
         },
         { provide: ApiConfig, useValue: config },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
+        // Global guards run in this order: authentication first, then the destination check.
         { provide: APP_GUARD, useExisting: MerchantAuthGuard },
-        { provide: APP_INTERCEPTOR, useClass: WebhookDestinationInterceptor },
+        { provide: APP_GUARD, useClass: WebhookDestinationGuard },
         SandboxSeed,
       ],
       exports: [ApiConfig, SerialWriter],
