@@ -106,6 +106,35 @@ describe('EntityTable on a prepared SQLite connection', () => {
     expect(await table.findOne(sql(), { id: 'b' })).toBeNull();
   });
 
+  it('updates many rows by key in one statement, each to its own values; the last of two for one key wins', async () => {
+    await table.insert(sql(), [
+      { id: 'e1', ownerId: 'o3', data: null, done: false, price: 1 },
+      { id: 'e2', ownerId: 'o3', data: null, done: false, price: 2 },
+      { id: 'e3', ownerId: 'o3', data: null, done: false, price: 3 },
+    ]);
+    const statements: string[] = [];
+    const connection = (dataSource.driver as unknown as { databaseConnection: PreparedDatabase })
+      .databaseConnection;
+    const listen = (text: string): number => statements.push(text);
+    connection.on('trace', listen);
+    await table.updateEach(sql(), 'id', [
+      { id: 'e1', data: { n: 10 }, done: true, price: 10.5 },
+      { id: 'e3', data: { n: 30 }, done: false, price: 30 },
+      { id: 'e1', data: { n: 11 }, done: true, price: 11 },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    connection.off('trace', listen);
+    expect(statements).toHaveLength(1);
+    const rows = await dataSource
+      .getRepository(Thing)
+      .find({ where: { ownerId: 'o3' }, order: { id: 'ASC' } });
+    expect(rows.map((row) => [row.id, row.data, row.done, row.price])).toEqual([
+      ['e1', { n: 11 }, true, 11],
+      ['e2', null, false, 2],
+      ['e3', { n: 30 }, false, 30],
+    ]);
+  });
+
   it('finalizes its statements when TypeORM closes the connection, which SQLite requires', async () => {
     await table.findOne(sql(), { id: 'a' });
     await expect(dataSource.destroy()).resolves.toBeUndefined();

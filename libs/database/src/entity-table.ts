@@ -76,6 +76,41 @@ export class EntityTable<Entity extends ObjectLiteral> {
     ]);
   }
 
+  /**
+   * Sets on each row the values it gives, on the table's row that `key` names, in one statement
+   * (rows that all give the same properties; of two naming the same key, the last wins). The list
+   * is padded to a power of two by repeating a row, so that few texts are ever prepared.
+   */
+  async updateEach(sql: Sql, key: keyof Entity & string, rows: Array<Partial<Entity>>): Promise<void> {
+    const latest = [...new Map(rows.map((row) => [row[key], row])).values()];
+    if (latest.length === 0) return;
+    const properties = Object.keys(latest[0]).filter((property) => latest[0][property] !== undefined);
+    if (!properties.includes(key)) throw new Error(`updateEach: every row must give ${key}`);
+    let size = 1;
+    while (size < latest.length) size *= 2;
+    const padded = [...latest, ...Array.from({ length: size - latest.length }, () => latest[0])];
+    const text = this.text(`updateEach:${key}:${size}:${properties.join(',')}`, (layout) => {
+      const names = properties.map((property) => this.name(layout.column(property)));
+      const keyName = this.name(layout.column(key));
+      const row = `(${properties.map(() => '?').join(', ')})`;
+      const sets = properties
+        .filter((property) => property !== key)
+        .map((property) => {
+          const name = this.name(layout.column(property));
+          return `${name} = v.${name}`;
+        });
+      if (layout.updatedAt !== undefined) sets.push(`${layout.updatedAt} = CURRENT_TIMESTAMP`);
+      return (
+        `WITH v (${names.join(', ')}) AS (VALUES ${padded.map(() => row).join(', ')}) ` +
+        `UPDATE ${layout.table} SET ${sets.join(', ')} FROM v WHERE ${layout.table}.${keyName} = v.${keyName}`
+      );
+    });
+    await sql.run(
+      text,
+      padded.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
+    );
+  }
+
   delete(sql: Sql, where: Where<Entity>): Promise<number> {
     const filter = this.filter(where);
     const text = this.text(

@@ -50,8 +50,11 @@ export class EventIngest {
     // A replayed event is staged again (made once by the outbox): a database written before
     // events and deliveries shared one write may hold the event without its delivery.
     const run = await this.transactions.appendEvents(terminal, links, (manager) => {
-      const stage = this.webhooks.stagerFor(manager, terminal.merchantId);
-      return (transaction, event, result) => stage(transaction, event, result === 'duplicate');
+      const stager = this.webhooks.stagerFor(manager, terminal.merchantId);
+      return {
+        each: (transaction, event, result) => stager.stage(transaction, event, result === 'duplicate'),
+        end: () => stager.insert(),
+      };
     });
     for (const appended of run.appended) {
       if (appended.result === 'unknown') {

@@ -6,12 +6,17 @@ import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher';
 import { DeliveryRepository } from '../webhooks/delivery.repository';
 import type { TransactionEntity } from './transaction.entity';
 
-/** Stages the delivery an event calls for, in one write; null when none is due. */
-export type Stager = (
-  transaction: TransactionEntity,
-  event: TransactionEvent,
-  replayed: boolean,
-) => Promise<PendingDelivery | null>;
+/** The deliveries one write stages: each event's, then all inserted together. */
+export interface Stager {
+  /** The delivery an event calls for; null when none is due. */
+  stage: (
+    transaction: TransactionEntity,
+    event: TransactionEvent,
+    replayed: boolean,
+  ) => Promise<PendingDelivery | null>;
+  /** Inserts what was staged, in one statement; before the write ends. */
+  insert: () => Promise<void>;
+}
 
 /**
  * Puts each later event of an async transaction in the outbox, in the write that stores the
@@ -31,25 +36,28 @@ export class TransactionWebhooks {
    */
   stagerFor(manager: EntityManager, merchantId: string): Stager {
     let secret: Promise<string | null> | undefined;
-    return async (transaction, event, replayed) => {
-      // The acknowledgement is the HTTP answer; only later state changes are webhooks.
-      if (
-        transaction.mode !== 'async' ||
-        transaction.eventsWebhookUrl === '' ||
-        event.status === 'TERMINAL_ACKNOWLEDGED'
-      ) {
-        return null;
-      }
-      secret ??= this.outbox.signingSecret(manager, merchantId);
-      return this.outbox.stageForEvent(
-        manager,
-        transaction,
-        transaction.eventsWebhookUrl,
-        event,
-        Date.now(),
-        replayed,
-        await secret,
-      );
+    const staging = this.outbox.stagingIn(manager);
+    return {
+      stage: async (transaction, event, replayed) => {
+        // The acknowledgement is the HTTP answer; only later state changes are webhooks.
+        if (
+          transaction.mode !== 'async' ||
+          transaction.eventsWebhookUrl === '' ||
+          event.status === 'TERMINAL_ACKNOWLEDGED'
+        ) {
+          return null;
+        }
+        secret ??= this.outbox.signingSecret(manager, merchantId);
+        return staging.stage(
+          transaction,
+          transaction.eventsWebhookUrl,
+          event,
+          Date.now(),
+          replayed,
+          await secret,
+        );
+      },
+      insert: () => staging.insert(),
     };
   }
 

@@ -99,6 +99,9 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Stores nothing beside the events. */
+  const nothingAlongside = () => ({ each: async () => null, end: async () => undefined });
+
   const stored = (clientTransactionId: string) => repository.findByClientId(MERCHANT, clientTransactionId);
 
   it('one run with a charge and a refund of it: the refund finds the charge as the run has it', async () => {
@@ -106,7 +109,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     const charge = orderOf('charge');
     const refund = orderOf('refund', reference);
     const run = [...approvedRun(charge, reference), ...approvedRun(refund, randomUUID())];
-    const appended = await repository.appendEvents(TERMINAL, run, () => async () => null);
+    const appended = await repository.appendEvents(TERMINAL, run, nothingAlongside);
     expect(appended.refusal).toBeUndefined();
     expect(appended.appended.map((a) => a.result)).toEqual(Array(8).fill('appended'));
 
@@ -131,13 +134,13 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
   it('a replayed run changes nothing; an event that does not follow stops the run after what it stored', async () => {
     const charge = orderOf('charge');
     const run = approvedRun(charge, randomUUID());
-    await repository.appendEvents(TERMINAL, run.slice(0, 2), () => async () => null);
-    const again = await repository.appendEvents(TERMINAL, run, () => async () => null);
+    await repository.appendEvents(TERMINAL, run.slice(0, 2), nothingAlongside);
+    const again = await repository.appendEvents(TERMINAL, run, nothingAlongside);
     expect(again.appended.map((a) => a.result)).toEqual(['duplicate', 'duplicate', 'appended', 'appended']);
 
     const other = orderOf('charge');
     const [ack, , requested] = approvedRun(other, randomUUID());
-    const refused = await repository.appendEvents(TERMINAL, [ack, requested], () => async () => null);
+    const refused = await repository.appendEvents(TERMINAL, [ack, requested], nothingAlongside);
     expect(refused.appended.map((a) => a.result)).toEqual(['appended']);
     expect(refused.refusal?.message).toMatch(/follows CARD_PRESENTED/);
     expect(await stored(other.clientTransactionId)).toMatchObject({

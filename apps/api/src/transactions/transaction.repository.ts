@@ -39,6 +39,15 @@ export type AppendResult = 'appended' | 'duplicate';
 export type Appended<T> =
   { link: LinkEvent; result: AppendResult; alongside: T } | { link: LinkEvent; result: 'unknown' };
 
+/**
+ * What a run stores beside its events, in the same write: `each` for every event stored (or found
+ * stored already), `end` once after the last, before the transactions' new states are written.
+ */
+export interface Alongside<T> {
+  each: (transaction: TransactionEntity, event: LinkEvent['event'], result: AppendResult) => Promise<T>;
+  end: () => Promise<void>;
+}
+
 export interface AppendedRun<T> {
   appended: Array<Appended<T>>;
   /** Why the event after the appended ones was refused; absent when the whole run went in. */
@@ -178,9 +187,7 @@ export class TransactionRepository {
   appendEvents<T>(
     terminal: TerminalIdentity,
     links: LinkEvent[],
-    alongsideIn: (
-      manager: EntityManager,
-    ) => (transaction: TransactionEntity, event: LinkEvent['event'], result: AppendResult) => Promise<T>,
+    alongsideIn: (manager: EntityManager) => Alongside<T>,
   ): Promise<AppendedRun<T>> {
     return this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
@@ -226,9 +233,10 @@ export class TransactionRepository {
           appended.push({
             link,
             result,
-            alongside: await alongside(transaction, link.event, result),
+            alongside: await alongside.each(transaction, link.event, result),
           });
       }
+      await alongside.end();
       // Last: SQLite readers share the writer's connection, so whoever sees the new status also
       // sees its events, its reference, its deliveries and the business state it changed.
       await run.updateTransactions();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
-import { EntityTable, SerialWriter, sqlOf, type Sql } from '@tps/database';
+import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
 import {
   GroupCommit,
   destinationOf,
@@ -62,6 +62,61 @@ function deliveryChanges(attempt: RecordedAttempt): Partial<DeliveryEntity> {
   };
 }
 
+/** The fields a new delivery takes from its event (or from the delivery it repeats). */
+type DeliveryFields = Pick<
+  DeliveryEntity,
+  | 'merchantId'
+  | 'transactionId'
+  | 'clientTransactionId'
+  | 'eventId'
+  | 'eventStatus'
+  | 'url'
+  | 'payload'
+  | 'redeliveryOf'
+> & { now: number };
+
+/** A delivery not yet attempted, at `position` in its transaction's order. */
+function newDelivery(position: number, fields: DeliveryFields): DeliveryEntity {
+  return {
+    id: randomUUID(),
+    merchantId: fields.merchantId,
+    transactionId: fields.transactionId,
+    position,
+    clientTransactionId: fields.clientTransactionId,
+    eventId: fields.eventId,
+    eventStatus: fields.eventStatus,
+    url: fields.url,
+    payload: fields.payload,
+    state: 'pending',
+    failure: null,
+    attemptCount: 0,
+    firstAttemptAt: null,
+    nextAttemptAt: iso(fields.now),
+    redeliveryOf: fields.redeliveryOf,
+    createdAt: iso(fields.now),
+  };
+}
+
+/**
+ * The deliveries of the events one write stores. `stage` gives each its position from the
+ * transaction's delivery counter (which that write stores with the transaction); a replayed event
+ * (`checkFirst`) may have its delivery already (made once: then null comes back), a new one cannot,
+ * since an event and its delivery are stored together. A delivery carries what its first attempt
+ * sends, signed with `signingSecret` as read in the same write. `insert` stores every staged
+ * delivery in one statement, before the write ends.
+ */
+export interface DeliveryStaging {
+  stage: (
+    transaction: CountedTransaction,
+    url: string,
+    event: TransactionEvent,
+    now: number,
+    checkFirst: boolean,
+    signingSecret: string | null,
+  ) => Promise<PendingDelivery | null>;
+  insert: () => Promise<void>;
+}
+
 export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
   return {
     id: delivery.id,
@@ -94,46 +149,49 @@ export class DeliveryRepository implements DeliveryStore {
         const sql = sqlOf(manager);
         const batch = take();
         await this.attemptTable.insert(sql, batch.map(attemptRow));
-        for (const { id, attempt } of batch) {
-          await this.table.update(sql, { id }, deliveryChanges(attempt));
-        }
+        await this.table.updateEach(
+          sql,
+          'id',
+          batch.map(({ id, attempt }) => ({ id, ...deliveryChanges(attempt) })),
+        );
       }),
     );
   }
 
-  /**
-   * Stages the delivery of an event inside the write that stores the event; its position follows
-   * the transaction's delivery counter, which that write stores with the transaction. A replayed
-   * event (`checkFirst`) may already have its delivery (made once: then null comes back); a new
-   * one cannot, since an event and its delivery are stored together. The delivery carries what
-   * its first attempt sends, signed with `signingSecret` as read in the same write.
-   */
-  async stageForEvent(
-    manager: EntityManager,
-    transaction: CountedTransaction,
-    url: string,
-    event: TransactionEvent,
-    now: number,
-    checkFirst: boolean,
-    signingSecret: string | null,
-  ): Promise<PendingDelivery | null> {
+  /** Stages the deliveries of the events one write stores, and inserts them in that write. */
+  stagingIn(manager: EntityManager): DeliveryStaging {
     const sql = sqlOf(manager);
-    if (checkFirst && (await this.table.findOne(sql, { eventId: event.event_id })) !== null) return null;
-    transaction.deliveryCount += 1;
-    const delivery = await this.insert(sql, transaction.deliveryCount, {
-      merchantId: event.merchant_id,
-      transactionId: transaction.id,
-      clientTransactionId: event.client_transaction_id,
-      eventId: event.event_id,
-      eventStatus: event.status,
-      url,
-      payload: JSON.stringify(event),
-      redeliveryOf: null,
-      now,
-    });
+    const staged: DeliveryEntity[] = [];
     return {
-      ...pendingOf(delivery),
-      firstTarget: { url, body: delivery.payload, eventId: delivery.eventId, signingSecret },
+      stage: async (transaction, url, event, now, checkFirst, signingSecret) => {
+        if (
+          checkFirst &&
+          (staged.some((delivery) => delivery.eventId === event.event_id) ||
+            (await this.table.findOne(sql, { eventId: event.event_id })) !== null)
+        ) {
+          return null;
+        }
+        transaction.deliveryCount += 1;
+        const delivery = newDelivery(transaction.deliveryCount, {
+          merchantId: event.merchant_id,
+          transactionId: transaction.id,
+          clientTransactionId: event.client_transaction_id,
+          eventId: event.event_id,
+          eventStatus: event.status,
+          url,
+          payload: JSON.stringify(event),
+          redeliveryOf: null,
+          now,
+        });
+        staged.push(delivery);
+        return {
+          ...pendingOf(delivery),
+          firstTarget: { url, body: delivery.payload, eventId: delivery.eventId, signingSecret },
+        };
+      },
+      insert: async () => {
+        await this.table.insert(sql, staged.splice(0));
+      },
     };
   }
 
@@ -160,7 +218,9 @@ export class DeliveryRepository implements DeliveryStore {
         'SELECT delivery_count FROM transactions WHERE id = ?',
         [original.transactionId],
       );
-      return this.insert(sql, counted.delivery_count, { ...original, redeliveryOf: original.id, now });
+      const delivery = newDelivery(counted.delivery_count, { ...original, redeliveryOf: original.id, now });
+      await this.table.insert(sql, delivery);
+      return delivery;
     });
   }
 
@@ -235,42 +295,5 @@ export class DeliveryRepository implements DeliveryStore {
   private attemptsOf(deliveryIds: string[]): Promise<DeliveryAttemptEntity[]> {
     if (deliveryIds.length === 0) return Promise.resolve([]);
     return this.attempts.find({ where: { deliveryId: In(deliveryIds) }, order: { n: 'ASC' } });
-  }
-
-  private async insert(
-    sql: Sql,
-    position: number,
-    fields: Pick<
-      DeliveryEntity,
-      | 'merchantId'
-      | 'transactionId'
-      | 'clientTransactionId'
-      | 'eventId'
-      | 'eventStatus'
-      | 'url'
-      | 'payload'
-      | 'redeliveryOf'
-    > & { now: number },
-  ): Promise<DeliveryEntity> {
-    const delivery: DeliveryEntity = {
-      id: randomUUID(),
-      merchantId: fields.merchantId,
-      transactionId: fields.transactionId,
-      position,
-      clientTransactionId: fields.clientTransactionId,
-      eventId: fields.eventId,
-      eventStatus: fields.eventStatus,
-      url: fields.url,
-      payload: fields.payload,
-      state: 'pending',
-      failure: null,
-      attemptCount: 0,
-      firstAttemptAt: null,
-      nextAttemptAt: iso(fields.now),
-      redeliveryOf: fields.redeliveryOf,
-      createdAt: iso(fields.now),
-    };
-    await this.table.insert(sql, delivery);
-    return delivery;
   }
 }
