@@ -10,11 +10,12 @@ export type EventSink = (links: LinkEvent[]) => Promise<void>;
  * One transaction as the terminal runs it. Every event it emits passes the domain's transition
  * function first, so the terminal can never emit an edge outside the specification's table.
  *
- * The acknowledgement and the final event are stored before their call returns. The events in
- * between (CARD_PRESENTED, APPROVAL_REQUESTED) are stored with the next event, or by `save()`
- * before the terminal waits: they leave the terminal only once stored (the reply and the uplink
- * carry stored events only), so a crash before their write loses nothing anyone saw, and a
- * lifecycle with no wait in it is two writes instead of four.
+ * The final event is stored before its call returns, and so is the acknowledgement of `acknowledge()`.
+ * The events before the end (CARD_PRESENTED, APPROVAL_REQUESTED, the acknowledgement of
+ * `acknowledgeLater()`) are stored with the next event, or by `save()` before the terminal waits:
+ * they leave the terminal only once stored (the reply and the uplink carry stored events only), so
+ * a crash before their write loses nothing anyone saw, and a lifecycle with no wait in it is one
+ * write instead of four.
  */
 export class RunningTransaction {
   private current: LifecycleStatus | null;
@@ -51,6 +52,11 @@ export class RunningTransaction {
 
   async acknowledge(): Promise<TransactionEvent> {
     return this.emit('TERMINAL_ACKNOWLEDGED');
+  }
+
+  /** The acknowledgement, emitted now and stored with the next write. */
+  acknowledgeLater(): TransactionEvent {
+    return this.emitLater('TERMINAL_ACKNOWLEDGED');
   }
 
   /** Emitted now, stored with the next write. */

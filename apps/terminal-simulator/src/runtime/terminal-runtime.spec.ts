@@ -209,13 +209,13 @@ describe('TerminalRuntime: the rows of contract §10', () => {
 });
 
 describe('TerminalRuntime: when events are stored', () => {
-  it('at pace instant, stores the acknowledgement, then the rest of the lifecycle in one write', async () => {
+  it('at pace instant, stores a sync lifecycle in one write', async () => {
     const { runtime, store, timers } = harness();
     const charge = order('00', 'sync');
     const done = runtime.operate(charge);
     await timers.runAll();
     const reply = await done;
-    expect(store.writes).toBe(2);
+    expect(store.writes).toBe(1);
     expect(reply.events.map((link) => link.event)).toEqual(store.eventsOf(charge.clientTransactionId));
     expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual([
       'TERMINAL_ACKNOWLEDGED',
@@ -223,6 +223,28 @@ describe('TerminalRuntime: when events are stored', () => {
       'APPROVAL_REQUESTED',
       'APPROVAL',
     ]);
+  });
+
+  it('at pace instant, stores an async acknowledgement before answering, then the rest in one write', async () => {
+    const { runtime, store, timers } = harness();
+    const charge = order('00', 'async');
+    const reply = await runtime.operate(charge);
+    expect(statuses(reply.events.map((link) => link.event))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    await timers.runAll();
+    expect(store.writes).toBe(2);
+    expect(statuses(store.eventsOf(charge.clientTransactionId)).at(-1)).toBe('APPROVAL');
+  });
+
+  it('stores a sync acknowledgement before the first wait that takes time (pace realistic)', async () => {
+    const { runtime, store, timers } = harness('realistic');
+    const charge = order('00', 'sync');
+    const done = runtime.operate(charge);
+    await timers.advance(0);
+    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    await timers.runAll();
+    await done;
+    expect(store.writes).toBe(3);
   });
 
   it('stores what it emitted before it waits: at pace realistic, CARD_PRESENTED and APPROVAL_REQUESTED go up during the acquirer wait', async () => {
@@ -244,17 +266,28 @@ describe('TerminalRuntime: when events are stored', () => {
   });
 
   it('a write that fails takes the events emitted before it down too: none of them is stored or answered', async () => {
-    const { runtime, store, timers } = harness();
-    const charge = order('00', 'sync');
+    const { runtime, store, timers, errors } = harness();
+    const charge = order('00', 'async');
     const record = store.record.bind(store);
     store.record = async (serialNumber, stored, links) => {
       if (links[0].event.status !== 'TERMINAL_ACKNOWLEDGED') throw new Error('disk full');
       return record(serialNumber, stored, links);
     };
-    const done = refusal(runtime.operate(charge));
+    await runtime.operate(charge);
+    await timers.runAll();
+    expect(errors).toEqual([new Error('disk full')]);
+    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    expect(runtime.busy).toBe(false);
+
+    // A sync one that fails stores nothing at all, and answers the failure.
+    store.record = async () => {
+      throw new Error('disk full');
+    };
+    const sync = order('00', 'sync');
+    const done = refusal(runtime.operate(sync));
     await timers.runAll();
     expect(await done).toBe('Error: disk full');
-    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    expect(store.eventsOf(sync.clientTransactionId)).toEqual([]);
     expect(runtime.busy).toBe(false);
   });
 });

@@ -45,6 +45,20 @@ function alreadyRan(): ContractError {
 }
 
 /**
+ * What an abort waiting for `order` hears when it failed: a reused id (TRX-001) ran nothing, so
+ * the abort finds nothing to abort (TRX-002), as if it came after.
+ */
+function abortRefusal(order: OperationOrder, error: unknown): Error {
+  if (error instanceof ContractError && error.code === 'TRX-001') {
+    return new ContractError(
+      'TRX-002',
+      `transaction ${order.clientTransactionId} cannot be aborted: this terminal already ran that client_transaction_id`,
+    );
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
  * One simulated terminal: runs one operation at a time through the seven-state lifecycle, as
  * the scenario chosen by its amount says (contract §10); an abort may come in while it runs.
  */
@@ -76,6 +90,11 @@ export class TerminalRuntime {
   /**
    * Runs an operation. A client_transaction_id this terminal ran before is refused (TRX-001) by
    * the store's key when the acknowledgement is recorded: no read before the write.
+   *
+   * An async operation answers with its acknowledgement, so that is stored first. A sync one
+   * answers with its end: its acknowledgement is stored with the events after it, before the
+   * terminal first waits or with the final event, so a lifecycle with no wait (pace instant) is
+   * one write. Nothing leaves the terminal before it is stored either way.
    */
   async operate(order: OperationOrder): Promise<OperationReply> {
     if (order.type === 'abort') return this.startAbort(order);
@@ -87,25 +106,21 @@ export class TerminalRuntime {
     ended.catch(() => undefined);
     const active: Active = { transaction, interrupts: new Interrupts(this.options.timers), ended };
     this.running = active;
-    try {
-      await transaction.acknowledge();
-    } catch (error) {
-      this.running = undefined;
-      // An abort that came in meanwhile finds nothing ran: TRX-002, as if it came after.
-      const failure =
-        error instanceof ContractError && error.code === 'TRX-001'
-          ? new ContractError(
-              'TRX-002',
-              `transaction ${order.clientTransactionId} cannot be aborted: this terminal already ran that client_transaction_id`,
-            )
-          : error;
-      settle(Promise.reject(failure instanceof Error ? failure : new Error(String(failure))));
-      throw error;
+    if (order.mode === 'sync') {
+      transaction.acknowledgeLater();
+    } else {
+      try {
+        await transaction.acknowledge();
+      } catch (error) {
+        this.running = undefined;
+        settle(Promise.reject(abortRefusal(order, error)));
+        throw error;
+      }
     }
     const done = this.run(active).finally(() => {
       if (this.running === active) this.running = undefined;
     });
-    settle(done);
+    settle(done.catch((error: unknown) => Promise.reject(abortRefusal(order, error))));
     if (order.mode === 'async') {
       done.catch(this.onError);
       return { events: [...transaction.emitted] };
