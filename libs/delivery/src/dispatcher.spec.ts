@@ -103,7 +103,32 @@ class MemoryStore implements DeliveryStore {
     return { url: row.url, body: row.body, eventId: row.eventId, signingSecret: this.secret };
   }
 
+  private failures = 0;
+  private held: Array<() => void> | undefined;
+
+  /** The next `count` records fail, as on a full disk. */
+  failRecords(count: number): void {
+    this.failures = count;
+  }
+
+  /** Records wait until `commitHeld()`, as behind a slow write. */
+  holdRecords(): void {
+    this.held = [];
+  }
+
+  commitHeld(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const commit of held) commit();
+  }
+
   async record(id: string, attempt: RecordedAttempt): Promise<void> {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new Error('disk full');
+    }
+    const held = this.held;
+    if (held !== undefined) await new Promise<void>((resolve) => held.push(resolve));
     const row = this.row(id);
     row.attempts.push(attempt);
     row.delivery.attempts = attempt.n;
@@ -467,12 +492,7 @@ describe('the dispatcher', () => {
   it('keeps a delivery pending when the store fails to record, and tries it again later', async () => {
     const { dispatcher, errors } = dispatcherFor(store, time, receiver);
     await dispatcher.start();
-    const record = store.record.bind(store);
-    let failures = 1;
-    store.record = async (id, attempt) => {
-      if (failures-- > 0) throw new Error('disk full');
-      return record(id, attempt);
-    };
+    store.failRecords(1);
     dispatcher.add(store.save('a1', 'tx-a', time.now));
     await settle();
     expect(errors).toEqual([expect.stringContaining('disk full')]);
@@ -485,15 +505,12 @@ describe('the dispatcher', () => {
   it('sends the next event of a transaction once the earlier one is delivered, while its attempt is being recorded', async () => {
     const { dispatcher } = dispatcherFor(store, time, receiver);
     await dispatcher.start();
-    const record = store.record.bind(store);
-    const recording: Array<() => Promise<void>> = [];
-    store.record = (id, attempt) =>
-      new Promise<void>((resolve) => recording.push(() => record(id, attempt).then(resolve)));
+    store.holdRecords();
     dispatcher.add(store.save('a1', 'tx-a', time.now));
     dispatcher.add(store.save('a2', 'tx-a', time.now));
     await settle();
     expect(receiver.bodiesTo('tx-a')).toEqual(['{"event_id":"evt-a1"}', '{"event_id":"evt-a2"}']);
-    for (const commit of recording) await commit();
+    store.commitHeld();
     await settle();
     expect([store.row('a1').state, store.row('a2').state]).toEqual(['delivered', 'delivered']);
     expect(dispatcher.pendingCount).toBe(0);
@@ -503,10 +520,7 @@ describe('the dispatcher', () => {
     const { dispatcher } = dispatcherFor(store, time, receiver);
     await dispatcher.start();
     receiver.answer('tx-a', { statusCode: 503 }, { statusCode: 200 });
-    const record = store.record.bind(store);
-    const recording: Array<() => Promise<void>> = [];
-    store.record = (id, attempt) =>
-      new Promise<void>((resolve) => recording.push(() => record(id, attempt).then(resolve)));
+    store.holdRecords();
     dispatcher.add(store.save('a1', 'tx-a', time.now));
     dispatcher.add(store.save('a2', 'tx-a', time.now));
     await settle();
@@ -516,12 +530,7 @@ describe('the dispatcher', () => {
   it('sends a delivered event again later when its record failed, even after the next one went', async () => {
     const { dispatcher, errors } = dispatcherFor(store, time, receiver);
     await dispatcher.start();
-    const record = store.record.bind(store);
-    let failures = 1;
-    store.record = async (id, attempt) => {
-      if (failures-- > 0) throw new Error('disk full');
-      return record(id, attempt);
-    };
+    store.failRecords(1);
     dispatcher.add(store.save('a1', 'tx-a', time.now));
     dispatcher.add(store.save('a2', 'tx-a', time.now));
     await settle();

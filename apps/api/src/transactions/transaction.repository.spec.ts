@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
-import { API_MIGRATIONS, SerialWriter, dataSourceOptions } from '@tps/database';
+import { SerialWriter } from '@tps/database';
 import type { LifecycleStatus, OperationType } from '@tps/domain';
 import type { LinkEvent, OperationOrder } from '@tps/link';
-import { API_ENTITIES } from '../api-entities';
+import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { TransactionRepository } from './transaction.repository';
@@ -73,20 +69,12 @@ function approvedRun(order: OperationOrder, reference: string): LinkEvent[] {
 }
 
 describe('TransactionRepository.appendEvents on a real SQLite file', () => {
-  let dir: string;
-  let dataSource: DataSource;
+  let database: ApiDatabase;
   let repository: TransactionRepository;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tps-transactions-'));
-    dataSource = new DataSource(
-      dataSourceOptions({
-        url: `sqlite:${join(dir, 'api.sqlite')}`,
-        entities: API_ENTITIES,
-        migrations: API_MIGRATIONS,
-      }),
-    );
-    await dataSource.initialize();
+    database = await openApiDatabase();
+    const { dataSource } = database;
     repository = new TransactionRepository(
       new SerialWriter(dataSource),
       dataSource.getRepository(TransactionEntity),
@@ -94,10 +82,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     );
   });
 
-  afterEach(async () => {
-    await dataSource.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => database.close());
 
   /** Stores nothing beside the events. */
   const nothingAlongside = () => ({ each: async () => null, end: async () => undefined });

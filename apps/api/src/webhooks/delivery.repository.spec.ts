@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import type { TransactionEvent } from '@tps/contracts';
-import { API_MIGRATIONS, PreparedDatabase, SerialWriter, dataSourceOptions } from '@tps/database';
-import type { RecordedAttempt } from '@tps/delivery';
-import { API_ENTITIES } from '../api-entities';
+import { SerialWriter } from '@tps/database';
+import type { PendingDelivery, RecordedAttempt } from '@tps/delivery';
 import { LiveFeed } from '../live/live-feed';
+import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 import { DeliveryRepository } from './delivery.repository';
@@ -27,6 +23,13 @@ function eventOf(status: TransactionEvent['status'], clientTransactionId: string
   } as TransactionEvent;
 }
 
+/** The events after the acknowledgement of an approved charge: each calls for a webhook. */
+function laterEvents(clientTransactionId: string): TransactionEvent[] {
+  return (['CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL'] as const).map((status) =>
+    eventOf(status, clientTransactionId),
+  );
+}
+
 function delivered(at: number): RecordedAttempt {
   return {
     outcome: { statusCode: 200 },
@@ -40,22 +43,14 @@ function delivered(at: number): RecordedAttempt {
 }
 
 describe('DeliveryRepository on a real SQLite file', () => {
-  let dir: string;
-  let dataSource: DataSource;
+  let database: ApiDatabase;
   let writer: SerialWriter;
   let outbox: DeliveryRepository;
   let statements: string[];
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tps-deliveries-'));
-    dataSource = new DataSource(
-      dataSourceOptions({
-        url: `sqlite:${join(dir, 'api.sqlite')}`,
-        entities: API_ENTITIES,
-        migrations: API_MIGRATIONS,
-      }),
-    );
-    await dataSource.initialize();
+    database = await openApiDatabase();
+    const { dataSource } = database;
     writer = new SerialWriter(dataSource);
     outbox = new DeliveryRepository(
       writer,
@@ -64,15 +59,30 @@ describe('DeliveryRepository on a real SQLite file', () => {
       new LiveFeed(),
     );
     statements = [];
-    const connection = (dataSource.driver as unknown as { databaseConnection: PreparedDatabase })
-      .databaseConnection;
-    connection.on('trace', (sql: string) => statements.push(sql.split(' ')[0]));
+    database.onStatement((sql) => statements.push(sql.split(' ')[0]));
   });
 
-  afterEach(async () => {
-    await dataSource.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => database.close());
+
+  const deliveries = () =>
+    database.dataSource.getRepository(DeliveryEntity).find({ order: { position: 'ASC' } });
+
+  /** Stages a delivery for each event in one write, the last `replayed` ones checked first. */
+  function stageInOneWrite(
+    transaction: { id: string; deliveryCount: number },
+    events: TransactionEvent[],
+    replayed: TransactionEvent[] = [],
+  ): Promise<Array<PendingDelivery | null>> {
+    return writer.write(async (manager) => {
+      const staging = outbox.stagingIn(manager);
+      const staged = await Promise.all(
+        events.map((event) => staging.stage(transaction, URL, event, 0, false, null)),
+      );
+      for (const event of replayed) staged.push(await staging.stage(transaction, URL, event, 0, true, null));
+      await staging.insert();
+      return staged;
+    });
+  }
 
   /** The statements `work` makes SQLite start, each by its first word. */
   async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
@@ -85,48 +95,25 @@ describe('DeliveryRepository on a real SQLite file', () => {
 
   it("stages a run's deliveries in one INSERT, in order, and a replay within the run once", async () => {
     const transaction = { id: randomUUID(), deliveryCount: 0 };
-    const events = [
-      eventOf('CARD_PRESENTED', 'c1'),
-      eventOf('APPROVAL_REQUESTED', 'c1'),
-      eventOf('APPROVAL', 'c1'),
-    ];
-    let staged: unknown[] = [];
-    const run = await statementsOf(() =>
-      writer.write(async (manager) => {
-        const staging = outbox.stagingIn(manager);
-        staged = [
-          ...(await Promise.all(
-            events.map((event) => staging.stage(transaction, URL, event, 0, false, null)),
-          )),
-          await staging.stage(transaction, URL, events[2], 0, true, null),
-        ];
-        await staging.insert();
-      }),
+    const events = laterEvents('c1');
+    let staged: Array<PendingDelivery | null> = [];
+    const run = await statementsOf(
+      async () => (staged = await stageInOneWrite(transaction, events, [events[2]])),
     );
     expect(run).toEqual(['BEGIN', 'INSERT', 'COMMIT']);
     expect(staged.at(-1)).toBeNull();
     expect(transaction.deliveryCount).toBe(3);
-    const rows = await dataSource.getRepository(DeliveryEntity).find({ order: { position: 'ASC' } });
-    expect(rows.map((row) => [row.position, row.eventId, row.state])).toEqual(
+    expect((await deliveries()).map((row) => [row.position, row.eventId, row.state])).toEqual(
       events.map((event, i) => [i + 1, event.event_id, 'pending']),
     );
   });
 
   it('records a batch of attempts in one INSERT and one UPDATE, each delivery with its own values', async () => {
     const transaction = { id: randomUUID(), deliveryCount: 0 };
-    const events = [
-      eventOf('CARD_PRESENTED', 'c2'),
-      eventOf('APPROVAL_REQUESTED', 'c2'),
-      eventOf('APPROVAL', 'c2'),
-    ];
-    const pending = await writer.write(async (manager) => {
-      const staging = outbox.stagingIn(manager);
-      const made = await Promise.all(
-        events.map((event) => staging.stage(transaction, URL, event, 0, false, null)),
-      );
-      await staging.insert();
-      return made.flatMap((delivery) => (delivery === null ? [] : [delivery]));
-    });
+    const events = laterEvents('c2');
+    const pending = (await stageInOneWrite(transaction, events)).flatMap((delivery) =>
+      delivery === null ? [] : [delivery],
+    );
     // Held behind a write under way, the three records share the next one.
     let release!: () => void;
     const busy = writer.write(() => new Promise<void>((resolve) => (release = resolve)));
@@ -138,12 +125,13 @@ describe('DeliveryRepository on a real SQLite file', () => {
     });
     // The UPDATE starts with its list of values (WITH v AS (VALUES …) UPDATE …).
     expect(await recorded).toEqual(['COMMIT', 'BEGIN', 'INSERT', 'WITH', 'COMMIT']);
-    const rows = await dataSource.getRepository(DeliveryEntity).find({ order: { position: 'ASC' } });
-    expect(rows.map((row) => [row.state, row.attemptCount, row.firstAttemptAt, row.nextAttemptAt])).toEqual([
+    expect(
+      (await deliveries()).map((row) => [row.state, row.attemptCount, row.firstAttemptAt, row.nextAttemptAt]),
+    ).toEqual([
       ['delivered', 1, new Date(1_000).toISOString(), null],
       ['delivered', 1, new Date(2_000).toISOString(), null],
       ['delivered', 1, new Date(3_000).toISOString(), null],
     ]);
-    expect(await dataSource.getRepository(DeliveryAttemptEntity).count()).toBe(3);
+    expect(await database.dataSource.getRepository(DeliveryAttemptEntity).count()).toBe(3);
   });
 });

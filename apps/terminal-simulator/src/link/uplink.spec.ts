@@ -125,15 +125,24 @@ describe('Uplink: the events an operation answers with travel once', () => {
       return links;
     });
 
-  it("holds a reply's events back until the service says it stored them, then acknowledges them", async () => {
-    const reply = await operate('t1', 4);
+  /** The service's notice that it stored these events of one transaction. */
+  const notifyStored = (clientTransactionId: string, links: LinkEvent[]): void =>
     service.notify({
       type: 'stored',
       merchantId: MERCHANT,
-      clientTransactionId: 't1',
-      eventIds: reply.map((link) => link.event.event_id),
+      clientTransactionId,
+      eventIds: links.map((link) => link.event.event_id),
     });
-    while (store.acknowledgedEvents.length < 4) await new Promise((resolve) => setImmediate(resolve));
+
+  /** Resolves once the store has acknowledged `count` events from notices. */
+  const acknowledged = async (count: number): Promise<void> => {
+    while (store.acknowledgedEvents.length < count) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it("holds a reply's events back until the service says it stored them, then acknowledges them", async () => {
+    const reply = await operate('t1', 4);
+    notifyStored('t1', reply);
+    await acknowledged(4);
     // A later transaction's event goes up alone: nothing of t1 went before it, nor goes with it.
     const next = service.nextRun();
     store.add(linkEvent('t2', 0));
@@ -146,13 +155,8 @@ describe('Uplink: the events an operation answers with travel once', () => {
   it('a notice for every held event ends the hold without reading the queue', async () => {
     const reads = store.reads;
     const reply = await operate('t4', 3);
-    service.notify({
-      type: 'stored',
-      merchantId: MERCHANT,
-      clientTransactionId: 't4',
-      eventIds: reply.map((link) => link.event.event_id),
-    });
-    while (store.acknowledgedEvents.length < 3) await new Promise((resolve) => setImmediate(resolve));
+    notifyStored('t4', reply);
+    await acknowledged(3);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(store.reads).toBe(reads);
     expect(service.runs).toEqual([]);
@@ -161,12 +165,7 @@ describe('Uplink: the events an operation answers with travel once', () => {
   it('a notice that misses a held event sends that event up at once', async () => {
     const reply = await operate('t5', 3);
     const next = service.nextRun();
-    service.notify({
-      type: 'stored',
-      merchantId: MERCHANT,
-      clientTransactionId: 't5',
-      eventIds: reply.slice(0, 2).map((link) => link.event.event_id),
-    });
+    notifyStored('t5', reply.slice(0, 2));
     expect(await next).toEqual(['t5-2']);
   });
 
