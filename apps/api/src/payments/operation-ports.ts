@@ -18,8 +18,13 @@ export interface OperationStore {
   ): Promise<TransactionEntity | null>;
   /** Forgets a request the terminal never took. */
   remove(id: string): Promise<void>;
-  /** Stores a run of one transaction's events (as the uplink does); throws unless all are stored. */
-  storeEvents(terminal: TerminalEntity, events: LinkEvent[]): Promise<void>;
+  /**
+   * Stores a run of one transaction's events (as the uplink does); throws unless all are stored.
+   * `recorded` is the row as this process just inserted it, when nothing else is likely to have
+   * stored events for it since: the store may then use it instead of reading it (and reads it
+   * after all if it finds that something did).
+   */
+  storeEvents(terminal: TerminalEntity, events: LinkEvent[], recorded?: TransactionEntity): Promise<void>;
 }
 
 /** The terminals: which one a request is for, and the link to it. */

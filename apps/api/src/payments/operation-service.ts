@@ -30,7 +30,7 @@ export class OperationService {
         findByClientId: (merchantId, id) => transactions.findByClientId(merchantId, id),
         insertDecided: (decide) => transactions.insertDecided(decide),
         remove: (id) => transactions.remove(id),
-        storeEvents: (terminal, events) => ingest.ingestAll(terminal, events),
+        storeEvents: (terminal, events, recorded) => ingest.ingestAll(terminal, events, recorded),
       },
       terminals: {
         resolve: (merchant, serial) => resolver.resolve(merchant, serial),

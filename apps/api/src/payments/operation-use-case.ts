@@ -86,6 +86,13 @@ const SYNC_ANSWER: AnswerReader<AuthorizationResponse> = {
 const REPEAT_POLL_MS = 50;
 
 /**
+ * A terminal holds an operation's events off its uplink for 300 ms (the simulator's hold): a
+ * reply that comes sooner finds the record as this process inserted it, so the store need not
+ * read it again. Only a hint: the store checks, and reads the record if it moved on.
+ */
+const FRESH_REPLY_MS = 250;
+
+/**
  * Runs payment operations on terminals: the one use case behind every route, Local and Cloud,
  * sync and async, free of the framework (its ports are in operation-ports.ts). Idempotent per merchant by client_transaction_id (contract §5). Every answer
  * is read from what is committed: the terminal's events are stored before the caller hears them
@@ -167,8 +174,10 @@ export class OperationUseCase {
       }
       return this.answerRepeat(existing, terminal, request, answer);
     }
+    const sent = this.timer.now();
     const events = await this.handToTerminal(recorded, terminal, request);
-    await this.transactions.storeEvents(terminal, events);
+    const fresh = this.timer.now() - sent < FRESH_REPLY_MS ? recorded.transaction : undefined;
+    await this.transactions.storeEvents(terminal, events, fresh);
     this.links.stored(terminal, events);
     const value = answer.fromEvents(events);
     if (value === undefined) throw outcomeUnknown(request.clientTransactionId);

@@ -9,6 +9,16 @@ interface Touched {
   transaction: TransactionEntity;
   changes: Partial<TransactionEntity>;
   deliveriesBefore: number;
+  /** Taken from the caller, not read: its UPDATE checks that it still holds this many events. */
+  unread?: { eventCount: number };
+}
+
+/** The UPDATE of a transaction taken unread found that events were stored for it meanwhile. */
+export class RecordMovedOnError extends Error {
+  constructor(readonly transactionId: string) {
+    super(`transaction ${transactionId} changed while its run was written`);
+    this.name = 'RecordMovedOnError';
+  }
 }
 
 /**
@@ -22,11 +32,22 @@ export class EventRunState {
   private readonly newEvents: Array<Partial<TransactionEventEntity>> = [];
   private readonly storedInRun = new Set<string>();
 
+  /**
+   * `recorded`, when given, is a transaction as its caller has just inserted it: the run takes it
+   * instead of reading it, and its UPDATE checks that nothing stored an event for it meanwhile.
+   */
   constructor(
     private readonly sql: Sql,
     private readonly transactions: EntityTable<TransactionEntity>,
     private readonly events: EntityTable<TransactionEventEntity>,
-  ) {}
+    recorded?: TransactionEntity,
+  ) {
+    if (recorded !== undefined) {
+      const touched = this.touch({ ...recorded });
+      touched.unread = { eventCount: recorded.eventCount };
+      this.touched.set(`${recorded.merchantId}:${recorded.clientTransactionId}`, Promise.resolve(touched));
+    }
+  }
 
   async transaction(event: LinkEvent['event']): Promise<TransactionEntity | null> {
     const key = `${event.merchant_id}:${event.client_transaction_id}`;
@@ -112,13 +133,18 @@ export class EventRunState {
     await this.events.insert(this.sql, this.newEvents);
   }
 
-  /** One UPDATE for each transaction the run changed, its delivery counter included. */
+  /**
+   * One UPDATE for each transaction the run changed, its delivery counter included. One taken
+   * unread is updated only if it still holds the events it had: else RecordMovedOnError.
+   */
   async updateTransactions(): Promise<void> {
-    for (const { transaction, changes, deliveriesBefore } of this.byId.values()) {
+    for (const { transaction, changes, deliveriesBefore, unread } of this.byId.values()) {
       if (transaction.deliveryCount !== deliveriesBefore) changes.deliveryCount = transaction.deliveryCount;
-      if (Object.keys(changes).length > 0) {
-        await this.transactions.update(this.sql, { id: transaction.id }, changes);
-      }
+      if (Object.keys(changes).length === 0) continue;
+      const where: Partial<TransactionEntity> =
+        unread === undefined ? { id: transaction.id } : { id: transaction.id, eventCount: unread.eventCount };
+      const changed = await this.transactions.update(this.sql, where, changes);
+      if (unread !== undefined && changed === 0) throw new RecordMovedOnError(transaction.id);
     }
   }
 

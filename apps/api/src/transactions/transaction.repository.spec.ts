@@ -6,6 +6,7 @@ import type { LinkEvent, OperationOrder } from '@tps/link';
 import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
+import { transactionFromOrder } from './transaction-from-order';
 import { TransactionRepository } from './transaction.repository';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
@@ -114,6 +115,75 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     expect((await repository.eventsOf(charged?.id ?? '')).map((e) => [e.sequence, e.status])).toEqual(
       LIFECYCLE.map((status, i) => [i + 1, status]),
     );
+  });
+
+  /** Records an order as the use case does before it hands it to the terminal: no event yet. */
+  async function record(order: OperationOrder): Promise<TransactionEntity> {
+    const recorded = await repository.insertDecided(async () =>
+      transactionFromOrder(order, TERMINAL.serialNumber, {
+        fingerprint: 'f',
+        targetReference: null,
+        createdAt: new Date(),
+      }),
+    );
+    if (recorded === null) throw new Error('not recorded');
+    return recorded;
+  }
+
+  /** The statements `work` makes SQLite start, each by its first words. */
+  async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+    const statements: string[] = [];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    database.onStatement((sql) => statements.push(sql.split(' ').slice(0, 4).join(' ')));
+    await work();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return statements;
+  }
+
+  it('takes the row it was given for a reply, instead of reading it, and stores the same', async () => {
+    const charge = orderOf('charge');
+    const recorded = await record(charge);
+    const reference = randomUUID();
+    const statements = await statementsOf(() =>
+      repository.appendEvents(TERMINAL, approvedRun(charge, reference), nothingAlongside, recorded),
+    );
+    expect(statements.filter((sql) => sql.startsWith('SELECT'))).toEqual([]);
+    expect(await stored(charge.clientTransactionId)).toMatchObject({
+      status: 'APPROVAL',
+      transactionReference: reference,
+      businessState: 'SETTLED',
+      eventCount: 4,
+    });
+    // The caller's object is not the run's.
+    expect(recorded.status).toBeNull();
+  });
+
+  it('a row given for a reply that moved on meanwhile (events stored up the uplink) is read after all', async () => {
+    const charge = orderOf('charge');
+    const recorded = await record(charge);
+    const run = approvedRun(charge, randomUUID());
+    await repository.appendEvents(TERMINAL, run.slice(0, 2), nothingAlongside);
+    const reply = await repository.appendEvents(TERMINAL, run, nothingAlongside, recorded);
+    expect(reply.appended.map((a) => a.result)).toEqual(['duplicate', 'duplicate', 'appended', 'appended']);
+    const charged = await stored(charge.clientTransactionId);
+    expect(charged).toMatchObject({ status: 'APPROVAL', eventCount: 4 });
+    expect((await repository.eventsOf(charged?.id ?? '')).map((e) => [e.sequence, e.status])).toEqual(
+      LIFECYCLE.map((status, i) => [i + 1, status]),
+    );
+
+    // Moved on by events other than the reply's: the check on the UPDATE finds it.
+    const other = orderOf('charge');
+    const otherRecorded = await record(other);
+    const [ack, card, requested, approval] = approvedRun(other, randomUUID());
+    await repository.appendEvents(TERMINAL, [ack], nothingAlongside);
+    const rest = await repository.appendEvents(
+      TERMINAL,
+      [card, requested, approval],
+      nothingAlongside,
+      otherRecorded,
+    );
+    expect(rest.refusal).toBeUndefined();
+    expect(await stored(other.clientTransactionId)).toMatchObject({ status: 'APPROVAL', eventCount: 4 });
   });
 
   it('a replayed run changes nothing; an event that does not follow stops the run after what it stored', async () => {

@@ -7,6 +7,7 @@ import {
   referenceStandsForTarget,
   totalCentavos,
   transition,
+  StorageUnavailableError,
   type BusinessRecord,
   type LifecycleStatus,
 } from '@tps/domain';
@@ -16,7 +17,7 @@ import type { LinkEvent, OperationOrder } from '@tps/link';
 import { businessRecordOf } from './business-record';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
-import { EventRunState } from './event-run-state';
+import { EventRunState, RecordMovedOnError } from './event-run-state';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from './transaction-from-order';
 
 /** What deciding a follow-up reads: inside the write that records it, so nothing falls between. */
@@ -182,17 +183,39 @@ export class TransactionRepository {
    * ones before it are stored, it and the rest are not.
    *
    * Each transaction is read once, its events go in one INSERT and its new state in one UPDATE,
-   * whatever the length of the run.
+   * whatever the length of the run. `recorded` (a row just inserted, with no event yet) is taken
+   * instead of reading that transaction; its UPDATE then checks that no event was stored for it
+   * meanwhile, and if one was (or its events were stored already), the run is written again from
+   * what is stored.
    */
-  appendEvents<T>(
+  async appendEvents<T>(
     terminal: TerminalIdentity,
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
+    recorded?: TransactionEntity,
+  ): Promise<AppendedRun<T>> {
+    if (recorded !== undefined && recorded.status === null && recorded.eventCount === 0) {
+      try {
+        return await this.writeRun(terminal, links, alongsideIn, recorded);
+      } catch (error) {
+        // A storage failure fails the next write the same way; anything else was the record
+        // moving on under the hint, and the run is written again from what is stored.
+        if (error instanceof StorageUnavailableError) throw error;
+      }
+    }
+    return this.writeRun(terminal, links, alongsideIn, undefined);
+  }
+
+  private writeRun<T>(
+    terminal: TerminalIdentity,
+    links: LinkEvent[],
+    alongsideIn: (manager: EntityManager) => Alongside<T>,
+    recorded: TransactionEntity | undefined,
   ): Promise<AppendedRun<T>> {
     return this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
       const alongside = alongsideIn(manager);
-      const run = new EventRunState(sql, this.table, this.eventTable);
+      const run = new EventRunState(sql, this.table, this.eventTable, recorded);
       const decided: Array<{
         link: LinkEvent;
         transaction: TransactionEntity | null;
@@ -225,6 +248,8 @@ export class TransactionRepository {
         );
         decided.push({ link, transaction, result: 'appended' });
       }
+      // Given a row that has moved on, an event may seem not to follow: read it, and decide again.
+      if (recorded !== undefined && refusal !== undefined) throw new RecordMovedOnError(recorded.id);
       await run.insertEvents();
       const appended: Array<Appended<T>> = [];
       for (const { link, transaction, result } of decided) {
