@@ -7,12 +7,11 @@ import {
   referenceStandsForTarget,
   totalCentavos,
   transition,
-  StorageUnavailableError,
   type BusinessRecord,
   type LifecycleStatus,
 } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
-import { EntityTable, SerialWriter, sqlOf, type Sql } from '@tps/database';
+import { EntityTable, SerialWriter, isUniqueViolation, sqlOf, type Sql } from '@tps/database';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { businessRecordOf } from './business-record';
 import { TransactionEventEntity } from './transaction-event.entity';
@@ -198,9 +197,7 @@ export class TransactionRepository {
       try {
         return await this.writeRun(terminal, links, alongsideIn, recorded);
       } catch (error) {
-        // A storage failure fails the next write the same way; anything else was the record
-        // moving on under the hint, and the run is written again from what is stored.
-        if (error instanceof StorageUnavailableError) throw error;
+        if (!(error instanceof RecordMovedOnError)) throw error;
       }
     }
     return this.writeRun(terminal, links, alongsideIn, undefined);
@@ -250,7 +247,14 @@ export class TransactionRepository {
       }
       // Given a row that has moved on, an event may seem not to follow: read it, and decide again.
       if (recorded !== undefined && refusal !== undefined) throw new RecordMovedOnError(recorded.id);
-      await run.insertEvents();
+      try {
+        await run.insertEvents();
+      } catch (error) {
+        // Given a row that has moved on, an event stored already seems new: its key refuses it.
+        throw recorded !== undefined && isUniqueViolation(error)
+          ? new RecordMovedOnError(recorded.id)
+          : error;
+      }
       const appended: Array<Appended<T>> = [];
       for (const { link, transaction, result } of decided) {
         if (transaction === null || result === 'unknown') appended.push({ link, result: 'unknown' });
