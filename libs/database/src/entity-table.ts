@@ -141,6 +141,36 @@ export class EntityTable<Entity extends ObjectLiteral> {
     return found ?? null;
   }
 
+  /** The table's name, quoted for SQL. */
+  get tableName(): string {
+    return this.layout.table;
+  }
+
+  /** A property's column, quoted for SQL. */
+  columnName(property: keyof Entity & string): string {
+    return this.name(this.layout.column(property));
+  }
+
+  /**
+   * The table's columns read from `alias` in a join, each named `<prefix><column>`, so that two
+   * tables with a column of the same name can share a row (see `hydrateJoined`).
+   */
+  joinedColumns(alias: string, prefix: string): string {
+    return this.layout.metadata.columns
+      .map(
+        (column) =>
+          `${alias}.${this.name(column)} AS ${this.dataSource.driver.escape(prefix + column.databaseName)}`,
+      )
+      .join(', ');
+  }
+
+  /** The entity a joined row gives under `prefix` (see `joinedColumns`); null for an outer join's miss. */
+  hydrateJoined(row: Record<string, unknown>, prefix: string): Entity | null {
+    const primary = this.layout.metadata.primaryColumns;
+    if (primary.some((column) => row[prefix + column.databaseName] === null)) return null;
+    return this.hydrate(row, prefix);
+  }
+
   private get layout(): Layout {
     if (this.layoutValue === undefined) {
       const metadata = this.dataSource.getMetadata(this.target);
@@ -204,11 +234,11 @@ export class EntityTable<Entity extends ObjectLiteral> {
     return this.dataSource.driver.preparePersistentValue(value, this.layout.column(property)) as SqlValue;
   }
 
-  private hydrate(row: Record<string, unknown>): Entity {
+  private hydrate(row: Record<string, unknown>, prefix = ''): Entity {
     const entity = this.layout.metadata.create() as Record<string, unknown>;
     for (const column of this.layout.metadata.columns) {
       entity[column.propertyName] = this.dataSource.driver.prepareHydratedValue(
-        row[column.databaseName],
+        row[prefix + column.databaseName],
         column,
       );
     }

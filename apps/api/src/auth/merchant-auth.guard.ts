@@ -3,6 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ContractError } from '@tps/domain';
 import { ApiConfig } from '../config/api-config';
+import { PrefetchedTerminals } from '../terminals/prefetched-terminals';
+import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
 import { isDemoCredential } from './demo-credentials';
 import type { MerchantEntity } from './merchant.entity';
 import { MerchantRateLimiter } from './merchant-rate-limiter';
@@ -26,6 +28,7 @@ export class MerchantAuthGuard implements CanActivate {
     private readonly config: ApiConfig,
     private readonly merchants: MerchantRepository,
     private readonly limiter: MerchantRateLimiter,
+    private readonly prefetched: PrefetchedTerminals,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -40,7 +43,9 @@ export class MerchantAuthGuard implements CanActivate {
     const credentials = parseAuthorization(request.header('authorization'));
     // The real clock, never a merchant's sandbox clock (contract §5 and §8).
     const timestamp = checkTimestamp(request.header('timestamp'), Math.floor(Date.now() / 1000));
-    const merchant = await this.merchants.findById(credentials.merchantId);
+    const named = request.params[TERMINAL_SERIAL_PARAM] as string | undefined;
+    const found = await this.merchants.findWithTerminal(credentials.merchantId, named);
+    const merchant = found?.merchant ?? null;
     const body = request.rawBody ?? Buffer.alloc(0);
     if (
       merchant === null ||
@@ -59,6 +64,8 @@ export class MerchantAuthGuard implements CanActivate {
       throw new ContractError('AUTH-001', 'the demo credentials are refused in the production profile');
     }
     await this.limiter.consume(merchant.merchantId);
+    const serial = named ?? merchant.boundTerminalSerial;
+    if (found !== null && serial !== null) this.prefetched.remember(merchant, serial, found.terminal);
     request.merchant = merchant;
     return true;
   }

@@ -2,22 +2,64 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
+import { TerminalEntity } from '../terminals/terminal.entity';
 import { MerchantEntity } from './merchant.entity';
+
+/** A merchant, with the terminal a request names if the merchant has it. */
+export interface MerchantWithTerminal {
+  merchant: MerchantEntity;
+  terminal: TerminalEntity | null;
+}
 
 @Injectable()
 export class MerchantRepository {
   private readonly table: EntityTable<MerchantEntity>;
+  private readonly terminals: EntityTable<TerminalEntity>;
+  private withTerminalText: string | undefined;
 
   constructor(
     private readonly writer: SerialWriter,
     @InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>,
   ) {
     this.table = new EntityTable(merchants.manager.connection, MerchantEntity);
+    this.terminals = new EntityTable(merchants.manager.connection, TerminalEntity);
+  }
+
+  /**
+   * Read on every signed request, with the terminal it names (`serial`, else the one bound to the
+   * credentials), in one prepared statement: the request's own terminal lookup is then no second
+   * trip to the database.
+   */
+  async findWithTerminal(
+    merchantId: string,
+    serial: string | undefined,
+  ): Promise<MerchantWithTerminal | null> {
+    const [row] = await sqlOf(this.merchants.manager).all<Record<string, unknown>>(this.withTerminal(), [
+      serial ?? null,
+      merchantId,
+    ]);
+    if (row === undefined) return null;
+    const merchant = this.table.hydrateJoined(row, 'm_');
+    if (merchant === null) return null;
+    return { merchant, terminal: this.terminals.hydrateJoined(row, 't_') };
   }
 
   /** Read on every signed request: a prepared statement. */
   findById(merchantId: string): Promise<MerchantEntity | null> {
     return this.table.findOne(sqlOf(this.merchants.manager), { merchantId });
+  }
+
+  private withTerminal(): string {
+    if (this.withTerminalText === undefined) {
+      const m = this.table;
+      const t = this.terminals;
+      this.withTerminalText =
+        `SELECT ${m.joinedColumns('m', 'm_')}, ${t.joinedColumns('t', 't_')} FROM ${m.tableName} m ` +
+        `LEFT JOIN ${t.tableName} t ON t.${t.columnName('merchantId')} = m.${m.columnName('merchantId')} ` +
+        `AND t.${t.columnName('serialNumber')} = COALESCE(?, m.${m.columnName('boundTerminalSerial')}) ` +
+        `WHERE m.${m.columnName('merchantId')} = ? LIMIT 1`;
+    }
+    return this.withTerminalText;
   }
 
   count(): Promise<number> {

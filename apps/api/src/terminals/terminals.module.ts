@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PrefetchedTerminals } from './prefetched-terminals';
 import { TerminalEntity } from './terminal.entity';
 import { TerminalRepository } from './terminal.repository';
 import { TerminalResolver } from './terminal-resolver';
@@ -7,7 +8,7 @@ import { TerminalResolver } from './terminal-resolver';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([TerminalEntity])],
-  providers: [TerminalRepository, TerminalResolver],
-  exports: [TerminalRepository, TerminalResolver],
+  providers: [TerminalRepository, TerminalResolver, PrefetchedTerminals],
+  exports: [TerminalRepository, TerminalResolver, PrefetchedTerminals],
 })
 export class TerminalsModule {}
