@@ -2,6 +2,7 @@
  * start the built apps as real processes, so `npm test` builds first. */
 const moduleNameMapper = {
   '^@tps/contracts/dto$': '<rootDir>/libs/contracts/src/dto',
+  '^@tps/database/testing$': '<rootDir>/libs/database/src/testing',
   '^@tps/(domain|contracts|delivery|database|testing|link|http)$': '<rootDir>/libs/$1/src',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { ContractError, type LifecycleStatus } from '@tps/domain';
-import { SerialWriter, type PreparedDatabase } from '@tps/database';
+import { SerialWriter } from '@tps/database';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { buildEvent } from '../runtime/event-factory';
 import { TransactionAlreadyStoredError } from '../runtime/runtime-store';
@@ -60,9 +60,7 @@ describe('TerminalStore on a real SQLite file', () => {
     writer = new SerialWriter(dataSource);
     store = new TerminalStore(writer, dataSource.getRepository(TerminalTransactionEntity));
     statements = [];
-    const connection = (dataSource.driver as unknown as { databaseConnection: PreparedDatabase })
-      .databaseConnection;
-    connection.on('trace', (sql: string) => statements.push(sql));
+    database.onStatement((sql) => statements.push(sql));
   });
 
   afterEach(() => database.close());

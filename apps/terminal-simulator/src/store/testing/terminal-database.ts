@@ -1,34 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { TERMINAL_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { TERMINAL_MIGRATIONS } from '@tps/database';
+import { openTestDatabase, type TestDatabase } from '@tps/database/testing';
 import { TerminalPrintJobEntity } from '../../printer/terminal-print-job.entity';
 import { TerminalEventEntity } from '../terminal-event.entity';
 import { TerminalTransactionEntity } from '../terminal-transaction.entity';
 
-/** The simulator's store on a real SQLite file of its own, migrated, for a unit test. */
-export interface TerminalDatabase {
-  dataSource: DataSource;
-  /** Closes the connection and removes the file. */
-  close(): Promise<void>;
-}
+export type TerminalDatabase = TestDatabase;
 
-export async function openTerminalDatabase(): Promise<TerminalDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), 'tps-terminal-store-'));
-  const dataSource = new DataSource(
-    dataSourceOptions({
-      url: `sqlite:${join(dir, 'terminal.sqlite')}`,
-      entities: [TerminalTransactionEntity, TerminalEventEntity, TerminalPrintJobEntity],
-      migrations: TERMINAL_MIGRATIONS,
-    }),
-  );
-  await dataSource.initialize();
-  return {
-    dataSource,
-    close: async () => {
-      await dataSource.destroy();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/** The simulator's store on a real SQLite file of its own, migrated, for a unit test. */
+export function openTerminalDatabase(): Promise<TerminalDatabase> {
+  return openTestDatabase('terminal', {
+    entities: [TerminalTransactionEntity, TerminalEventEntity, TerminalPrintJobEntity],
+    migrations: TERMINAL_MIGRATIONS,
+  });
 }
