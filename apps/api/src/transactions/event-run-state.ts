@@ -9,8 +9,8 @@ interface Touched {
   transaction: TransactionEntity;
   changes: Partial<TransactionEntity>;
   deliveriesBefore: number;
-  /** Taken from the caller, not read: its UPDATE checks that it still holds this many events. */
-  unread?: { eventCount: number };
+  /** Taken from the caller, not read: its UPDATE checks that it still holds these counts. */
+  unread?: { eventCount: number; deliveryCount: number };
 }
 
 /** The UPDATE of a transaction taken unread found that events were stored for it meanwhile. */
@@ -33,8 +33,9 @@ export class EventRunState {
   private readonly storedInRun = new Set<string>();
 
   /**
-   * `recorded`, when given, is a transaction as its caller has just inserted it: the run takes it
-   * instead of reading it, and its UPDATE checks that nothing stored an event for it meanwhile.
+   * `recorded`, when given, is a transaction as its caller has just written it: the run takes it
+   * instead of reading it, and its UPDATE checks that nothing stored an event or a delivery for it
+   * meanwhile.
    */
   constructor(
     private readonly sql: Sql,
@@ -44,7 +45,7 @@ export class EventRunState {
   ) {
     if (recorded !== undefined) {
       const touched = this.touch({ ...recorded });
-      touched.unread = { eventCount: recorded.eventCount };
+      touched.unread = { eventCount: recorded.eventCount, deliveryCount: recorded.deliveryCount };
       this.touched.set(`${recorded.merchantId}:${recorded.clientTransactionId}`, Promise.resolve(touched));
     }
   }
@@ -142,10 +143,17 @@ export class EventRunState {
       if (transaction.deliveryCount !== deliveriesBefore) changes.deliveryCount = transaction.deliveryCount;
       if (Object.keys(changes).length === 0) continue;
       const where: Partial<TransactionEntity> =
-        unread === undefined ? { id: transaction.id } : { id: transaction.id, eventCount: unread.eventCount };
+        unread === undefined ? { id: transaction.id } : { id: transaction.id, ...unread };
       const changed = await this.transactions.update(this.sql, where, changes);
       if (unread !== undefined && changed === 0) throw new RecordMovedOnError(transaction.id);
     }
+  }
+
+  /** The transactions the run changed, as its UPDATEs left them. */
+  written(): TransactionEntity[] {
+    return [...this.byId.values()]
+      .filter(({ changes }) => Object.keys(changes).length > 0)
+      .map(({ transaction }) => transaction);
   }
 
   private touch(transaction: TransactionEntity): Touched {

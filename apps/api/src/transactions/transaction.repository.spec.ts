@@ -7,6 +7,7 @@ import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { transactionFromOrder } from './transaction-from-order';
+import { RECENT_ROW_MS, RecentTransactions } from './recent-transactions';
 import { TransactionRepository } from './transaction.repository';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
@@ -184,6 +185,115 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     );
     expect(rest.refusal).toBeUndefined();
     expect(await stored(other.clientTransactionId)).toMatchObject({ status: 'APPROVAL', eventCount: 4 });
+  });
+
+  describe('the row a recent run wrote', () => {
+    let clock: number;
+    let other: TransactionRepository;
+
+    beforeEach(() => {
+      clock = 1_000_000;
+      const { dataSource } = database;
+      const writer = new SerialWriter(dataSource);
+      const repositoryOf = (): TransactionRepository =>
+        new TransactionRepository(
+          writer,
+          dataSource.getRepository(TransactionEntity),
+          dataSource.getRepository(TransactionEventEntity),
+          new RecentTransactions(() => clock),
+        );
+      repository = repositoryOf();
+      // Another API process on the same database: it knows nothing of this one's recent rows.
+      other = repositoryOf();
+    });
+
+    /** Stages one delivery per event stored, as the outbox does (it moves the row's counter). */
+    const oneDeliveryEach = () => ({
+      each: async (transaction: TransactionEntity) => {
+        transaction.deliveryCount += 1;
+        return null;
+      },
+      end: async () => undefined,
+    });
+
+    const selects = (statements: string[]) => statements.filter((sql) => sql.startsWith('SELECT'));
+
+    it('is taken by the next run of that transaction instead of reading it, and stores the same', async () => {
+      const charge = orderOf('charge');
+      const [ack, card, requested, approval] = approvedRun(charge, randomUUID());
+      await repository.appendEvents(TERMINAL, [ack], oneDeliveryEach, await record(charge));
+      clock += RECENT_ROW_MS - 1;
+      const statements = await statementsOf(() =>
+        repository.appendEvents(TERMINAL, [card, requested, approval], oneDeliveryEach),
+      );
+      expect(selects(statements)).toEqual([]);
+      expect(await stored(charge.clientTransactionId)).toMatchObject({
+        status: 'APPROVAL',
+        businessState: 'SETTLED',
+        eventCount: 4,
+        deliveryCount: 4,
+      });
+    });
+
+    it('is read after all once it is older than its time, or was final, or the run names two transactions', async () => {
+      const charge = orderOf('charge');
+      const [ack, card, requested, approval] = approvedRun(charge, randomUUID());
+      await repository.appendEvents(TERMINAL, [ack], nothingAlongside);
+      clock += RECENT_ROW_MS;
+      expect(
+        selects(await statementsOf(() => repository.appendEvents(TERMINAL, [card], nothingAlongside))),
+      ).not.toEqual([]);
+
+      await repository.appendEvents(TERMINAL, [requested, approval], nothingAlongside);
+      expect(
+        selects(await statementsOf(() => repository.appendEvents(TERMINAL, [approval], nothingAlongside))),
+      ).not.toEqual([]);
+
+      const first = orderOf('charge');
+      const second = orderOf('charge');
+      const [firstAck, firstCard] = approvedRun(first, randomUUID());
+      const [secondAck] = approvedRun(second, randomUUID());
+      await repository.appendEvents(TERMINAL, [firstAck], nothingAlongside);
+      const both = await statementsOf(() =>
+        repository.appendEvents(TERMINAL, [firstCard, secondAck], nothingAlongside),
+      );
+      expect(selects(both)).not.toEqual([]);
+      expect(await stored(first.clientTransactionId)).toMatchObject({
+        status: 'CARD_PRESENTED',
+        eventCount: 2,
+      });
+    });
+
+    it('that moved on in another process (events, or a delivery) is read, and nothing is lost', async () => {
+      const charge = orderOf('charge');
+      const [ack, card, requested, approval] = approvedRun(charge, randomUUID());
+      await repository.appendEvents(TERMINAL, [ack], oneDeliveryEach);
+      await other.appendEvents(TERMINAL, [card, requested], oneDeliveryEach);
+      // Does not follow the row this process wrote: the run reads it, and it follows.
+      const last = await repository.appendEvents(TERMINAL, [approval], oneDeliveryEach);
+      expect(last.refusal).toBeUndefined();
+      const charged = await stored(charge.clientTransactionId);
+      expect(charged).toMatchObject({ status: 'APPROVAL', eventCount: 4, deliveryCount: 4 });
+      expect((await repository.eventsOf(charged?.id ?? '')).map((e) => [e.sequence, e.status])).toEqual(
+        LIFECYCLE.map((status, i) => [i + 1, status]),
+      );
+
+      // A redelivery elsewhere moves only the delivery counter: the UPDATE's check finds it.
+      const next = orderOf('charge');
+      const [nextAck, nextCard] = approvedRun(next, randomUUID());
+      await repository.appendEvents(TERMINAL, [nextAck], oneDeliveryEach);
+      const row = await stored(next.clientTransactionId);
+      await database.dataSource.query(
+        'UPDATE transactions SET delivery_count = delivery_count + 1 WHERE id = ?',
+        [row?.id],
+      );
+      await repository.appendEvents(TERMINAL, [nextCard], oneDeliveryEach);
+      expect(await stored(next.clientTransactionId)).toMatchObject({
+        status: 'CARD_PRESENTED',
+        eventCount: 2,
+        deliveryCount: 3,
+      });
+    });
   });
 
   it('a replayed run changes nothing; an event that does not follow stops the run after what it stored', async () => {

@@ -17,6 +17,7 @@ import { businessRecordOf } from './business-record';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { EventRunState, RecordMovedOnError } from './event-run-state';
+import { RecentTransactions } from './recent-transactions';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from './transaction-from-order';
 
 /** What deciding a follow-up reads: inside the write that records it, so nothing falls between. */
@@ -77,6 +78,7 @@ export class TransactionRepository {
     private readonly writer: SerialWriter,
     @InjectRepository(TransactionEntity) private readonly transactions: Repository<TransactionEntity>,
     @InjectRepository(TransactionEventEntity) private readonly events: Repository<TransactionEventEntity>,
+    private readonly recent: RecentTransactions = new RecentTransactions(),
   ) {
     this.table = new EntityTable(transactions.manager.connection, TransactionEntity);
     this.eventTable = new EntityTable(transactions.manager.connection, TransactionEventEntity);
@@ -182,10 +184,11 @@ export class TransactionRepository {
    * ones before it are stored, it and the rest are not.
    *
    * Each transaction is read once, its events go in one INSERT and its new state in one UPDATE,
-   * whatever the length of the run. `recorded` (a row just inserted, with no event yet) is taken
-   * instead of reading that transaction; its UPDATE then checks that no event was stored for it
-   * meanwhile, and if one was (or its events were stored already), the run is written again from
-   * what is stored.
+   * whatever the length of the run. A row known without reading it is taken instead: `recorded`
+   * (a row just inserted, with no event yet), or for a run of one transaction the row a run of
+   * this process has just written (RecentTransactions). Its UPDATE then checks that no event or
+   * delivery was stored for it meanwhile, and if one was (or its events were stored already),
+   * the run is written again from what is stored.
    */
   async appendEvents<T>(
     terminal: TerminalIdentity,
@@ -193,14 +196,40 @@ export class TransactionRepository {
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     recorded?: TransactionEntity,
   ): Promise<AppendedRun<T>> {
-    if (recorded !== undefined && recorded.status === null && recorded.eventCount === 0) {
+    const known =
+      recorded !== undefined && recorded.status === null && recorded.eventCount === 0
+        ? recorded
+        : this.recentRowOf(links);
+    if (known !== undefined) {
       try {
-        return await this.writeRun(terminal, links, alongsideIn, recorded);
+        return await this.writeAndRemember(terminal, links, alongsideIn, known);
       } catch (error) {
         if (!(error instanceof RecordMovedOnError)) throw error;
       }
     }
-    return this.writeRun(terminal, links, alongsideIn, undefined);
+    return this.writeAndRemember(terminal, links, alongsideIn, undefined);
+  }
+
+  /** The row a recent run wrote, for a run whose events are all of that one transaction. */
+  private recentRowOf(links: LinkEvent[]): TransactionEntity | undefined {
+    if (links.length === 0) return undefined;
+    const { merchant_id: merchantId, client_transaction_id: clientTransactionId } = links[0].event;
+    const one = links.every(
+      ({ event }) => event.merchant_id === merchantId && event.client_transaction_id === clientTransactionId,
+    );
+    return one ? this.recent.take(merchantId, clientTransactionId) : undefined;
+  }
+
+  private async writeAndRemember<T>(
+    terminal: TerminalIdentity,
+    links: LinkEvent[],
+    alongsideIn: (manager: EntityManager) => Alongside<T>,
+    known: TransactionEntity | undefined,
+  ): Promise<AppendedRun<T>> {
+    const { appended, written } = await this.writeRun(terminal, links, alongsideIn, known);
+    // Committed: the rows are now what is stored.
+    this.recent.remember(written);
+    return appended;
   }
 
   private writeRun<T>(
@@ -208,7 +237,7 @@ export class TransactionRepository {
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     recorded: TransactionEntity | undefined,
-  ): Promise<AppendedRun<T>> {
+  ): Promise<{ appended: AppendedRun<T>; written: TransactionEntity[] }> {
     return this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
       const alongside = alongsideIn(manager);
@@ -269,7 +298,10 @@ export class TransactionRepository {
       // Last: SQLite readers share the writer's connection, so whoever sees the new status also
       // sees its events, its reference, its deliveries and the business state it changed.
       await run.updateTransactions();
-      return refusal === undefined ? { appended } : { appended, refusal };
+      return {
+        appended: refusal === undefined ? { appended } : { appended, refusal },
+        written: run.written(),
+      };
     });
   }
 
