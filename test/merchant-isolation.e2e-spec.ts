@@ -217,6 +217,18 @@ describe('merchant isolation on every route', () => {
   it("answers merchant B on every route as if merchant A's data did not exist, and changes none of it", async () => {
     const { footprint, secrets } = await businessOfA();
     const identifiers = await identifiersOfA(footprint, secrets);
+    // A's terminal writes the service's acknowledgements of its events a moment later (its health
+    // writes them at once): the snapshot is taken once all of A's events are acknowledged.
+    await poll(
+      "A's terminal events all acknowledged",
+      async () => {
+        const health = (await (await fetch(`${stack.simulator?.url}/health`)).json()) as {
+          queued_events: number;
+        };
+        return health.queued_events === 0 ? true : undefined;
+      },
+      15_000,
+    );
     const before = await snapshotOfA(stack);
     const receivedBefore = receiver.received.length;
 

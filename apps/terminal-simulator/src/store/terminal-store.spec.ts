@@ -198,15 +198,19 @@ describe('TerminalStore on a real SQLite file', () => {
     expect((await store.pending(SERIAL, 2)).map((row) => row.link)).toEqual(firstLinks.slice(0, 2));
     expect((await store.pending('SIMUNIT002', 100)).map((row) => row.link)).toEqual([otherLink]);
 
-    // The service stored the first three: they leave the queue, in one statement of one write.
+    // The service stored the first three: they leave the queue at once, with no statement, and
+    // the store in one statement of one write.
     const three = pending.slice(0, 3).map((row) => row.seq);
-    expect(await statementsOf(() => store.acknowledge(three))).toEqual(['BEGIN', 'UPDATE', 'COMMIT']);
-    expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual([
-      firstLinks[3],
-      ...secondLinks,
-    ]);
+    expect(await statementsOf(() => store.acknowledge(three))).toEqual([]);
+    const left = [firstLinks[3], ...secondLinks];
+    expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual(left);
+    // What they leave out of a read does not shorten it below its limit.
+    expect((await store.pending(SERIAL, 2)).map((row) => row.link)).toEqual(left.slice(0, 2));
+    expect(await statementsOf(() => store.writeAcknowledgements())).toEqual(['BEGIN', 'UPDATE', 'COMMIT']);
+    expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual(left);
     expect(await store.queuedCount()).toBe(4);
     expect(await statementsOf(() => store.acknowledge([]))).toEqual([]);
+    expect(await statementsOf(() => store.writeAcknowledgements())).toEqual([]);
 
     // Sent again on request, acknowledged or not, each with its order on the acknowledgement.
     expect(await store.linkEvents(transactionKey(first.merchantId, first.clientTransactionId))).toEqual(
@@ -215,21 +219,35 @@ describe('TerminalStore on a real SQLite file', () => {
     expect(await store.linkEvents('demo-merchant:unknown')).toEqual([]);
   });
 
-  it('acknowledgeEvents: the events a reply stored leave the queue, by event_id, in one statement', async () => {
+  it('acknowledgeEvents: the events a reply stored leave the queue, by event_id, written with the others', async () => {
     const charge = order('00', 'sync');
     const links = await recordAll(store, charge, 'CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL');
     const other = order('00');
     const otherLinks = await recordAll(store, other, 'TERMINAL_REJECTED');
 
     const ids = [...links.slice(0, 3).map((link) => link.event.event_id), 'not-an-event-of-this-store'];
-    expect(await statementsOf(() => store.acknowledgeEvents(ids))).toEqual(['BEGIN', 'UPDATE', 'COMMIT']);
+    expect(await statementsOf(() => store.acknowledgeEvents(ids))).toEqual([]);
     expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual([links[3], ...otherLinks]);
-    const acked = await dataSource.getRepository(TerminalEventEntity).findBy({ acked: true });
-    expect(acked.map((row) => row.eventId).sort()).toEqual(ids.slice(0, 3).sort());
+    const ackedRows = () => dataSource.getRepository(TerminalEventEntity).findBy({ acked: true });
+    expect(await ackedRows()).toEqual([]);
+
+    // Notices and uplink answers held together go in one write.
+    const [firstOther] = await store.pending(SERIAL, 100).then((rows) => rows.slice(1));
+    await store.acknowledge([firstOther.seq]);
+    expect(await statementsOf(() => store.writeAcknowledgements())).toEqual([
+      'BEGIN',
+      'UPDATE',
+      'UPDATE',
+      'COMMIT',
+    ]);
+    expect((await ackedRows()).map((row) => row.eventId).sort()).toEqual(
+      [...ids.slice(0, 3), firstOther.link.event.event_id].sort(),
+    );
 
     await store.acknowledgeEvents([links[3].event.event_id]);
-    expect(await statementsOf(() => store.acknowledgeEvents([]))).toEqual([]);
-    expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual(otherLinks);
+    expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual(otherLinks.slice(1));
+    await store.writeAcknowledgements();
+    expect((await store.pending(SERIAL, 100)).map((row) => row.link)).toEqual(otherLinks.slice(1));
     // Still the terminal's record of the transaction.
     expect(await store.linkEvents(transactionKey(charge.merchantId, charge.clientTransactionId))).toEqual(
       links,

@@ -1,15 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { DataSource, Repository } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { EntityTable, SerialWriter, sqlOf, type Sql, type SqlValue } from '@tps/database';
-import { GroupCommit } from '@tps/delivery';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { TransactionAlreadyStoredError, transactionKey, type RuntimeStore } from '../runtime/runtime-store';
+import { DeferredAcknowledgements } from './deferred-acknowledgements';
 import { TerminalEventEntity } from './terminal-event.entity';
 import { TerminalTransactionEntity } from './terminal-transaction.entity';
 
 export { transactionKey };
+
+/** Values in one acknowledgement UPDATE, well under SQLite's limit of bound parameters. */
+const ACK_CHUNK = 512;
 
 /** An event row as the queue reads it, joined to its transaction's order. */
 interface LinkRow {
@@ -127,14 +130,13 @@ function namesOf(
  * search, erasure) stay on TypeORM.
  */
 @Injectable()
-export class TerminalStore implements RuntimeStore {
+export class TerminalStore implements RuntimeStore, OnModuleDestroy {
   private readonly transactionTable: EntityTable<TerminalTransactionEntity>;
   private readonly eventTable: EntityTable<TerminalEventEntity>;
   private queueSqlValue: QueueSql | undefined;
   /** Reads outside a write, on the data source's connection. */
   private readonly reads: Sql;
-  /** The service's `stored` notices that arrive while a write is under way share one UPDATE. */
-  private readonly storedNotices: GroupCommit<string[]>;
+  private readonly acknowledgements: DeferredAcknowledgements;
 
   constructor(
     private readonly writer: SerialWriter,
@@ -145,12 +147,29 @@ export class TerminalStore implements RuntimeStore {
     this.transactionTable = new EntityTable(dataSource, TerminalTransactionEntity);
     this.eventTable = new EntityTable(dataSource, TerminalEventEntity);
     this.reads = sqlOf(transactions.manager);
-    this.storedNotices = new GroupCommit((take) =>
+    this.acknowledgements = new DeferredAcknowledgements((seqs, eventIds) =>
       this.writer.write(async (manager) => {
-        const { text, params } = this.queueSql.acknowledge('eventId', take().flat());
-        await sqlOf(manager).run(text, params);
+        const sql = sqlOf(manager);
+        for (const [property, values] of [
+          ['seq', seqs],
+          ['eventId', eventIds],
+        ] as const) {
+          for (let from = 0; from < values.length; from += ACK_CHUNK) {
+            const { text, params } = this.queueSql.acknowledge(
+              property,
+              values.slice(from, from + ACK_CHUNK),
+            );
+            await sql.run(text, params);
+          }
+        }
       }),
     );
+  }
+
+  /** The acknowledgements still in memory are written before the connection closes. */
+  async onModuleDestroy(): Promise<void> {
+    this.acknowledgements.stop();
+    await this.acknowledgements.writeNow().catch(() => undefined);
   }
 
   findTransaction(key: string): Promise<TerminalTransactionEntity | null> {
@@ -208,33 +227,49 @@ export class TerminalStore implements RuntimeStore {
   /** The oldest events the service has not acknowledged yet, in emission order, as they go up. */
   async pending(serialNumber: string, limit: number): Promise<Array<{ seq: number; link: LinkEvent }>> {
     const queue = this.queueSql;
-    const rows = await this.reads.all<LinkRow>(queue.pending, [serialNumber, queue.ackedValue(false), limit]);
-    return rows.map((row) => ({ seq: row.seq, link: queue.link(row) }));
+    // Acknowledgements not written yet leave rows out: read enough more to fill the limit.
+    const rows = await this.reads.all<LinkRow>(queue.pending, [
+      serialNumber,
+      queue.ackedValue(false),
+      limit + this.acknowledgements.size,
+    ]);
+    return rows
+      .map((row) => ({ seq: row.seq, link: queue.link(row) }))
+      .filter(({ seq, link }) => !this.acknowledgements.holds(seq, link.event.event_id))
+      .slice(0, limit);
   }
 
   /**
-   * How many events wait for the service, across every hosted terminal. Counted in turn with the
-   * writes: on SQLite's one shared connection a read beside an open write would see it uncommitted.
+   * How many events wait for the service, across every hosted terminal, once the acknowledgements
+   * in memory are written. Counted in turn with the writes: on SQLite's one shared connection a
+   * read beside an open write would see it uncommitted.
    */
-  queuedCount(): Promise<number> {
+  async queuedCount(): Promise<number> {
+    await this.acknowledgements.writeNow();
     return this.writer.write((manager) => manager.countBy(TerminalEventEntity, { acked: false }));
   }
 
-  /** The service stored these queued events (by seq): they leave the queue. */
-  async acknowledge(seqs: number[]): Promise<void> {
-    if (seqs.length === 0) return;
-    const { text, params } = this.queueSql.acknowledge('seq', seqs);
-    await this.writer.write((manager) => sqlOf(manager).run(text, params));
+  /**
+   * The service stored these queued events (by seq): they leave the queue at once, and the store
+   * with the next acknowledgements' write (DeferredAcknowledgements).
+   */
+  acknowledge(seqs: number[]): Promise<void> {
+    this.acknowledgements.add(seqs, []);
+    return Promise.resolve();
   }
 
   /**
    * The service stored these events (by event_id) from a reply: they need not go up the uplink
-   * again. Notices that arrive while a write is under way share one UPDATE (a group commit); ids
-   * this store does not hold change nothing.
+   * again. Written like `acknowledge`; ids this store does not hold change nothing.
    */
-  async acknowledgeEvents(eventIds: string[]): Promise<void> {
-    if (eventIds.length === 0) return;
-    await this.storedNotices.add(eventIds);
+  acknowledgeEvents(eventIds: string[]): Promise<void> {
+    this.acknowledgements.add([], eventIds);
+    return Promise.resolve();
+  }
+
+  /** Writes the acknowledgements held in memory now, instead of at their timer. */
+  writeAcknowledgements(): Promise<void> {
+    return this.acknowledgements.writeNow();
   }
 
   /** Transactions left unfinished by a crash, so the terminal can close them at start-up. */
