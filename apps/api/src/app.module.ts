@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { API_MIGRATIONS, SerialWriter, dataSourceOptions } from '@tps/database';
+import { API_MIGRATIONS, SerialWriter, openSerialWriter, dataSourceOptions } from '@tps/database';
 import { DataSource } from 'typeorm';
 import { ContractExceptionFilter } from '@tps/http';
 import { AbortModule } from './abort/abort.module';
@@ -55,10 +55,10 @@ export class AppModule {
       ],
       controllers: [HealthController, ReadyController],
       providers: [
-        // The one write queue of the service's database, shared by every repository.
+        // The one write queue of the service's database, on its own connection, shared by every repository.
         {
           provide: SerialWriter,
-          useFactory: (dataSource: DataSource) => new SerialWriter(dataSource),
+          useFactory: openSerialWriter,
           inject: [DataSource],
         },
         { provide: ApiConfig, useValue: config },

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SerialWriter, TERMINAL_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { SerialWriter, TERMINAL_MIGRATIONS, openSerialWriter, dataSourceOptions } from '@tps/database';
 import { DataSource } from 'typeorm';
 import { ContractExceptionFilter } from '@tps/http';
 import { SimulatorConfig } from './config/simulator-config';
@@ -36,10 +36,10 @@ export class SimulatorModule {
       ],
       controllers: [HealthController],
       providers: [
-        // The one write queue of the terminal's database, shared by every store.
+        // The one write queue of the terminal's database, on its own connection, shared by every store.
         {
           provide: SerialWriter,
-          useFactory: (dataSource: DataSource) => new SerialWriter(dataSource),
+          useFactory: openSerialWriter,
           inject: [DataSource],
         },
         { provide: SimulatorConfig, useValue: config },

@@ -1,5 +1,6 @@
 export * from './data-source-options';
 export * from './serial-writer';
+export * from './open-serial-writer';
 export * from './migrations/api';
 export * from './migrations/terminal';
 export * from './insert-rows';

@@ -44,7 +44,7 @@ export class PreparedDatabase extends sqlite3.Database {
 
   /**
    * Every row of a query. Always read to the end (never `get`): a statement left half-read keeps
-   * its read snapshot open on the one connection.
+   * its read snapshot open on its connection, and holds back the log's checkpoint.
    */
   async allPrepared<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
     const statement = await this.statement(sql);

@@ -55,6 +55,8 @@ interface SqliteRunnerFlags {
 class WriteQueue {
   private readonly waiting: Job[] = [];
   private running = false;
+  /** The run under way, settled once the queue is empty. */
+  private current: Promise<void> = Promise.resolve();
   private healthValue: StorageHealth = { state: 'up', since: Date.now() };
   private lastFailureAt = 0;
 
@@ -66,7 +68,12 @@ class WriteQueue {
 
   enqueue(job: Job): void {
     this.waiting.push(job);
-    if (!this.running) void this.run();
+    if (!this.running) this.current = this.run();
+  }
+
+  /** Settles once every write asked for so far is committed or known lost. */
+  idle(): Promise<void> {
+    return this.current;
   }
 
   private async run(): Promise<void> {
@@ -212,7 +219,11 @@ function queueOf(dataSource: DataSource): WriteQueue {
 export class SerialWriter {
   private readonly queue: WriteQueue;
 
-  constructor(dataSource: DataSource) {
+  /** `owned`: a data source opened for this writer alone (openSerialWriter), closed with the app. */
+  constructor(
+    dataSource: DataSource,
+    private readonly owned?: DataSource,
+  ) {
     this.queue = queueOf(dataSource);
   }
 
@@ -226,5 +237,12 @@ export class SerialWriter {
   /** Whether writing works: the last write's result, checked again by a probe write while down. */
   async health(): Promise<StorageHealth> {
     return this.queue.probe();
+  }
+
+  /** NestJS's shutdown hook: the writer's own connection closes once its writes are done. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.owned === undefined) return;
+    await this.queue.idle();
+    if (this.owned.isInitialized) await this.owned.destroy();
   }
 }

@@ -8,8 +8,8 @@ export class MerchantClockRepository {
   constructor(private readonly writer: SerialWriter) {}
 
   /**
-   * Adds to the offset in the write queue (a write beside it on SQLite's one connection would join
-   * whatever transaction is open, and vanish with its rollback); answers the new offset.
+   * Adds to the offset in the write queue, like every write (on SQLite, the queue's connection is
+   * the one that writes); answers the new offset.
    */
   advance(merchantId: string, seconds: number): Promise<number> {
     return this.writer.write(async (manager) => {

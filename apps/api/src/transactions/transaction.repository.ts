@@ -295,8 +295,8 @@ export class TransactionRepository {
           });
       }
       await alongside.end();
-      // Last: SQLite readers share the writer's connection, so whoever sees the new status also
-      // sees its events, its reference, its deliveries and the business state it changed.
+      // Last: where reads share the writer's connection (an in-memory SQLite), whoever sees the new
+      // status then also sees its events, its reference, its deliveries and the business state.
       await run.updateTransactions();
       return {
         appended: refusal === undefined ? { appended } : { appended, refusal },

@@ -4,7 +4,7 @@ import { MerchantEntity } from '../auth/merchant.entity';
 
 /**
  * The merchant's webhook-signing secret. Written through the shared serial writer, not a
- * repository `save`, whose own transaction could overlap an outbox write on SQLite's one connection.
+ * repository `save`: on SQLite the repository's connection is the one that reads.
  */
 @Injectable()
 export class WebhookSecretRepository {

@@ -241,12 +241,11 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
 
   /**
    * How many events wait for the service, across every hosted terminal, once the acknowledgements
-   * in memory are written. Counted in turn with the writes: on SQLite's one shared connection a
-   * read beside an open write would see it uncommitted.
+   * in memory are written.
    */
   async queuedCount(): Promise<number> {
     await this.acknowledgements.writeNow();
-    return this.writer.write((manager) => manager.countBy(TerminalEventEntity, { acked: false }));
+    return this.transactions.manager.countBy(TerminalEventEntity, { acked: false });
   }
 
   /**
