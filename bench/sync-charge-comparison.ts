@@ -27,7 +27,8 @@ export interface SyncChargeComparison {
   warmupSeconds: number;
 }
 
-function signedCharge(serial: string): LoadRequest {
+/** A signed sync charge on `serial`, with a fresh client_transaction_id. */
+export function signedCharge(serial: string): LoadRequest {
   const path = `/terminal/v1/${serial}/sync/charge`;
   const body = chargeBody();
   const signed = signRequest({ ...DEMO_MERCHANT, method: 'POST', path, body });

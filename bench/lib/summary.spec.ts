@@ -30,6 +30,12 @@ const summary: Summary = {
   loadIdleSimulatorMiB: 80,
   loadedApiMiB: 110,
   loadedSimulatorMiB: 90,
+  restCharges: 100_000,
+  restSeconds: 40,
+  restIdleApiMiB: 100,
+  restIdleSimulatorMiB: 80,
+  restLoadedApiMiB: 120,
+  restLoadedSimulatorMiB: 96,
 };
 
 describe('targets', () => {
@@ -47,6 +53,7 @@ describe('targets', () => {
       asyncFailures: 1,
       startupMs: 3000,
       storedApiMiB: 120.1,
+      restLoadedApiMiB: 120.1,
     });
     expect(missed.filter((t) => t.met === false).map((t) => t.target)).toEqual([
       'sync charge ≥ 1.5× Prism (same run, 32 terminals)',
@@ -54,6 +61,7 @@ describe('targets', () => {
       '≥ 300 async transactions/s carried to their APPROVAL webhook, every webhook delivered',
       'start-up < 3 s',
       'API memory with 100000 stored transactions within 20 % of idle',
+      'API memory after 100000 sync charges (40 s without requests), at rest, within 20 % of idle at rest',
     ]);
   });
 
@@ -144,6 +152,14 @@ describe('summarize', () => {
       searchP99: [2],
     },
     webhooks: [],
+    memoryAfterCharges: {
+      charges: 100_040,
+      restSeconds: 40,
+      idle: { api: 140, simulator: 128 },
+      idleAtRest: { api: 112, simulator: 120 },
+      loaded: { api: 210, simulator: 135 },
+      loadedAtRest: { api: 115, simulator: 130 },
+    },
   } as unknown as Report;
 
   it('takes the medians of the repetitions', () => {
@@ -156,6 +172,18 @@ describe('summarize', () => {
     expect(s.asyncTps).toBe(50);
     expect(s.asyncFailures).toBe(2);
     expect(s.startupMs).toBe(2500);
+  });
+
+  it('judges the memory after the charges at rest, against idle at rest', () => {
+    const s = summarize(report);
+    expect([s.restCharges, s.restIdleApiMiB, s.restLoadedApiMiB]).toEqual([100_040, 112, 115]);
+    expect([s.restIdleSimulatorMiB, s.restLoadedSimulatorMiB]).toEqual([120, 130]);
+  });
+
+  it('reads a run from before the memory after the charges was measured as not measured', () => {
+    const { memoryAfterCharges: _left, ...older } = report;
+    const memory = targets(summarize(older as Report)).filter((t) => t.target.includes('at rest'));
+    expect(memory.map((t) => verdict(t.met))).toEqual(['n/a', 'n/a']);
   });
 
   it('turns what was not measured into null, as JSON keeps it', () => {
