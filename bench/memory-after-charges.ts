@@ -1,6 +1,7 @@
 import { Stack, createInstantTerminals } from '@tps/testing';
+import { INSPECT_LOOPBACK, collectedResidentMiB } from './lib/collected-resident';
 import { runLoad } from './lib/load';
-import { ofPid, residentMiB, sampleResident } from './lib/resident-memory';
+import { sampleResident } from './lib/resident-memory';
 import { signedCharge } from './sync-charge-comparison';
 
 /** Both apps' resident memory, MiB. */
@@ -11,41 +12,40 @@ export interface ResidentPair {
 
 /**
  * The issue's memory target read as written, "memory after 100,000 transactions": the same two
- * processes idle, then after carrying that many sync charges, each sampled a second after the
- * last request and again after `restSeconds` without any. A second after a load, V8's heap still
- * holds the garbage of the last seconds (it shrinks it only once the process has been quiet for
- * a while, its memory reducer); at rest, what is left is what the processes keep.
+ * processes idle, then after carrying that many sync charges. Each time sampled a second after
+ * the last request, as V8 left it, and again once a full garbage collection has run: a second
+ * after a load, the heap still holds the garbage of the last seconds, which V8 gives back only
+ * when the process has been quiet for a while (its memory reducer), sooner in one process than
+ * in another. Collected, what is left is what the processes keep.
  */
 export interface MemoryAfterCharges {
   /** Charges carried (2xx) between the idle and the loaded samples. */
   charges: number;
-  restSeconds: number;
   idle: ResidentPair;
-  idleAtRest: ResidentPair;
+  idleCollected: ResidentPair;
   loaded: ResidentPair;
-  loadedAtRest: ResidentPair;
+  loadedCollected: ResidentPair;
 }
 
 /** Each load run of the way to the total; short enough to stop near it. */
 const CHUNK_SECONDS = 20;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 export async function measureMemoryAfterCharges(
   charges: number,
   connections: number,
-  restSeconds: number,
 ): Promise<MemoryAfterCharges> {
-  const stack = await Stack.start({ apiEnv: { RATE_LIMIT_MAX: '1000000' } });
+  const stack = await Stack.start({ apiEnv: { RATE_LIMIT_MAX: '1000000' }, nodeArgs: [INSPECT_LOOPBACK] });
   try {
+    const { api, simulator } = stack;
+    if (simulator === undefined) throw new Error('the simulator did not start');
     const serials = await createInstantTerminals(stack.client(), connections);
-    const pids = { api: stack.api.pid, simulator: stack.simulator?.pid };
-    const atRest = async (): Promise<ResidentPair> => {
-      await sleep(restSeconds * 1000);
-      return { api: ofPid(pids.api, residentMiB), simulator: ofPid(pids.simulator, residentMiB) };
-    };
+    const pids = { api: api.pid, simulator: simulator.pid };
+    const collected = async (): Promise<ResidentPair> => ({
+      api: await collectedResidentMiB(api),
+      simulator: await collectedResidentMiB(simulator),
+    });
     const idle = await sampleResident(pids);
-    const idleAtRest = await atRest();
+    const idleCollected = await collected();
     let carried = 0;
     while (carried < charges) {
       const result = await runLoad({
@@ -58,8 +58,8 @@ export async function measureMemoryAfterCharges(
       carried += result.ok;
     }
     const loaded = await sampleResident(pids);
-    const loadedAtRest = await atRest();
-    return { charges: carried, restSeconds, idle, idleAtRest, loaded, loadedAtRest };
+    const loadedCollected = await collected();
+    return { charges: carried, idle, idleCollected, loaded, loadedCollected };
   } finally {
     await stack.stop();
   }

@@ -9,8 +9,7 @@
  * - BENCH_SQL_TRANSACTIONS (640) of each kind counted for SQL statements per transaction;
  * - BENCH_STORED (100000) transactions stored for the memory footprint; BENCH_BACKLOG (10000)
  *   webhook deliveries in the outbox benchmark;
- * - BENCH_MEMORY_CHARGES (100000) sync charges carried before the memory is sampled again, and
- *   BENCH_REST_SECONDS (40) without requests before each sample "at rest";
+ * - BENCH_MEMORY_CHARGES (100000) sync charges carried before the memory is sampled again;
  * - BENCH_APPS_ROOT (this checkout): the checkout whose built apps (dist/) are timed;
  *   BENCH_APPS_COMMIT names their commit in the report where git cannot (a `git archive` copy);
  * - BENCH_OUT (BENCHMARKS.md) the markdown; BENCH_JSON (bench/last-run.json) the raw results;
@@ -18,13 +17,13 @@
  *   before/after table;
  * - BENCH_FROM_JSON: render the markdown from that JSON only, without measuring anything.
  *
- * Time with the defaults on a 2-core machine: about 16 minutes, the build (~40 s) included.
+ * Time with the defaults on a 2-core machine: about 15 minutes, the build (~40 s) included.
  * start-up 3 × ~3 s; sync charge ~2 min (ceiling, Prism and the project each 5 s warm-up + 3 × 10 s,
  * plus ~15 s to start Prism and the apps and link 32 terminals); SQL statements ~40 s (640 sync and
  * 640 async transactions, counting on); async pipeline 9 runs × ~22 s (start, link 32 terminals,
  * 5 s warm-up, 10 s measured, drain, stop) ≈ 3.5 min; footprint ~1.5 min (100,000 rows cloned into
  * both files, apps restarted, 3 × 200 searches); webhook delivery 3 × ~45 s ≈ 2.5 min; memory after 100,000 charges
- * ~5 min (about 200 s of load at 500 charges/s, and two rests of 40 s). Each part's time is in
+ * ~4 min (about 200 s of load at 500 charges/s). Each part's time is in
  * the JSON (partSeconds) and in the log.
  */
 import { execFileSync } from 'node:child_process';
@@ -60,7 +59,6 @@ const KNOBS = {
   BENCH_STORED: knob('BENCH_STORED', 100_000),
   BENCH_BACKLOG: knob('BENCH_BACKLOG', 10_000),
   BENCH_MEMORY_CHARGES: knob('BENCH_MEMORY_CHARGES', 100_000),
-  BENCH_REST_SECONDS: knob('BENCH_REST_SECONDS', 40),
 };
 
 const OUT = resolve(process.env.BENCH_OUT || join(REPO_ROOT, 'BENCHMARKS.md'));
@@ -145,7 +143,7 @@ async function measure(): Promise<Report> {
     () => repeat(() => measureWebhookDelivery(KNOBS.BENCH_BACKLOG)),
   );
   const memoryAfterCharges = await part(`memory after ${KNOBS.BENCH_MEMORY_CHARGES} sync charges`, () =>
-    measureMemoryAfterCharges(KNOBS.BENCH_MEMORY_CHARGES, KNOBS.BENCH_CONNECTIONS, KNOBS.BENCH_REST_SECONDS),
+    measureMemoryAfterCharges(KNOBS.BENCH_MEMORY_CHARGES, KNOBS.BENCH_CONNECTIONS),
   );
   log(`done: ${JSON.stringify(partSeconds)} (seconds)`);
   return {

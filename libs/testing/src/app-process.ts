@@ -35,10 +35,14 @@ export class AppProcess {
     entry: string,
     env: Record<string, string>,
     timeoutMs = 20_000,
+    extraNodeArgs: readonly string[] = [],
   ): Promise<AppProcess> {
     // APP_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the apps a benchmark
     // starts: Node refuses --cpu-prof in NODE_OPTIONS.
-    const nodeArgs = (process.env.APP_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+    const nodeArgs = [
+      ...(process.env.APP_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+      ...extraNodeArgs,
+    ];
     const child = spawn(process.execPath, [...nodeArgs, entry], {
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,8 @@ export interface StackOptions {
   instant?: string[];
   /** Start without the simulator (to try an API with no terminal linked). */
   withoutSimulator?: boolean;
+  /** Node flags for both apps, e.g. `--inspect=127.0.0.1:0` for a benchmark that reads their heap. */
+  nodeArgs?: string[];
 }
 
 export const SEEDED_SERIALS = ['SIM0000001', 'SIM0000002', 'SIM0000003'];
@@ -69,14 +71,20 @@ export class Stack {
   }
 
   async startApi(extraEnv: Record<string, string> = {}): Promise<void> {
-    this.api = await AppProcess.start('api', API_ENTRY, {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${this.apiDatabase}`,
-      LINK_SECRET,
-      ...this.options.apiEnv,
-      ...extraEnv,
-    });
+    this.api = await AppProcess.start(
+      'api',
+      API_ENTRY,
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: `sqlite:${this.apiDatabase}`,
+        LINK_SECRET,
+        ...this.options.apiEnv,
+        ...extraEnv,
+      },
+      undefined,
+      this.options.nodeArgs,
+    );
   }
 
   /** Stops the API and starts it again on the same database, with settings changed. */
@@ -86,15 +94,21 @@ export class Stack {
   }
 
   async startSimulator(): Promise<void> {
-    this.simulator = await AppProcess.start('terminal-simulator', SIMULATOR_ENTRY, {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      API_URL: this.api.url,
-      DATABASE_URL: `sqlite:${join(this.dir, 'terminal.sqlite')}`,
-      LINK_SECRET,
-      RECONNECT_MIN_MS: '20',
-      ...this.options.simulatorEnv,
-    });
+    this.simulator = await AppProcess.start(
+      'terminal-simulator',
+      SIMULATOR_ENTRY,
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        API_URL: this.api.url,
+        DATABASE_URL: `sqlite:${join(this.dir, 'terminal.sqlite')}`,
+        LINK_SECRET,
+        RECONNECT_MIN_MS: '20',
+        ...this.options.simulatorEnv,
+      },
+      undefined,
+      this.options.nodeArgs,
+    );
   }
 
   /** Waits until the API reports at least `count` terminals linked. */
