@@ -1,14 +1,8 @@
 import { Stack, createInstantTerminals } from '@tps/testing';
 import { INSPECT_LOOPBACK, collectedResidentMiB } from './lib/collected-resident';
 import { runLoad } from './lib/load';
-import { sampleResident } from './lib/resident-memory';
+import { sampleResident, type ResidentPair } from './lib/resident-memory';
 import { signedCharge } from './sync-charge-comparison';
-
-/** Both apps' resident memory, MiB. */
-export interface ResidentPair {
-  api: number;
-  simulator: number;
-}
 
 /**
  * The issue's memory target read as written, "memory after 100,000 transactions": the same two

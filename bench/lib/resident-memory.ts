@@ -30,11 +30,17 @@ export interface LoadMemory {
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Both apps' resident memory, MiB. */
+export interface ResidentPair {
+  api: number;
+  simulator: number;
+}
+
 /** Both apps' resident memory after a second without requests from the benchmark, MiB. */
 export async function sampleResident(pids: {
   api: number | undefined;
   simulator: number | undefined;
-}): Promise<{ api: number; simulator: number }> {
+}): Promise<ResidentPair> {
   await settle(1000);
   return { api: ofPid(pids.api, residentMiB), simulator: ofPid(pids.simulator, residentMiB) };
 }
