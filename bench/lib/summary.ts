@@ -61,10 +61,7 @@ export interface Summary {
   idleSimulatorMiB: Figure;
   storedApiMiB: Figure;
   storedSimulatorMiB: Figure;
-  /** Resident memory, MiB, of the sync comparison's processes: idle, then after all its load. */
-  loadTransactions: Figure;
-  loadIdleApiMiB: Figure;
-  loadIdleSimulatorMiB: Figure;
+  /** Resident memory, MiB, of the sync comparison's processes a second after all its load. */
   loadedApiMiB: Figure;
   loadedSimulatorMiB: Figure;
   /** Resident memory, MiB, after a full garbage collection: idle, then after `chargedTransactions`. */
@@ -119,9 +116,6 @@ export function summarize(report: Report): Summary {
     idleSimulatorMiB: medianOf(footprint.idleSimulatorMiB),
     storedApiMiB: medianOf(footprint.loadedApiMiB),
     storedSimulatorMiB: medianOf(footprint.loadedSimulatorMiB),
-    loadTransactions: sync.memory.transactions,
-    loadIdleApiMiB: finite(sync.memory.idleApiMiB),
-    loadIdleSimulatorMiB: finite(sync.memory.idleSimulatorMiB),
     loadedApiMiB: finite(sync.memory.loadedApiMiB),
     loadedSimulatorMiB: finite(sync.memory.loadedSimulatorMiB),
     chargedTransactions: finite(charged?.charges),
