@@ -162,11 +162,20 @@ describe('demo console in the browser (GET /console)', () => {
       'APPROVAL',
     ]);
 
+    // The POST's answer is held until the live stream has told the job printed: the page must
+    // not take the late answer (PENDING) for news and lose the receipt.
+    const receipts = page.getByRole('region', { name: 'Receipts' });
+    await page.route('**/terminal/v1/SIM0000002/print', async (route) => {
+      const answer = await route.fetch();
+      await receipts.locator('figure[data-status="COMPLETED"]').waitFor();
+      await route.fulfill({ response: answer });
+    });
     await timeline.getByRole('button', { name: 'Print the receipt of this transaction' }).click();
     const paper = page.getByRole('region', { name: 'Receipts' }).getByTestId('paper').first();
     await paper.filter({ hasText: 'APPROVED' }).waitFor();
     expect(await paper.textContent()).toContain('TOTAL MXN');
     expect(await paper.locator('.bold').count()).toBeGreaterThan(0);
+    await page.unroute('**/terminal/v1/SIM0000002/print');
 
     await shoot('console-timeline.png', page.getByRole('region', { name: 'Transactions' }));
   });

@@ -38,6 +38,22 @@ export type Action =
 
 const MAX_PRINT_JOBS = 20;
 
+const PRINT_PROGRESS: Record<PrintJob['status'], number> = {
+  PENDING: 0,
+  IN_PROGRESS: 1,
+  COMPLETED: 2,
+  FAILED: 2,
+};
+
+/**
+ * The answer to the console's own POST can reach the page after the live stream has told the job
+ * printed; a job never goes back, so the further of the two is kept.
+ */
+function furtherJob(known: PrintJob | undefined, told: PrintJob): PrintJob {
+  if (known === undefined) return told;
+  return PRINT_PROGRESS[told.status] >= PRINT_PROGRESS[known.status] ? told : known;
+}
+
 function withEvent(view: TransactionView, event: TransactionEvent): TransactionView {
   if (view.events.some((e) => e.event_id === event.event_id)) return view;
   const events = [...view.events, event].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
@@ -92,8 +108,10 @@ export function reduce(state: ConsoleState, action: Action): ConsoleState {
       return { ...state, transactions };
     }
     case 'print': {
-      const others = state.printJobs.filter((job) => job.printJobId !== action.job.printJobId);
-      return { ...state, printJobs: [action.job, ...others].slice(0, MAX_PRINT_JOBS) };
+      const known = state.printJobs.find((job) => job.printJobId === action.job.printJobId);
+      const others = state.printJobs.filter((job) => job !== known);
+      const job = furtherJob(known, action.job);
+      return { ...state, printJobs: [job, ...others].slice(0, MAX_PRINT_JOBS) };
     }
     default: {
       const unknown: never = action;
