@@ -1,7 +1,7 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorageService } from '@nestjs/throttler';
+import { Injectable } from '@nestjs/common';
 import { RateLimitedError } from '@tps/domain';
 import { ApiConfig } from '../config/api-config';
+import { SlidingWindowLimiter } from '../rate-limit/sliding-window-limiter';
 
 /**
  * Counts account creations per client address: the one unsigned route that writes, so the only
@@ -9,23 +9,23 @@ import { ApiConfig } from '../config/api-config';
  * which anyone can write).
  */
 @Injectable()
-export class AddressRateLimiter implements OnApplicationShutdown {
-  private readonly storage = new ThrottlerStorageService();
+export class AddressRateLimiter {
+  private readonly window: SlidingWindowLimiter;
 
-  constructor(private readonly config: ApiConfig) {}
+  constructor(config: ApiConfig) {
+    this.window = new SlidingWindowLimiter(
+      config.ACCOUNT_RATE_LIMIT_MAX,
+      config.ACCOUNT_RATE_LIMIT_WINDOW_MS,
+    );
+  }
 
-  async consume(address: string): Promise<void> {
-    const { ACCOUNT_RATE_LIMIT_MAX: limit, ACCOUNT_RATE_LIMIT_WINDOW_MS: window } = this.config;
-    const record = await this.storage.increment(address, window, limit, 0, 'accounts');
-    if (record.totalHits > limit) {
+  consume(address: string): void {
+    const taken = this.window.take(address);
+    if (!taken.admitted) {
       throw new RateLimitedError(
-        Math.max(1, record.timeToExpire),
+        taken.retryAfterSeconds,
         'too many sandbox accounts created from this address',
       );
     }
-  }
-
-  onApplicationShutdown(): void {
-    this.storage.onApplicationShutdown();
   }
 }

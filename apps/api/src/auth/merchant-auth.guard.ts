@@ -63,7 +63,7 @@ export class MerchantAuthGuard implements CanActivate {
     if (this.config.PROFILE === 'production' && isDemoCredential(merchant)) {
       throw new ContractError('AUTH-001', 'the demo credentials are refused in the production profile');
     }
-    await this.limiter.consume(merchant.merchantId);
+    this.limiter.consume(merchant.merchantId);
     const serial = named ?? merchant.boundTerminalSerial;
     if (found !== null && serial !== null) this.prefetched.remember(merchant, serial, found.terminal);
     request.merchant = merchant;

@@ -1,25 +1,22 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorageService } from '@nestjs/throttler';
+import { Injectable } from '@nestjs/common';
 import { RateLimitedError } from '@tps/domain';
 import { ApiConfig } from '../config/api-config';
+import { SlidingWindowLimiter } from '../rate-limit/sliding-window-limiter';
 
 /**
- * Counts each merchant's requests in a sliding window (the throttler library's storage). It runs
- * after authentication, so a stranger cannot spend a merchant's budget by naming it.
+ * Counts each merchant's requests in a sliding window. It runs after authentication, so a
+ * stranger cannot spend a merchant's budget by naming it.
  */
 @Injectable()
-export class MerchantRateLimiter implements OnApplicationShutdown {
-  private readonly storage = new ThrottlerStorageService();
+export class MerchantRateLimiter {
+  private readonly window: SlidingWindowLimiter;
 
-  constructor(private readonly config: ApiConfig) {}
-
-  async consume(merchantId: string): Promise<void> {
-    const { RATE_LIMIT_MAX: limit, RATE_LIMIT_WINDOW_MS: window } = this.config;
-    const record = await this.storage.increment(merchantId, window, limit, 0, 'merchant');
-    if (record.totalHits > limit) throw new RateLimitedError(Math.max(1, record.timeToExpire));
+  constructor(config: ApiConfig) {
+    this.window = new SlidingWindowLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_MS);
   }
 
-  onApplicationShutdown(): void {
-    this.storage.onApplicationShutdown();
+  consume(merchantId: string): void {
+    const taken = this.window.take(merchantId);
+    if (!taken.admitted) throw new RateLimitedError(taken.retryAfterSeconds);
   }
 }
