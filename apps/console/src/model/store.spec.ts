@@ -1,5 +1,5 @@
 import { INITIAL_STATE, reduce } from './store';
-import type { PrintJob } from './types';
+import type { PrintJob, SearchItem } from './types';
 
 function job(status: PrintJob['status'], printJobId = 'job-1'): PrintJob {
   return {
@@ -29,5 +29,48 @@ describe('console store: print jobs', () => {
       ['job-1', 'FAILED'],
       ['job-2', 'PENDING'],
     ]);
+  });
+});
+
+function item(statuses: SearchItem['status'][], reference: string | null): SearchItem {
+  return {
+    client_transaction_id: 'tx-1',
+    transaction_reference: reference,
+    operation_type: 'charge',
+    status: statuses[statuses.length - 1],
+    business_state: reference === null ? null : 'SETTLED',
+    terminal_serial: 'SIM0000001',
+    amount: { total: 1000, tip: 0 },
+    card: null,
+    created_at: '2026-11-24T10:00:00.000Z',
+    events: statuses.map((status, i) => ({
+      event_id: `e${i}`,
+      status: status ?? 'TERMINAL_ACKNOWLEDGED',
+      previous_status: '',
+      occurred_at: `2026-11-24T10:00:0${i}.000Z`,
+    })),
+  };
+}
+
+describe('console store: search answers', () => {
+  const inProgress = item(['TERMINAL_ACKNOWLEDGED'], null);
+  const approved = item(
+    ['TERMINAL_ACKNOWLEDGED', 'CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL'],
+    'ref-1',
+  );
+
+  it('keeps the item of a later answer when an answer read before it arrives last', () => {
+    const fresh = reduce(INITIAL_STATE, { type: 'found', items: [approved] });
+    const late = reduce(fresh, { type: 'found', items: [inProgress] });
+    expect(late.transactions['tx-1'].item).toEqual(approved);
+  });
+
+  it('takes an answer that knows as many events or more', () => {
+    let state = reduce(INITIAL_STATE, { type: 'found', items: [inProgress] });
+    state = reduce(state, { type: 'found', items: [approved] });
+    expect(state.transactions['tx-1'].item).toEqual(approved);
+    const voided = { ...approved, business_state: 'VOIDED' };
+    state = reduce(state, { type: 'found', items: [voided] });
+    expect(state.transactions['tx-1'].item?.business_state).toBe('VOIDED');
   });
 });

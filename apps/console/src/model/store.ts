@@ -54,6 +54,14 @@ function furtherJob(known: PrintJob | undefined, told: PrintJob): PrintJob {
   return PRINT_PROGRESS[told.status] >= PRINT_PROGRESS[known.status] ? told : known;
 }
 
+/**
+ * Search answers can arrive out of order (the page's first listing, one per finished transaction,
+ * the search form): one that knows fewer events than the item shown was read before it.
+ */
+function newerItem(known: SearchItem | undefined, found: SearchItem): SearchItem {
+  return known !== undefined && found.events.length < known.events.length ? known : found;
+}
+
 function withEvent(view: TransactionView, event: TransactionEvent): TransactionView {
   if (view.events.some((e) => e.event_id === event.event_id)) return view;
   const events = [...view.events, event].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
@@ -91,8 +99,9 @@ export function reduce(state: ConsoleState, action: Action): ConsoleState {
     }
     case 'found': {
       const transactions = { ...state.transactions };
-      for (const item of action.items) {
-        const known = transactions[item.client_transaction_id];
+      for (const found of action.items) {
+        const known = transactions[found.client_transaction_id];
+        const item = newerItem(known?.item, found);
         // The live stream's status is at least as recent as a search answer's.
         const status = known?.status ?? item.status;
         transactions[item.client_transaction_id] = {
