@@ -163,19 +163,31 @@ describe('demo console in the browser (GET /console)', () => {
     ]);
 
     // The POST's answer is held until the live stream has told the job printed: the page must
-    // not take the late answer (PENDING) for news and lose the receipt.
+    // not take the late answer (PENDING) for news and lose the receipt. The receipt is checked
+    // once the answer has reached the page and a frame has been drawn after it.
+    const printRoute = '**/terminal/v1/SIM0000002/print';
     const receipts = page.getByRole('region', { name: 'Receipts' });
-    await page.route('**/terminal/v1/SIM0000002/print', async (route) => {
+    await page.route(printRoute, async (route) => {
       const answer = await route.fetch();
       await receipts.locator('figure[data-status="COMPLETED"]').waitFor();
       await route.fulfill({ response: answer });
     });
+    const answered = page.waitForResponse((response) =>
+      response.url().endsWith('/terminal/v1/SIM0000002/print'),
+    );
     await timeline.getByRole('button', { name: 'Print the receipt of this transaction' }).click();
-    const paper = page.getByRole('region', { name: 'Receipts' }).getByTestId('paper').first();
-    await paper.filter({ hasText: 'APPROVED' }).waitFor();
+    const lateAnswer = await answered;
+    expect(lateAnswer.status()).toBe(202);
+    await lateAnswer.finished();
+    await page.unroute(printRoute);
+    await page.evaluate(
+      'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))',
+    );
+    expect(await receipts.locator('figure').first().getAttribute('data-status')).toBe('COMPLETED');
+    const paper = receipts.getByTestId('paper').first();
+    expect(await paper.textContent()).toContain('APPROVED');
     expect(await paper.textContent()).toContain('TOTAL MXN');
     expect(await paper.locator('.bold').count()).toBeGreaterThan(0);
-    await page.unroute('**/terminal/v1/SIM0000002/print');
 
     await shoot('console-timeline.png', page.getByRole('region', { name: 'Transactions' }));
   });
