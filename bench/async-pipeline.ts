@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Stack, WebhookReceiver, createInstantTerminals, sqliteRows } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
+import { SignedPoster } from './lib/signed-post';
 
 import { storedToReceivedMs } from './lib/outbox-latency';
 import { cpuTimeMs, ofPid, sampleResident, type LoadMemory } from './lib/resident-memory';
@@ -19,6 +20,8 @@ export interface PipelinePhase {
   /** CPU time each app spent per completed transaction during the phase, ms. */
   apiCpuMsPerTransaction: number;
   simulatorCpuMsPerTransaction: number;
+  /** This process's CPU per completed transaction: the points of sale and the webhook receiver. */
+  loadGeneratorCpuMsPerTransaction: number;
 }
 
 /** The measured phase (its figures at the top level, as before warm-ups), and the warm-up before it. */
@@ -33,6 +36,10 @@ export interface PipelineResult extends PipelinePhase {
   /** The warm-up on the same processes, before the measured phase (none at 0 s). */
   warmup?: PipelinePhase;
   memory: LoadMemory;
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
 }
 
 interface Event {
@@ -55,9 +62,9 @@ export async function measurePipeline(
 ): Promise<PipelineResult> {
   const stack = await Stack.start();
   const receiver = await WebhookReceiver.start();
+  const poster = new SignedPoster(stack.api.url, terminals);
   try {
     const serials = await createInstantTerminals(stack.client(), terminals);
-    const client = stack.client();
     const pids = { api: stack.api.pid, simulator: stack.simulator?.pid };
     const idle = await sampleResident(pids);
     const waiting = new Map<string, () => void>();
@@ -78,7 +85,7 @@ export async function measurePipeline(
         // Registered before the request: the APPROVAL may arrive before the 200 is read.
         const approved = new Promise<void>((resolve) => waiting.set(id, resolve));
         const path = `/terminal/v1/${serial}/async/charge`;
-        if ((await client.send('POST', path, chargeBody(receiver.url(), id))).status === 200) {
+        if ((await poster.post(path, chargeBody(receiver.url(), id))) === 200) {
           await approved;
           completed++;
         } else {
@@ -87,6 +94,7 @@ export async function measurePipeline(
         waiting.delete(id);
       };
       const cpuBefore = { api: ofPid(pids.api, cpuTimeMs), simulator: ofPid(pids.simulator, cpuTimeMs) };
+      const ownBefore = process.cpuUsage();
       const startedAt = Date.now();
       const deadline = startedAt + seconds * 1000;
       if (ratePerSecond === undefined) {
@@ -118,6 +126,7 @@ export async function measurePipeline(
         startedPerSecond: started / elapsed,
         apiCpuMsPerTransaction: (ofPid(pids.api, cpuTimeMs) - cpuBefore.api) / completed,
         simulatorCpuMsPerTransaction: (ofPid(pids.simulator, cpuTimeMs) - cpuBefore.simulator) / completed,
+        loadGeneratorCpuMsPerTransaction: cpuMs(process.cpuUsage(ownBefore)) / completed,
       };
     };
 
@@ -152,6 +161,7 @@ export async function measurePipeline(
       },
     };
   } finally {
+    await poster.close();
     await receiver.close();
     await stack.stop();
   }
