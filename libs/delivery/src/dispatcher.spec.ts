@@ -516,6 +516,40 @@ describe('the dispatcher', () => {
     expect(dispatcher.pendingCount).toBe(0);
   });
 
+  it('frees a slot with the answer, not the record: a record waiting for the disk holds no destination back', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver, 1, 1);
+    await dispatcher.start();
+    store.holdRecords();
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    dispatcher.add(store.save('b1', 'tx-b', time.now));
+    dispatcher.add(store.save('c1', 'tx-c', time.now));
+    await settle();
+    expect(receiver.eventsTo(RECEIVER)).toEqual(['evt-a1', 'evt-b1', 'evt-c1']);
+    expect(receiver.peak.get(RECEIVER)).toBe(1);
+    expect(dispatcher.pendingCount).toBe(0);
+    store.commitHeld();
+    await settle();
+    expect([...store.rows.values()].map((r) => r.state)).toEqual(['delivered', 'delivered', 'delivered']);
+  });
+
+  it('keeps a retried delivery out of the line until its record commits', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver, 1, 1);
+    await dispatcher.start();
+    receiver.answer('tx-a', { statusCode: 503 }, { statusCode: 200 });
+    store.holdRecords();
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    await settle();
+    await time.advance(60_000);
+    expect(receiver.eventsTo(RECEIVER)).toEqual(['evt-a1']);
+    expect(store.row('a1').attempts).toHaveLength(0);
+    // Recorded, and long due: the retry goes at once.
+    store.commitHeld();
+    await settle();
+    expect(receiver.eventsTo(RECEIVER)).toEqual(['evt-a1', 'evt-a1']);
+    expect(store.row('a1').attempts.map((a) => a.n)).toEqual([1, 2]);
+    expect(store.row('a1').state).toBe('delivered');
+  });
+
   it('still holds the next event while an earlier one waits for its retry, recorded or not', async () => {
     const { dispatcher } = dispatcherFor(store, time, receiver);
     await dispatcher.start();

@@ -113,7 +113,10 @@ export class Dispatcher {
   private readonly waiting = new MinHeap<Waiting>((entry) => entry.at);
   /** Heads already due, per destination, until a slot is theirs. */
   private readonly lines: FairLines<Waiting>;
+  /** Every attempt under way, from its start until its record has committed (or failed). */
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Attempts on the wire: started and not yet answered. The shares count these. */
+  private sending = 0;
   private readonly shutdown = new AbortController();
   private timer: { handle: unknown; at: number } | undefined;
   private running = false;
@@ -213,7 +216,7 @@ export class Dispatcher {
       if (this.isCurrent(next)) this.lines.add(next.delivery.destination, next);
     }
     // A due head waits in its line for room: the attempt that ends next pumps again, no timer needed.
-    while (this.inFlight.size < this.deps.maxConcurrent) {
+    while (this.sending < this.deps.maxConcurrent) {
       const next = this.lines.take();
       if (next === undefined) break;
       this.launch(next.item.delivery);
@@ -240,14 +243,24 @@ export class Dispatcher {
 
   private launch(delivery: PendingDelivery): void {
     const { destination } = delivery;
-    const run = this.attempt(delivery)
+    this.sending += 1;
+    let answered = false;
+    // The slot is freed by the answer, not by the record: the record waits its turn in the write
+    // queue, and a slot held meanwhile would throttle a destination by the speed of the disk.
+    const freeSlot = (): void => {
+      if (answered) return;
+      answered = true;
+      this.sending -= 1;
+      this.lines.ended(destination);
+    };
+    const run = this.attempt(delivery, freeSlot)
       .catch((error: unknown) => {
         this.deps.onError(`delivery ${delivery.id}: ${String(error)}; tried again later`);
         delivery.nextAttemptAt = this.deps.now() + STORE_FAILURE_BACKOFF_MS;
       })
       .finally(() => {
+        freeSlot();
         this.inFlight.delete(delivery.id);
-        this.lines.ended(destination);
         // Still pending (retried later, or cut by a stop): back in the heap at its new time.
         if (this.known.has(delivery.id)) this.wait(delivery);
         this.pump();
@@ -255,7 +268,7 @@ export class Dispatcher {
     this.inFlight.set(delivery.id, run);
   }
 
-  private async attempt(delivery: PendingDelivery): Promise<void> {
+  private async attempt(delivery: PendingDelivery, freeSlot: () => void): Promise<void> {
     const { store, schedule } = this.deps;
     const at = this.deps.now();
     if (!mayStart(schedule, delivery.firstAttemptAt, at)) {
@@ -280,6 +293,7 @@ export class Dispatcher {
       if (error instanceof AttemptAbandoned) return;
       throw error;
     }
+    freeSlot();
     const n = delivery.attempts + 1;
     const firstAttemptAt = delivery.firstAttemptAt ?? at;
     const endedAt = this.deps.now();
@@ -291,11 +305,10 @@ export class Dispatcher {
     // Delivered, or failed for good: the transaction's next event may go now, while this attempt
     // is recorded. Records commit in the order they are made (one write queue), so a crash never
     // keeps a later delivery's record without this one's: after a restart both go again, in order.
+    // A retry waits for its record; the freed slot goes to whatever else is due.
     const ended = step.state !== 'pending';
-    if (ended) {
-      this.finish(delivery);
-      this.pump();
-    }
+    if (ended) this.finish(delivery);
+    this.pump();
     try {
       await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
     } catch (error) {
