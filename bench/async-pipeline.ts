@@ -20,8 +20,11 @@ export interface PipelinePhase {
   /** CPU time each app spent per completed transaction during the phase, ms. */
   apiCpuMsPerTransaction: number;
   simulatorCpuMsPerTransaction: number;
-  /** This process's CPU per completed transaction: the points of sale and the webhook receiver. */
-  loadGeneratorCpuMsPerTransaction: number;
+  /**
+   * This process's CPU per completed transaction: the points of sale and the webhook receiver
+   * (absent from the JSON of runs made before it was measured).
+   */
+  loadGeneratorCpuMsPerTransaction?: number;
 }
 
 /** The measured phase (its figures at the top level, as before warm-ups), and the warm-up before it. */

@@ -153,6 +153,11 @@ function pipelineRows(runs: PipelineResult[][]): string[] {
     figure('APPROVAL stored → received, p99 ms', (r) => r.approvalP99),
     figure('API CPU per transaction, ms', (r) => r.apiCpuMsPerTransaction, 2),
     figure('simulator CPU per transaction, ms', (r) => r.simulatorCpuMsPerTransaction, 2),
+    figure(
+      'load generator CPU per transaction, ms (the benchmark process)',
+      (r) => r.loadGeneratorCpuMsPerTransaction ?? NaN,
+      2,
+    ),
     row([
       'refused requests · undelivered webhooks (all runs)',
       ...runs.map(
