@@ -34,8 +34,10 @@ export class AppProcess {
     name: string,
     entry: string,
     env: Record<string, string>,
-    timeoutMs = 20_000,
-    extraNodeArgs: readonly string[] = [],
+    {
+      timeoutMs = 20_000,
+      nodeArgs: extraNodeArgs = [],
+    }: { timeoutMs?: number; nodeArgs?: readonly string[] } = {},
   ): Promise<AppProcess> {
     // APP_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the apps a benchmark
     // starts: Node refuses --cpu-prof in NODE_OPTIONS.

@@ -82,8 +82,7 @@ export class Stack {
         ...this.options.apiEnv,
         ...extraEnv,
       },
-      undefined,
-      this.options.nodeArgs,
+      { nodeArgs: this.options.nodeArgs },
     );
   }
 
@@ -106,8 +105,7 @@ export class Stack {
         RECONNECT_MIN_MS: '20',
         ...this.options.simulatorEnv,
       },
-      undefined,
-      this.options.nodeArgs,
+      { nodeArgs: this.options.nodeArgs },
     );
   }
 
