@@ -154,6 +154,20 @@ describe('PreparedDatabase', () => {
       database.close((error) => (error ? reject(error) : resolve())),
     );
   });
+
+  it('runs a statement that is under way again on a copy of it, and closes with every copy', async () => {
+    const database = new PreparedDatabase(':memory:');
+    const prepare = jest.spyOn(database, 'prepare');
+    await database.allPrepared('SELECT ? AS v', [0]);
+    await database.allPrepared('SELECT ? AS v', [1]);
+    expect(prepare).toHaveBeenCalledTimes(1);
+    const together = await Promise.all([1, 2, 3].map((v) => database.allPrepared('SELECT ? AS v', [v])));
+    expect(together).toEqual([[{ v: 1 }], [{ v: 2 }], [{ v: 3 }]]);
+    expect(prepare).toHaveBeenCalledTimes(3);
+    await new Promise<void>((resolve, reject) =>
+      database.close((error) => (error ? reject(error) : resolve())),
+    );
+  });
 });
 
 describe('the bench-only statement counter', () => {

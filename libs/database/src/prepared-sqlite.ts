@@ -12,8 +12,18 @@ export type SqlValue = string | number | null | Buffer;
  * which SQLite requires of a close.
  */
 export class PreparedDatabase extends sqlite3.Database {
-  /** Each statement once prepared; one that failed to prepare is forgotten, and tried again. */
+  /**
+   * Each statement once prepared, under its text, and any further copy under the text and its
+   * number (copies). One that failed to prepare is forgotten, and tried again.
+   */
   private readonly prepared = new Map<string, Promise<sqlite3.Statement>>();
+  /**
+   * For each text, which of its copies has a run under way. node-sqlite3 runs one statement
+   * object at a time and starts the next run of it only from the main thread, once the last one
+   * has called back; a second copy lets writes that share a batch (SerialWriter's keys) take the
+   * same statement at the same time.
+   */
+  private readonly busy = new Map<string, boolean[]>();
   /** Set by close(): a statement prepared after it would keep SQLite from closing. */
   private closing = false;
 
@@ -32,28 +42,62 @@ export class PreparedDatabase extends sqlite3.Database {
   }
 
   /** Runs a statement that returns no rows; resolves the number of rows it changed. */
-  async runPrepared(sql: string, params: readonly SqlValue[]): Promise<number> {
-    const statement = await this.statement(sql);
-    return new Promise((resolve, reject) => {
-      statement.run(params, function (this: sqlite3.RunResult, error: Error | null) {
-        if (error === null) resolve(this.changes);
-        else reject(error);
-      });
-    });
+  runPrepared(sql: string, params: readonly SqlValue[]): Promise<number> {
+    return this.withStatement(
+      sql,
+      (statement, done) =>
+        new Promise((resolve, reject) => {
+          statement.run(params, function (this: sqlite3.RunResult, error: Error | null) {
+            done();
+            if (error === null) resolve(this.changes);
+            else reject(error);
+          });
+        }),
+    );
   }
 
   /**
    * Every row of a query. Always read to the end (never `get`): a statement left half-read keeps
    * its read snapshot open on its connection, and holds back the log's checkpoint.
    */
-  async allPrepared<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
-    const statement = await this.statement(sql);
-    return new Promise((resolve, reject) => {
-      statement.all(params, (error: Error | null, rows: T[]) => {
-        if (error === null) resolve(rows);
-        else reject(error);
-      });
-    });
+  allPrepared<T>(sql: string, params: readonly SqlValue[]): Promise<T[]> {
+    return this.withStatement(
+      sql,
+      (statement, done) =>
+        new Promise((resolve, reject) => {
+          statement.all(params, (error: Error | null, rows: T[]) => {
+            done();
+            if (error === null) resolve(rows);
+            else reject(error);
+          });
+        }),
+    );
+  }
+
+  /** Runs `use` on a copy of the statement that no run holds; `done` frees it. */
+  private async withStatement<T>(
+    sql: string,
+    use: (statement: sqlite3.Statement, done: () => void) => Promise<T>,
+  ): Promise<T> {
+    let copies = this.busy.get(sql);
+    if (copies === undefined) {
+      copies = [];
+      this.busy.set(sql, copies);
+    }
+    let copy = copies.indexOf(false);
+    if (copy < 0) copy = copies.push(false) - 1;
+    copies[copy] = true;
+    const done = (): void => {
+      copies[copy] = false;
+    };
+    let statement: sqlite3.Statement;
+    try {
+      statement = await this.statement(copy === 0 ? sql : `${sql}\u0000${copy}`, sql);
+    } catch (error) {
+      done();
+      throw error;
+    }
+    return use(statement, done);
   }
 
   override close(callback?: (err: Error | null) => void): void {
@@ -79,9 +123,9 @@ export class PreparedDatabase extends sqlite3.Database {
    * The statement, once prepared. A run is queued only on a statement that prepared: the binding
    * calls back no run queued on one that failed (it finalizes it and emits an error instead).
    */
-  private statement(sql: string): Promise<sqlite3.Statement> {
+  private statement(key: string, sql: string): Promise<sqlite3.Statement> {
     if (this.closing) return Promise.reject(new CannotExecuteNotConnectedError('default'));
-    let statement = this.prepared.get(sql);
+    let statement = this.prepared.get(key);
     if (statement === undefined) {
       const prepared = new Promise<sqlite3.Statement>((resolve, reject) => {
         const created: sqlite3.Statement = this.prepare(sql, (error: Error | null) => {
@@ -89,11 +133,11 @@ export class PreparedDatabase extends sqlite3.Database {
             resolve(created);
             return;
           }
-          if (this.prepared.get(sql) === prepared) this.prepared.delete(sql);
+          if (this.prepared.get(key) === prepared) this.prepared.delete(key);
           reject(error);
         });
       });
-      this.prepared.set(sql, prepared);
+      this.prepared.set(key, prepared);
       statement = prepared;
     }
     return statement;
