@@ -90,6 +90,68 @@ describe('SerialWriter', () => {
     ]);
   });
 
+  /** A write that holds the queue until released, so that the next writes share one batch. */
+  const holding = (writer: SerialWriter): { release: () => void; written: Promise<void> } => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    return { release, written: writer.write(() => held) };
+  };
+
+  it('runs writes with keys that differ at the same time in one batch', async () => {
+    const writer = new SerialWriter(dataSource);
+    const held = holding(writer);
+    let secondStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (secondStarted = resolve));
+    const tooLong = new Promise<never>((_, reject) =>
+      setTimeout(
+        () => reject(new Error('the first write waited for the second: they ran in turn')),
+        2000,
+      ).unref(),
+    );
+    // The first can only end once the second has begun.
+    const first = writer.writeKeyed(['first'], async (manager) => {
+      await Promise.race([started, tooLong]);
+      await manager.query("INSERT INTO rows VALUES ('first', 1)");
+    });
+    const second = writer.writeKeyed(['second'], async (manager) => {
+      secondStarted();
+      await manager.query("INSERT INTO rows VALUES ('second', 1)");
+    });
+    held.release();
+    await Promise.all([held.written, first, second]);
+    expect((await rows()).sort()).toEqual(['first', 'second']);
+    expect(counter.begins).toBe(2);
+  });
+
+  it('keeps nothing that a write of a batch sends after SQLite has rolled the batch back', async () => {
+    const writer = new SerialWriter(dataSource);
+    const held = holding(writer);
+    let rolledBack: () => void = () => undefined;
+    const afterRollback = new Promise<void>((resolve) => (rolledBack = resolve));
+    let runs = 0;
+    // On an I/O error SQLite ends the transaction itself; a ROLLBACK does the same here.
+    const failing = writer.writeKeyed(['failing'], async (manager) => {
+      if (++runs === 1) {
+        await manager.query('ROLLBACK');
+        rolledBack();
+        throw new Error('disk I/O error');
+      }
+      await manager.query("INSERT INTO rows VALUES ('failing', 1)");
+    });
+    // Its statement comes after the rollback: outside any transaction, it would commit on its own.
+    const other = writer.writeKeyed(['other'], async (manager) => {
+      await afterRollback;
+      await manager.query("INSERT INTO rows VALUES ('other', 1)");
+    });
+    held.release();
+    await Promise.all([held.written, failing, other]);
+    // Both ran again alone, once each; the batch kept nothing.
+    expect(await rows()).toEqual(['failing', 'other']);
+    // And writes outside a batch of writes at once pass again.
+    await writer.write((manager) => manager.query("INSERT INTO rows VALUES ('later', 1)"));
+    expect(await rows()).toEqual(['failing', 'other', 'later']);
+  });
+
   it('runs each write of a failed batch again alone, so only the failing one is lost', async () => {
     const writer = new SerialWriter(dataSource);
     const first = writer.write(slowInsert('first'));

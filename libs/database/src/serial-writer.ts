@@ -1,5 +1,7 @@
 import { StorageUnavailableError } from '@tps/domain';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { BatchGuard } from './batch-guard';
+import { overlaps, runKeyed } from './keyed-batch';
 import { sqlOf } from './sql';
 import { isStorageFailure } from './storage-failure';
 
@@ -7,6 +9,8 @@ type Work<T> = (manager: EntityManager) => Promise<T>;
 
 interface Job {
   work: Work<unknown>;
+  /** What the write reads and changes; none: anything (see SerialWriter.write). */
+  keys?: readonly string[];
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -48,6 +52,12 @@ interface SqliteRunnerFlags {
  * fails fails alone. A write may therefore run twice: it must touch nothing but the database.
  * Under load this turns a commit per write into one per batch; idle, a write is its own.
  *
+ * Inside a batch the writes keep their order, except that writes given keys run at the same time
+ * as the others that share none of their keys (on SQLite; other drivers run them in order): each
+ * statement waits for the main thread before the next one of its write can start, so a batch of
+ * writes one after another spent most of its time waiting. A BatchGuard keeps such a batch
+ * all-or-nothing.
+ *
  * A write is resolved only once its COMMIT returned. When the storage fails (a full disk, a
  * read-only file) the connection is brought back to no open transaction, reopened if that cannot
  * be confirmed, the health turns `down`, and the write is rejected with 503 INT-002.
@@ -59,6 +69,7 @@ class WriteQueue {
   private current: Promise<void> = Promise.resolve();
   private healthValue: StorageHealth = { state: 'up', since: Date.now() };
   private lastFailureAt = 0;
+  private readonly guard = new BatchGuard();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -90,11 +101,21 @@ class WriteQueue {
   /** Runs a batch; returns how to tell each caller, once its write is committed or known lost. */
   private async commit(batch: Job[]): Promise<() => void> {
     if (batch.length > 1) {
+      const sqlite = this.dataSource.options.type === 'sqlite';
+      const keyed = batch.map((job) => ({ keys: sqlite ? job.keys : undefined, work: job.work }));
       const values: unknown[] = [];
       try {
         await this.transaction(async (manager) => {
-          for (const job of batch) values.push(await job.work(manager));
-        });
+          const settled = await runKeyed(
+            keyed.map(({ keys, work }) => ({ keys, work: () => work(manager) })),
+          );
+          const failures = settled.flatMap((result): unknown[] =>
+            result.status === 'rejected' ? [result.reason] : [],
+          );
+          // A write refused by the guard is the consequence; the storage failure, if any, the cause.
+          if (failures.length > 0) throw failures.find(isStorageFailure) ?? failures[0];
+          for (const result of settled) if (result.status === 'fulfilled') values.push(result.value);
+        }, overlaps(keyed));
         return () => batch.forEach((job, i) => job.resolve(values[i]));
       } catch (error) {
         // The storage failed: each write alone would fail the same way, and only cost time.
@@ -120,12 +141,13 @@ class WriteQueue {
     return error instanceof StorageUnavailableError ? error : new StorageUnavailableError(error);
   }
 
-  private async transaction<T>(work: Work<T>): Promise<T> {
+  /** `guarded`: its writes run at the same time (SQLite only), under the BatchGuard. */
+  private async transaction<T>(work: Work<T>, guarded = false): Promise<T> {
     try {
       if (!this.dataSource.isInitialized) await this.reopen();
       const value =
         this.dataSource.options.type === 'sqlite'
-          ? await this.sqliteTransaction(work)
+          ? await this.sqliteTransaction(work, guarded)
           : await this.dataSource.transaction(work);
       if (this.healthValue.state === 'down') this.healthValue = { state: 'up', since: Date.now() };
       return value;
@@ -143,20 +165,25 @@ class WriteQueue {
    * BEGIN IMMEDIATE takes the write lock at once, so a second process on the same file waits
    * (busy timeout) instead of failing to upgrade a read lock halfway through the write.
    */
-  private async sqliteTransaction<T>(work: Work<T>): Promise<T> {
+  private async sqliteTransaction<T>(work: Work<T>, guarded: boolean): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     const flags = runner as unknown as SqliteRunnerFlags;
     // Prepared once, like the hot statements: they run for every batch.
     const sql = sqlOf(runner.manager);
-    await sql.run('BEGIN IMMEDIATE', []);
-    flags.isTransactionActive = true;
-    flags.transactionDepth = 1;
+    if (guarded) await this.guard.arm(runner.manager);
+    let begun = false;
     try {
+      await sql.run('BEGIN IMMEDIATE', []);
+      begun = true;
+      flags.isTransactionActive = true;
+      flags.transactionDepth = 1;
+      if (guarded) await this.guard.open(runner.manager);
       const value = await work(runner.manager);
       await sql.run('COMMIT', []);
       return value;
     } catch (error) {
-      await this.rollback(runner);
+      if (begun) await this.rollback(runner);
+      if (guarded) await this.guard.rest(runner.manager).catch(() => this.reopen().catch(() => undefined));
       throw error;
     } finally {
       flags.isTransactionActive = false;
@@ -229,8 +256,18 @@ export class SerialWriter {
 
   /** Resolves once the write is committed; rejects if it threw (rolled back alone) or the commit failed. */
   write<T>(work: Work<T>): Promise<T> {
+    return this.writeKeyed(undefined, work);
+  }
+
+  /**
+   * A write that names, with `keys`, everything it reads or changes (say
+   * `transaction:<merchant>:<id>`): in a batch it may run at the same time as the writes that
+   * share no key with it, while those that share one, and every write without keys, keep their
+   * order with it. A write that reads or changes anything its keys do not name must have none.
+   */
+  writeKeyed<T>(keys: readonly string[] | undefined, work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.enqueue({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.enqueue({ work, keys, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 

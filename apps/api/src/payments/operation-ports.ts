@@ -2,7 +2,7 @@ import type { LinkEvent, TerminalRequest } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import type { TransactionEntity } from '../transactions/transaction.entity';
-import type { FollowUpReader } from '../transactions/transaction.repository';
+import type { FollowUpReader, TransactionName } from '../transactions/transaction.repository';
 import type { RequestForm } from '../terminals/request-form';
 import type { FollowUpAsk, FollowUpPlan } from './follow-up-planner';
 
@@ -11,10 +11,12 @@ export interface OperationStore {
   findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null>;
   /**
    * Inserts what `decide` builds from what it reads, in one write; null when the id is taken (the
-   * unique key says so, or `decide` found it taken).
+   * unique key says so, or `decide` found it taken). `alone`: `decide` reads nothing, and the write
+   * touches that one transaction only (it may then share its batch with others at once).
    */
   insertDecided(
     decide: (reader: FollowUpReader) => Promise<TransactionEntity | null>,
+    alone?: TransactionName,
   ): Promise<TransactionEntity | null>;
   /** Forgets a request the terminal never took. */
   remove(id: string): Promise<void>;

@@ -28,7 +28,7 @@ export class OperationService {
     this.useCase = new OperationUseCase({
       store: {
         findByClientId: (merchantId, id) => transactions.findByClientId(merchantId, id),
-        insertDecided: (decide) => transactions.insertDecided(decide),
+        insertDecided: (decide, alone) => transactions.insertDecided(decide, alone),
         remove: (id) => transactions.remove(id),
         storeEvents: (terminal, events, recorded) => ingest.ingestAll(terminal, events, recorded),
       },

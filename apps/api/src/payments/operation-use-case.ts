@@ -244,6 +244,10 @@ export class OperationUseCase {
   private async record(request: OperationRequest, terminal: TerminalEntity): Promise<Recorded | null> {
     const type = request.type;
     let order = this.orderOf(request, request.amount ?? ZERO_AMOUNT);
+    // A new transaction's record reads nothing: its write may run beside others.
+    const alone = isFollowUp(type)
+      ? undefined
+      : { merchantId: request.merchant.merchantId, clientTransactionId: request.clientTransactionId };
     const transaction = await this.transactions.insertDecided(async (reader) => {
       if (!isFollowUp(type)) return this.newRecord(order, terminal, null, request);
       // A repeat of a follow-up is answered as one, not planned again against what it changed.
@@ -260,7 +264,7 @@ export class OperationUseCase {
       );
       order = { ...this.orderOf(request, plan.amount), original: plan.original };
       return this.newRecord(order, terminal, plan.targetReference, request);
-    });
+    }, alone);
     return transaction === null ? null : { transaction, order };
   }
 

@@ -18,6 +18,7 @@ import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { EventRunState, RecordMovedOnError } from './event-run-state';
 import { RecentTransactions } from './recent-transactions';
+import { transactionWriteKey } from './transaction-write-key';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from './transaction-from-order';
 
 /** What deciding a follow-up reads: inside the write that records it, so nothing falls between. */
@@ -27,6 +28,12 @@ export interface FollowUpReader {
   hasFollowUpRunning(merchantId: string, targetReference: string): Promise<boolean>;
   /** Whether a request already took this client_transaction_id (then it is answered as a repeat). */
   isTaken(merchantId: string, clientTransactionId: string): Promise<boolean>;
+}
+
+/** A transaction as a request names it. */
+export interface TransactionName {
+  merchantId: string;
+  clientTransactionId: string;
 }
 
 /** The terminal whose link an event run came by. */
@@ -154,12 +161,15 @@ export class TransactionRepository {
    * this process or another one on the same database, cannot act on the same transaction between
    * the check and the insert. Null when the client_transaction_id is already taken (`decide` may
    * say so itself, before it plans anything); a refusal thrown by `decide` is thrown here, and
-   * nothing is written.
+   * nothing is written. `alone`: `decide` reads nothing and the record is that transaction's, so
+   * the write may run beside others in its batch (SerialWriter's keys).
    */
   insertDecided(
     decide: (reader: FollowUpReader) => Promise<TransactionEntity | null>,
+    alone?: TransactionName,
   ): Promise<TransactionEntity | null> {
-    return this.writer.write(async (manager) => {
+    const keys = alone && [transactionWriteKey(alone.merchantId, alone.clientTransactionId)];
+    return this.writer.writeKeyed(keys, async (manager) => {
       const transaction = await decide(this.readerOf(manager));
       if (transaction === null) return null;
       // The unique key answers whether the id is taken: no read before the insert.
@@ -189,6 +199,9 @@ export class TransactionRepository {
    * this process has just written (RecentTransactions). Its UPDATE then checks that no event or
    * delivery was stored for it meanwhile, and if one was (or its events were stored already),
    * the run is written again from what is stored.
+   *
+   * A run on a known row of a transaction that acts on no other (not a follow-up) touches that
+   * transaction only, and may share its batch with other writes at once (SerialWriter's keys).
    */
   async appendEvents<T>(
     terminal: TerminalIdentity,
@@ -238,7 +251,7 @@ export class TransactionRepository {
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     recorded: TransactionEntity | undefined,
   ): Promise<{ appended: AppendedRun<T>; written: TransactionEntity[] }> {
-    return this.writer.write(async (manager) => {
+    return this.writer.writeKeyed(keysOfRun(links, recorded), async (manager) => {
       const sql = sqlOf(manager);
       const alongside = alongsideIn(manager);
       const run = new EventRunState(sql, this.table, this.eventTable, recorded);
@@ -394,6 +407,19 @@ export class TransactionRepository {
     }
     return changes;
   }
+}
+
+/**
+ * The write keys of a run that touches its known row's transaction only: every event names it,
+ * so none is adopted, and it is no follow-up, so no other transaction changes with its outcome.
+ */
+function keysOfRun(links: LinkEvent[], known: TransactionEntity | undefined): string[] | undefined {
+  if (known === undefined || isFollowUp(known.operationType)) return undefined;
+  const { merchantId, clientTransactionId } = known;
+  const alone = links.every(
+    ({ event }) => event.merchant_id === merchantId && event.client_transaction_id === clientTransactionId,
+  );
+  return alone ? [transactionWriteKey(merchantId, clientTransactionId)] : undefined;
 }
 
 /** The columns a follow-up's effects change on the transaction it acted on. */

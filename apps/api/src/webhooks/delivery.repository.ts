@@ -129,6 +129,9 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
   };
 }
 
+/** The SerialWriter key of the writes that record attempts. */
+const ATTEMPT_RECORDS_KEY = 'webhook-attempt-records';
+
 /** The webhook outbox: deliveries and their attempts, every write in the shared serial writer. */
 @Injectable()
 export class DeliveryRepository implements DeliveryStore {
@@ -144,8 +147,10 @@ export class DeliveryRepository implements DeliveryStore {
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
     this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
+    // Attempts and stored deliveries only: the one other write of a stored delivery (expiry,
+    // redelivery) has no keys, and an event's write only adds deliveries.
     this.records = new GroupCommit((take) =>
-      this.writer.write(async (manager) => {
+      this.writer.writeKeyed([ATTEMPT_RECORDS_KEY], async (manager) => {
         const sql = sqlOf(manager);
         const batch = take();
         await this.attemptTable.insert(sql, batch.map(attemptRow));
