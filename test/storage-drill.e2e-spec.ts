@@ -121,6 +121,24 @@ describe('a load drill with storage failing in the middle', () => {
     }
     expect(lost).toEqual([]);
 
+    // Nothing stored half: each transaction's state, event counter and events agree, whatever the
+    // batches that failed with the disk (writes of a batch run side by side: the batch guard).
+    const rows = await sqliteRows<{
+      id: string;
+      status: string | null;
+      counted: number;
+      events: number;
+      last: string | null;
+    }>(
+      join(disk, 'api.sqlite'),
+      'SELECT t.client_transaction_id AS id, t.status, t.event_count AS counted, ' +
+        '(SELECT COUNT(*) FROM transaction_events e WHERE e.transaction_id = t.id) AS events, ' +
+        '(SELECT e.status FROM transaction_events e WHERE e.transaction_id = t.id ORDER BY e.sequence DESC LIMIT 1) AS last ' +
+        'FROM transactions t',
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(answered.size);
+    expect(rows.filter((row) => row.events !== row.counted || row.last !== row.status)).toEqual([]);
+
     const onTerminals = await sqliteRows<{ key: string; status: string }>(
       join(stack.dir, 'terminal.sqlite'),
       "SELECT key, status FROM terminal_transactions WHERE key LIKE 'demo-merchant:%'",
