@@ -8,8 +8,9 @@ export interface KeyedWork<T> {
 }
 
 /**
- * Whether any two writes of the batch may run at the same time: two with keys and no write
- * without keys between them.
+ * Whether writes of the batch may run at the same time: two with keys and no write without keys
+ * between them (whatever their keys: a guard too many costs two statements, one too few a torn
+ * batch).
  */
 export function overlaps(batch: ReadonlyArray<{ keys?: readonly string[] }>): boolean {
   let keyed = 0;

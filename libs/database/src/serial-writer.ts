@@ -9,7 +9,7 @@ type Work<T> = (manager: EntityManager) => Promise<T>;
 
 interface Job {
   work: Work<unknown>;
-  /** What the write reads and changes; none: anything (see SerialWriter.write). */
+  /** What the write reads and changes; none: anything (see SerialWriter.writeKeyed). */
   keys?: readonly string[];
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;

@@ -227,10 +227,9 @@ export class TransactionRepository {
   private recentRowOf(links: LinkEvent[]): TransactionEntity | undefined {
     if (links.length === 0) return undefined;
     const { merchant_id: merchantId, client_transaction_id: clientTransactionId } = links[0].event;
-    const one = links.every(
-      ({ event }) => event.merchant_id === merchantId && event.client_transaction_id === clientTransactionId,
-    );
-    return one ? this.recent.take(merchantId, clientTransactionId) : undefined;
+    return allName(links, { merchantId, clientTransactionId })
+      ? this.recent.take(merchantId, clientTransactionId)
+      : undefined;
   }
 
   private async writeAndRemember<T>(
@@ -414,12 +413,15 @@ export class TransactionRepository {
  * so none is adopted, and it is no follow-up, so no other transaction changes with its outcome.
  */
 function keysOfRun(links: LinkEvent[], known: TransactionEntity | undefined): string[] | undefined {
-  if (known === undefined || isFollowUp(known.operationType)) return undefined;
-  const { merchantId, clientTransactionId } = known;
-  const alone = links.every(
+  if (known === undefined || isFollowUp(known.operationType) || !allName(links, known)) return undefined;
+  return [transactionWriteKey(known.merchantId, known.clientTransactionId)];
+}
+
+/** Whether every event of the run is of that one transaction. */
+function allName(links: LinkEvent[], { merchantId, clientTransactionId }: TransactionName): boolean {
+  return links.every(
     ({ event }) => event.merchant_id === merchantId && event.client_transaction_id === clientTransactionId,
   );
-  return alone ? [transactionWriteKey(merchantId, clientTransactionId)] : undefined;
 }
 
 /** The columns a follow-up's effects change on the transaction it acted on. */
