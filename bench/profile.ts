@@ -1,7 +1,7 @@
 /**
  * `npm run bench:profile`: the async pipeline's closed loop with both apps under `node --cpu-prof`,
  * then where each app's time went during the load (the "where the time goes" of BENCHMARKS.md).
- * Knobs: BENCH_PIPELINE_TERMINALS (32), BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (5: a warm-up on
+ * Knobs: BENCH_PIPELINE_TERMINALS (32), BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (15: a warm-up on
  * the same processes first, left out of the window). The .cpuprofile files are kept for Chrome
  * DevTools or any other viewer; their folder is printed.
  */
@@ -13,7 +13,7 @@ import { summarize, type CpuProfile, type Share } from './lib/cpu-profile-summar
 
 const TERMINALS = Number(process.env.BENCH_PIPELINE_TERMINALS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 /**
  * The apps stop within this of the load's end (a second's pause to sample their memory, then the
  * shutdown); that stays out of the window.

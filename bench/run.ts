@@ -3,7 +3,7 @@
  *
  * Knobs (environment), with their defaults:
  * - BENCH_REPS (3) repetitions of each measurement; BENCH_SECONDS (10) per measured load run;
- *   BENCH_WARMUP_SECONDS (5) of the same load on the same processes before each load run (0: none);
+ *   BENCH_WARMUP_SECONDS (15) of the same load on the same processes before each load run (0: none);
  * - BENCH_CONNECTIONS (32) sync charge connections, one per terminal; BENCH_PIPELINE_TERMINALS (32)
  *   for the async pipeline; BENCH_SUSTAINED_RATE (20) tx/s for the third pipeline column;
  * - BENCH_SQL_TRANSACTIONS (640) of each kind counted for SQL statements per transaction;
@@ -17,11 +17,11 @@
  *   before/after table;
  * - BENCH_FROM_JSON: render the markdown from that JSON only, without measuring anything.
  *
- * Time with the defaults on a 2-core machine: about 15 minutes, the build (~40 s) included.
- * start-up 3 × ~3 s; sync charge ~2 min (ceiling, Prism and the project each 5 s warm-up + 3 × 10 s,
+ * Time with the defaults on a 2-core machine: about 18 minutes, the build (~40 s) included.
+ * start-up 3 × ~3 s; sync charge ~2.5 min (ceiling, Prism and the project each 15 s warm-up + 3 × 10 s,
  * plus ~15 s to start Prism and the apps and link 32 terminals); SQL statements ~40 s (640 sync and
- * 640 async transactions, counting on); async pipeline 9 runs × ~22 s (start, link 32 terminals,
- * 5 s warm-up, 10 s measured, drain, stop) ≈ 3.5 min; footprint ~1.5 min (100,000 rows cloned into
+ * 640 async transactions, counting on); async pipeline 9 runs × ~32 s (start, link 32 terminals,
+ * 15 s warm-up, 10 s measured, drain, stop) ≈ 5 min; footprint ~1.5 min (100,000 rows cloned into
  * both files, apps restarted, 3 × 200 searches); webhook delivery 3 × ~45 s ≈ 2.5 min; memory after 100,000 charges
  * ~4 min (about 200 s of load at 500 charges/s). Each part's time is in
  * the JSON (partSeconds) and in the log.
@@ -50,7 +50,7 @@ const knob = (name: string, fallback: number): number => {
 const KNOBS = {
   BENCH_REPS: knob('BENCH_REPS', 3),
   BENCH_SECONDS: knob('BENCH_SECONDS', 10),
-  BENCH_WARMUP_SECONDS: knob('BENCH_WARMUP_SECONDS', 5),
+  BENCH_WARMUP_SECONDS: knob('BENCH_WARMUP_SECONDS', 15),
   BENCH_CONNECTIONS: knob('BENCH_CONNECTIONS', 32),
   BENCH_PIPELINE_TERMINALS: knob('BENCH_PIPELINE_TERMINALS', 32),
   /** A rate this machine sustains, to show the latency when the pipeline is not saturated. */
