@@ -47,18 +47,34 @@ export class EntityTable<Entity extends ObjectLiteral> {
     return (await this.insertRows(sql, [row], ' ON CONFLICT DO NOTHING')) === 1;
   }
 
+  /**
+   * Inserts rows as `insert` does, and answers `returning` (a RETURNING clause's list, which may
+   * read other tables through subqueries) for each, in no particular order.
+   */
+  async insertReturning<T>(sql: Sql, rows: Array<Partial<Entity>>, returning: string): Promise<T[]> {
+    if (rows.length === 0) return [];
+    const { text, params } = this.insertStatement(rows, ` RETURNING ${returning}`);
+    return sql.all<T>(text, params);
+  }
+
   private insertRows(sql: Sql, rows: Array<Partial<Entity>>, conflict: string): Promise<number> {
     if (rows.length === 0) return Promise.resolve(0);
+    const { text, params } = this.insertStatement(rows, conflict);
+    return sql.run(text, params);
+  }
+
+  /** One INSERT of rows that all give the same properties; `tail` ends it (a conflict or RETURNING clause). */
+  private insertStatement(rows: Array<Partial<Entity>>, tail: string): { text: string; params: SqlValue[] } {
     const properties = Object.keys(rows[0]).filter((property) => rows[0][property] !== undefined);
-    const text = this.text(`insert:${rows.length}:${properties.join(',')}${conflict}`, (layout) => {
+    const text = this.text(`insert:${rows.length}:${properties.join(',')}${tail}`, (layout) => {
       const names = properties.map((property) => this.name(layout.column(property)));
       const row = `(${properties.map(() => '?').join(', ')})`;
-      return `INSERT INTO ${layout.table} (${names.join(', ')}) VALUES ${rows.map(() => row).join(', ')}${conflict}`;
+      return `INSERT INTO ${layout.table} (${names.join(', ')}) VALUES ${rows.map(() => row).join(', ')}${tail}`;
     });
-    return sql.run(
+    return {
       text,
-      rows.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
-    );
+      params: rows.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
+    };
   }
 
   /** Sets `changes` on the rows `where` picks; resolves how many it changed. */

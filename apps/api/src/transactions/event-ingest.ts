@@ -59,7 +59,7 @@ export class EventIngest {
       terminal,
       links,
       (manager) => {
-        const stager = this.webhooks.stagerFor(manager, terminal.merchantId);
+        const stager = this.webhooks.stagerFor(manager);
         return {
           each: (transaction, event, result) => stager.stage(transaction, event, result === 'duplicate'),
           end: () => stager.insert(),

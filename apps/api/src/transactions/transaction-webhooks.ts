@@ -32,10 +32,9 @@ export class TransactionWebhooks {
 
   /**
    * The deliveries of one run of events, staged in `manager`'s write: each event's delivery, or
-   * null when none is due. The merchant's signing secret is read once for the run, if any is due.
+   * null when none is due.
    */
-  stagerFor(manager: EntityManager, merchantId: string): Stager {
-    let secret: Promise<string | null> | undefined;
+  stagerFor(manager: EntityManager): Stager {
     const staging = this.outbox.stagingIn(manager);
     return {
       stage: async (transaction, event, replayed) => {
@@ -47,15 +46,7 @@ export class TransactionWebhooks {
         ) {
           return null;
         }
-        secret ??= this.outbox.signingSecret(manager, merchantId);
-        return staging.stage(
-          transaction,
-          transaction.eventsWebhookUrl,
-          event,
-          Date.now(),
-          replayed,
-          await secret,
-        );
+        return staging.stage(transaction, transaction.eventsWebhookUrl, event, Date.now(), replayed);
       },
       insert: () => staging.insert(),
     };

@@ -76,9 +76,9 @@ describe('DeliveryRepository on a real SQLite file', () => {
     return writer.write(async (manager) => {
       const staging = outbox.stagingIn(manager);
       const staged = await Promise.all(
-        events.map((event) => staging.stage(transaction, URL, event, 0, false, null)),
+        events.map((event) => staging.stage(transaction, URL, event, 0, false)),
       );
-      for (const event of replayed) staged.push(await staging.stage(transaction, URL, event, 0, true, null));
+      for (const event of replayed) staged.push(await staging.stage(transaction, URL, event, 0, true));
       await staging.insert();
       return staged;
     });
@@ -106,6 +106,28 @@ describe('DeliveryRepository on a real SQLite file', () => {
     expect((await deliveries()).map((row) => [row.position, row.eventId, row.state])).toEqual(
       events.map((event, i) => [i + 1, event.event_id, 'pending']),
     );
+  });
+
+  it("signs each first attempt with the merchant's secret as the INSERT of its run reads it", async () => {
+    await database.dataSource.query(
+      "INSERT INTO merchants (merchant_id, secret_key, webhook_secret) VALUES ('demo-merchant', 'sk', 'whsec_one')",
+    );
+    const signed = await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c5'));
+    expect(signed.map((delivery) => delivery?.firstTarget?.signingSecret)).toEqual([
+      'whsec_one',
+      'whsec_one',
+      'whsec_one',
+    ]);
+
+    await database.dataSource.query('UPDATE merchants SET webhook_secret = NULL');
+    let unsigned: Array<PendingDelivery | null> = [];
+    const run = await statementsOf(
+      async () =>
+        (unsigned = await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c6'))),
+    );
+    // No read of its own: the secret comes back from the INSERT.
+    expect(run).toEqual(['BEGIN', 'INSERT', 'COMMIT']);
+    expect(unsigned.map((delivery) => delivery?.firstTarget?.signingSecret)).toEqual([null, null, null]);
   });
 
   it('records a batch of attempts in one INSERT and one UPDATE, each delivery with its own values', async () => {
