@@ -21,19 +21,21 @@ const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 export class BatchGuard {
   private readonly installed = new WeakSet<object>();
 
-  /** Before BEGIN: any write outside the coming transaction is refused from now on. */
-  async arm(manager: EntityManager): Promise<void> {
+  /**
+   * Begins the batch's transaction: arms the guard outside it (any write outside the transaction
+   * is refused from then on), begins it, and opens the guard as its first statement (its writes
+   * pass, until it commits or anything rolls it back). The three go in one trip. When this fails,
+   * the transaction may or may not have begun: roll back, then `rest`.
+   */
+  async begin(manager: EntityManager, begin: string): Promise<void> {
     const connection = this.connectionOf(manager);
     if (!this.installed.has(connection)) {
       await this.install(manager);
       this.installed.add(connection);
     }
-    await sqlOf(manager).run(`UPDATE ${GUARD} SET state = 'armed'`, []);
-  }
-
-  /** First in the transaction: its writes pass, until it commits or anything rolls it back. */
-  async open(manager: EntityManager): Promise<void> {
-    await sqlOf(manager).run(`UPDATE ${GUARD} SET state = 'open'`, []);
+    await sqlOf(manager).script(
+      `UPDATE ${GUARD} SET state = 'armed'; ${begin}; UPDATE ${GUARD} SET state = 'open'`,
+    );
   }
 
   /** After a rollback, outside any transaction: writes pass again. */

@@ -15,6 +15,12 @@ interface Job {
   reject: (error: unknown) => void;
 }
 
+/**
+ * Takes the write lock at once, so a second process on the same file waits (busy timeout)
+ * instead of failing to upgrade a read lock halfway through the write.
+ */
+const BEGIN = 'BEGIN IMMEDIATE';
+
 /** Enough to amortise a commit, few enough that one batch never holds the database for long. */
 const MAX_BATCH = 64;
 
@@ -161,23 +167,20 @@ class WriteQueue {
     }
   }
 
-  /**
-   * BEGIN IMMEDIATE takes the write lock at once, so a second process on the same file waits
-   * (busy timeout) instead of failing to upgrade a read lock halfway through the write.
-   */
+  /** The write in a transaction of its own on SQLite (BEGIN IMMEDIATE, see BEGIN). */
   private async sqliteTransaction<T>(work: Work<T>, guarded: boolean): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     const flags = runner as unknown as SqliteRunnerFlags;
     // Prepared once, like the hot statements: they run for every batch.
     const sql = sqlOf(runner.manager);
-    if (guarded) await this.guard.arm(runner.manager);
-    let begun = false;
+    // Guarded, a failure may come before or after BEGIN: the rollback then tells which.
+    let begun = guarded;
     try {
-      await sql.run('BEGIN IMMEDIATE', []);
+      if (guarded) await this.guard.begin(runner.manager, BEGIN);
+      else await sql.run(BEGIN, []);
       begun = true;
       flags.isTransactionActive = true;
       flags.transactionDepth = 1;
-      if (guarded) await this.guard.open(runner.manager);
       const value = await work(runner.manager);
       await sql.run('COMMIT', []);
       return value;

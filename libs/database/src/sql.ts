@@ -6,6 +6,8 @@ export interface Sql {
   /** A statement that returns no rows; resolves how many rows it changed. */
   run(text: string, params: readonly SqlValue[]): Promise<number>;
   all<T>(text: string, params: readonly SqlValue[]): Promise<T[]>;
+  /** Statements without parameters, separated by `;`, run in order; stops at the first that fails. */
+  script(text: string): Promise<void>;
 }
 
 function connectionOf(manager: EntityManager): PreparedDatabase {
@@ -22,6 +24,7 @@ function preparedSql(manager: EntityManager): Sql {
   return {
     run: (text, params) => connectionOf(manager).runPrepared(text, params),
     all: (text, params) => connectionOf(manager).allPrepared(text, params),
+    script: (text) => connectionOf(manager).script(text),
   };
 }
 
@@ -44,6 +47,11 @@ function portableSql(manager: EntityManager): Sql {
       return typeof affected === 'number' ? affected : 0;
     },
     all: <T>(text: string, params: readonly SqlValue[]) => manager.query<T[]>(textOf(text), [...params]),
+    script: async (text) => {
+      for (const statement of text.split(';').map((part) => part.trim())) {
+        if (statement !== '') await manager.query(statement);
+      }
+    },
   };
 }
 
