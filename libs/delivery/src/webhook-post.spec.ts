@@ -116,6 +116,25 @@ describe('one webhook attempt over real sockets', () => {
     expect(result.answerExcerpt).toBe('partial');
   });
 
+  it('keeps 1 KB of a body that never ends and does not wait for the timeout: the status counts', async () => {
+    receiver.handler = (_request, response) => {
+      response.writeHead(200);
+      response.write('y'.repeat(3000));
+    };
+    const result = await postWebhook(post(receiver.url()), { timeoutMs: 5000 });
+    expect(result.outcome).toEqual({ statusCode: 200 });
+    expect(result.answerExcerpt).toBe('y'.repeat(1024));
+    expect(result.latencyMs).toBeLessThan(5000);
+  });
+
+  it.each([['not a url'], ['ftp://127.0.0.1/hook']])(
+    'reports a URL it cannot POST to (%s) as an outcome, not an exception',
+    async (url) => {
+      const result = await postWebhook(post(url), { timeoutMs: 2000 });
+      expect(result.outcome).toEqual({ error: 'network_error' });
+    },
+  );
+
   it('reports a connection reset, and retries', async () => {
     receiver.handler = (request) => request.socket.resetAndDestroy();
     const result = await postWebhook(post(receiver.url()), { timeoutMs: 2000 });

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { request, type Dispatcher as HttpDispatcher } from 'undici';
+import { getGlobalDispatcher, type Dispatcher as HttpDispatcher } from 'undici';
 import type { AttemptErrorKind, AttemptOutcome } from './retry-policy';
 
 /** How much of a receiver's answer is kept with the attempt, for the merchant to read. */
@@ -70,56 +70,107 @@ export function errorKind(error: unknown): AttemptErrorKind {
   return 'network_error';
 }
 
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= ANSWER_EXCERPT_BYTES) break;
-    }
-  } catch {
-    // The status decided the outcome already; a body cut short only shortens the excerpt.
-  } finally {
-    body.destroy();
-  }
-  return Buffer.concat(chunks).subarray(0, ANSWER_EXCERPT_BYTES).toString('utf8');
-}
+/** The statuses undici passes on before the final answer (1xx) are not an answer yet. */
+const FIRST_FINAL_STATUS = 200;
 
 /**
  * One attempt: a POST that follows no redirect, bounded by `timeoutMs` from the first byte sent
  * to the excerpt read. Transport failures come back as outcomes, never as exceptions.
+ *
+ * It talks to undici's dispatcher through a handler rather than `request()`: the answer's body is
+ * at most an excerpt, and `request()`'s readable stream, its async iterator and its abort signal
+ * cost more than half of an attempt's CPU (about 90 against 35 µs per POST on loopback).
  */
-export async function postWebhook(post: WebhookPost, options: PostOptions): Promise<PostResult> {
-  if (options.shutdown?.aborted) throw new AttemptAbandoned();
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, options.timeoutMs);
-  const onShutdown = (): void => controller.abort();
-  options.shutdown?.addEventListener('abort', onShutdown);
-  const started = performance.now();
-  const latency = (): number => Math.round(performance.now() - started);
-  try {
-    const answer = await request(post.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...post.headers },
-      body: post.body,
-      signal: controller.signal,
-      maxRedirections: 0,
-      dispatcher: options.dispatcher,
-    });
-    const answerExcerpt = await readExcerpt(answer.body);
-    return { outcome: { statusCode: answer.statusCode }, latencyMs: latency(), answerExcerpt };
-  } catch (error) {
-    if (options.shutdown?.aborted) throw new AttemptAbandoned();
-    const kind = timedOut ? 'timeout' : errorKind(error);
-    return { outcome: { error: kind }, latencyMs: latency(), answerExcerpt: '' };
-  } finally {
-    clearTimeout(timer);
-    options.shutdown?.removeEventListener('abort', onShutdown);
-  }
+export function postWebhook(post: WebhookPost, options: PostOptions): Promise<PostResult> {
+  if (options.shutdown?.aborted) return Promise.reject(new AttemptAbandoned());
+  return new Promise<PostResult>((resolve, reject) => {
+    const { shutdown } = options;
+    const started = performance.now();
+    const chunks: Buffer[] = [];
+    let excerptBytes = 0;
+    let statusCode: number | undefined;
+    let timedOut = false;
+    let settled = false;
+    let abort: ((reason: Error) => void) | undefined;
+    let cutBy: Error | undefined;
+
+    const cut = (reason: Error): void => {
+      cutBy = reason;
+      abort?.(reason);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      cut(new Error('webhook attempt timed out'));
+    }, options.timeoutMs);
+    const onShutdown = (): void => cut(new AttemptAbandoned());
+    shutdown?.addEventListener('abort', onShutdown);
+
+    const settle = (result: PostResult | AttemptAbandoned): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      shutdown?.removeEventListener('abort', onShutdown);
+      if (result instanceof AttemptAbandoned) reject(result);
+      else resolve(result);
+    };
+    const latencyMs = (): number => Math.round(performance.now() - started);
+    // Once the status has come, it is the outcome: a body cut short only shortens the excerpt.
+    const answered = (status: number): void =>
+      settle({
+        outcome: { statusCode: status },
+        latencyMs: latencyMs(),
+        answerExcerpt: Buffer.concat(chunks).subarray(0, ANSWER_EXCERPT_BYTES).toString('utf8'),
+      });
+    const failed = (error: unknown): void => {
+      if (statusCode !== undefined) answered(statusCode);
+      else if (shutdown?.aborted) settle(new AttemptAbandoned());
+      else
+        settle({
+          outcome: { error: timedOut ? 'timeout' : errorKind(error) },
+          latencyMs: latencyMs(),
+          answerExcerpt: '',
+        });
+    };
+
+    let target: URL;
+    try {
+      target = new URL(post.url);
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    (options.dispatcher ?? getGlobalDispatcher()).dispatch(
+      {
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...post.headers },
+        body: post.body,
+      },
+      {
+        onConnect(abortRequest) {
+          abort = abortRequest;
+          if (cutBy !== undefined) abortRequest(cutBy);
+        },
+        onHeaders(status) {
+          if (status >= FIRST_FINAL_STATUS) statusCode = status;
+          return true;
+        },
+        onData(chunk) {
+          chunks.push(chunk);
+          excerptBytes += chunk.length;
+          if (excerptBytes >= ANSWER_EXCERPT_BYTES && statusCode !== undefined) {
+            answered(statusCode);
+            cut(new Error('webhook answer excerpt read'));
+          }
+          return true;
+        },
+        onComplete() {
+          if (statusCode !== undefined) answered(statusCode);
+          else failed(new Error('webhook answer ended without a status'));
+        },
+        onError: failed,
+      },
+    );
+  });
 }
