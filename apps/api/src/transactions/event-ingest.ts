@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
+import type { PendingDelivery } from '@tps/delivery';
 import type { LinkEvent } from '@tps/link';
 import { LiveFeed } from '../live/live-feed';
 import { TransactionWebhooks } from './transaction-webhooks';
@@ -67,16 +68,24 @@ export class EventIngest {
       },
       recorded,
     );
+    const deliveries: PendingDelivery[] = [];
     for (const appended of run.appended) {
       if (appended.result === 'unknown') {
         this.logger.warn(
           `event ${appended.link.event.event_id} from ${terminal.serialNumber} names another terminal's transaction; dropped`,
         );
       } else {
-        this.webhooks.dispatch(appended.alongside);
+        if (appended.alongside !== null) deliveries.push(appended.alongside);
         if (appended.result === 'appended')
           this.live.transactionEvent(terminal.serialNumber, appended.link.event);
       }
+    }
+    // Sent once the answer this write allows has left: an async reply's run may hold the whole
+    // lifecycle, and its webhooks should not overtake its 202.
+    if (deliveries.length > 0) {
+      setImmediate(() => {
+        for (const delivery of deliveries) this.webhooks.dispatch(delivery);
+      });
     }
     return run.refusal === undefined ? undefined : { stored: run.appended.length, error: run.refusal };
   }

@@ -53,7 +53,7 @@ export class TransactionWebhooks {
   }
 
   /** Sends a staged delivery; call only once its write is committed. */
-  dispatch(delivery: PendingDelivery | null): void {
-    if (delivery !== null) this.dispatcher.add(delivery);
+  dispatch(delivery: PendingDelivery): void {
+    this.dispatcher.add(delivery);
   }
 }

@@ -25,6 +25,9 @@ export class RunningTransaction {
   readonly emitted: LinkEvent[] = [];
   /** Emitted, not yet stored: they go with the next write. */
   private unsaved: LinkEvent[] = [];
+  private firstWriteDone!: () => void;
+  /** Settles once a first run of this transaction is stored: an async operation's reply goes with it. */
+  readonly firstRunStored = new Promise<void>((resolve) => (this.firstWriteDone = resolve));
 
   constructor(
     readonly order: OperationOrder,
@@ -78,6 +81,7 @@ export class RunningTransaction {
     await this.sink(run);
     this.unsaved = [];
     this.emitted.push(...run);
+    this.firstWriteDone();
   }
 
   /** A final event; `outcome` travels beside it (none for an abort's own cancellation). */
@@ -101,6 +105,7 @@ export class RunningTransaction {
     this.unsaved = [];
     this.emitted.push(...run);
     this.current = link.event.status;
+    this.firstWriteDone();
     return link.event;
   }
 

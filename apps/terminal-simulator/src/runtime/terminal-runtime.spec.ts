@@ -1,10 +1,20 @@
 import { ContractError } from '@tps/domain';
 import type { TransactionEvent } from '@tps/contracts';
+import { acknowledgementOf, outcomeOf, type OperationReply } from '@tps/link';
+import type { ManualTimers } from './testing/manual-timers';
 import { abortOrder, harness, order } from './testing/runtime-harness';
-import { acknowledgementOf, outcomeOf } from '@tps/link';
 
 function statuses(events: TransactionEvent[]): string[] {
   return events.map((e) => e.status);
+}
+
+/**
+ * The reply to an operation once the terminal's waits of 0 ms (pace instant) have passed: an async
+ * one answers with its first stored run, which at pace instant comes after them.
+ */
+async function answer(reply: Promise<OperationReply>, timers: ManualTimers): Promise<OperationReply> {
+  await timers.advance(0);
+  return reply;
 }
 
 function refusal(promise: Promise<unknown>): Promise<string> {
@@ -81,7 +91,7 @@ describe('TerminalRuntime: the rows of contract §10', () => {
   it('93: a second card presentation, attempt 2, read CONTACTLESS, then approved', async () => {
     const { runtime, store, timers } = harness();
     const charge = order('93');
-    await runtime.operate(charge);
+    await answer(runtime.operate(charge), timers);
     await timers.runAll();
     const events = store.eventsOf(charge.clientTransactionId);
     expect(events.map((e) => [e.status, e.interaction_attempt, e.reading_type])).toEqual([
@@ -109,7 +119,13 @@ describe('TerminalRuntime: the rows of contract §10', () => {
   it('95: the acquirer answers only after 10 s, even at instant pace', async () => {
     const { runtime, store, timers } = harness('instant');
     const charge = order('95');
-    await runtime.operate(charge);
+    const reply = await answer(runtime.operate(charge), timers);
+    // The async reply goes before the acquirer's wait, with what was stored before it.
+    expect(statuses(reply.events.map((link) => link.event))).toEqual([
+      'TERMINAL_ACKNOWLEDGED',
+      'CARD_PRESENTED',
+      'APPROVAL_REQUESTED',
+    ]);
     await timers.advance(9_999);
     expect(statuses(store.eventsOf(charge.clientTransactionId)).at(-1)).toBe('APPROVAL_REQUESTED');
     await timers.advance(1);
@@ -192,7 +208,7 @@ describe('TerminalRuntime: the rows of contract §10', () => {
 
     runtime.update({ ...runtime.profile, cardholder: 'auto' });
     const alone = order('00');
-    await runtime.operate(alone);
+    await answer(runtime.operate(alone), timers);
     await timers.runAll();
     expect(statuses(store.eventsOf(alone.clientTransactionId)).at(-1)).toBe('APPROVAL');
   });
@@ -225,15 +241,47 @@ describe('TerminalRuntime: when events are stored', () => {
     ]);
   });
 
-  it('at pace instant, stores an async acknowledgement before answering, then the rest in one write', async () => {
+  it('at pace instant, stores an async lifecycle in one write and answers with all of it', async () => {
     const { runtime, store, timers } = harness();
     const charge = order('00', 'async');
+    let answered = false;
+    const done = runtime.operate(charge).finally(() => (answered = true));
+    await Promise.resolve();
+    // Nothing is stored yet, so nothing is answered: the reply carries stored events only.
+    expect(answered).toBe(false);
+    expect(store.writes).toBe(0);
+    const reply = await answer(done, timers);
+    expect(store.writes).toBe(1);
+    expect(reply.events.map((link) => link.event)).toEqual(store.eventsOf(charge.clientTransactionId));
+    expect(statuses(reply.events.map((link) => link.event))).toEqual([
+      'TERMINAL_ACKNOWLEDGED',
+      'CARD_PRESENTED',
+      'APPROVAL_REQUESTED',
+      'APPROVAL',
+    ]);
+    expect(runtime.busy).toBe(false);
+  });
+
+  it('with its uplink down, an async operation answers with its acknowledgement alone; the rest waits in the queue', async () => {
+    const { runtime, store, timers, link } = harness();
+    link.isUp = false;
+    const charge = order('00', 'async');
     const reply = await runtime.operate(charge);
-    expect(statuses(reply.events.map((link) => link.event))).toEqual(['TERMINAL_ACKNOWLEDGED']);
-    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    expect(statuses(reply.events.map((l) => l.event))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    expect(store.writes).toBe(1);
     await timers.runAll();
     expect(store.writes).toBe(2);
     expect(statuses(store.eventsOf(charge.clientTransactionId)).at(-1)).toBe('APPROVAL');
+  });
+
+  it('at pace instant, an async operation that waits for a person answers with its acknowledgement alone', async () => {
+    const { runtime, store } = harness();
+    const charge = order('97', 'async');
+    const reply = await runtime.operate(charge);
+    expect(statuses(reply.events.map((link) => link.event))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
+    expect(runtime.busy).toBe(true);
+    runtime.card({ action: 'cancel' });
   });
 
   it('stores a sync acknowledgement before the first wait that takes time (pace realistic)', async () => {
@@ -266,7 +314,7 @@ describe('TerminalRuntime: when events are stored', () => {
   });
 
   it('a write that fails takes the events emitted before it down too: none of them is stored or answered', async () => {
-    const { runtime, store, timers, errors } = harness();
+    const { runtime, store, timers, errors } = harness('realistic');
     const charge = order('00', 'async');
     const record = store.record.bind(store);
     store.record = async (serialNumber, stored, links) => {
@@ -278,6 +326,20 @@ describe('TerminalRuntime: when events are stored', () => {
     expect(errors).toEqual([new Error('disk full')]);
     expect(statuses(store.eventsOf(charge.clientTransactionId))).toEqual(['TERMINAL_ACKNOWLEDGED']);
     expect(runtime.busy).toBe(false);
+
+    // An async one whose first write fails (pace instant: the whole lifecycle) answers the failure,
+    // stores nothing, and reports nothing besides.
+    const instant = harness('instant');
+    instant.store.record = async () => {
+      throw new Error('disk full');
+    };
+    const lost = order('00', 'async');
+    const refused = refusal(instant.runtime.operate(lost));
+    await instant.timers.runAll();
+    expect(await refused).toBe('Error: disk full');
+    expect(instant.store.eventsOf(lost.clientTransactionId)).toEqual([]);
+    expect(instant.errors).toEqual([]);
+    expect(instant.runtime.busy).toBe(false);
 
     // A sync one that fails stores nothing at all, and answers the failure.
     store.record = async () => {
@@ -312,7 +374,9 @@ describe('TerminalRuntime: busy, abort and card control', () => {
     const stored = store.events.length;
     const flushed = flushes();
 
-    expect(await refusal(runtime.operate({ ...first, mode: 'async' }))).toBe('TRX-001');
+    const refused = refusal(runtime.operate({ ...first, mode: 'async' }));
+    await timers.advance(0);
+    expect(await refused).toBe('TRX-001');
     expect(store.transactionReads).toBe(0);
     expect(store.events).toHaveLength(stored);
     expect(flushes()).toBe(flushed);
@@ -408,7 +472,7 @@ describe('TerminalRuntime: busy, abort and card control', () => {
   it('an abort past APPROVAL_REQUESTED (95) is TRX-002 and the charge is approved', async () => {
     const { runtime, store, timers } = harness();
     const charge = order('95');
-    await runtime.operate(charge);
+    await answer(runtime.operate(charge), timers);
     await timers.advance(100);
     expect(await refusal(runtime.abort('demo-merchant', charge.clientTransactionId))).toBe('TRX-002');
     expect(await refusal(runtime.abort('demo-merchant', undefined))).toBe('TRX-002');
@@ -450,7 +514,7 @@ describe('TerminalRuntime: busy, abort and card control', () => {
   it('an async abort past the point of no return: ACK → TERMINAL_REJECTED with TRX-002', async () => {
     const { runtime, store, timers } = harness();
     const charge = order('95');
-    await runtime.operate(charge);
+    await answer(runtime.operate(charge), timers);
     await timers.advance(1);
     const abort = abortOrder('async');
     await runtime.operate(abort);

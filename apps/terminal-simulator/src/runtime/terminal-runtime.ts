@@ -21,6 +21,8 @@ import { sleep, type Timers } from './timers';
 export interface RuntimeLink {
   /** New events (these ids) of this transaction are in the store: send what the service has not acknowledged. */
   flush(transactionKey: string, eventIds: string[]): void;
+  /** Whether the terminal's uplink to the service is open. */
+  readonly isUp: boolean;
 }
 
 export interface RuntimeOptions {
@@ -91,10 +93,14 @@ export class TerminalRuntime {
    * Runs an operation. A client_transaction_id this terminal ran before is refused (TRX-001) by
    * the store's key when the acknowledgement is recorded: no read before the write.
    *
-   * An async operation answers with its acknowledgement, so that is stored first. A sync one
-   * answers with its end: its acknowledgement is stored with the events after it, before the
-   * terminal first waits or with the final event, so a lifecycle with no wait (pace instant) is
-   * one write. Nothing leaves the terminal before it is stored either way.
+   * The acknowledgement is stored with the events after it, before the terminal first waits or
+   * with the final event, so a lifecycle with no wait (pace instant) is one write. A sync
+   * operation answers with its end. An async one answers with its first stored run: the
+   * acknowledgement alone when the terminal then waits (a card read, a person, a slow acquirer),
+   * the whole lifecycle when nothing makes it wait. With its uplink down (offline, Local form)
+   * it answers with the acknowledgement alone, stored first: the events after it wait in the
+   * terminal's queue for the uplink (contract §6). Nothing leaves the terminal before it is
+   * stored either way.
    */
   async operate(order: OperationOrder): Promise<OperationReply> {
     if (order.type === 'abort') return this.startAbort(order);
@@ -106,9 +112,7 @@ export class TerminalRuntime {
     ended.catch(() => undefined);
     const active: Active = { transaction, interrupts: new Interrupts(this.options.timers), ended };
     this.running = active;
-    if (order.mode === 'sync') {
-      transaction.acknowledgeLater();
-    } else {
+    if (order.mode === 'async' && !this.link.isUp) {
       try {
         await transaction.acknowledge();
       } catch (error) {
@@ -116,17 +120,23 @@ export class TerminalRuntime {
         settle(Promise.reject(abortRefusal(order, error)));
         throw error;
       }
+    } else {
+      transaction.acknowledgeLater();
     }
     const done = this.run(active).finally(() => {
       if (this.running === active) this.running = undefined;
     });
     settle(done.catch((error: unknown) => Promise.reject(abortRefusal(order, error))));
-    if (order.mode === 'async') {
-      done.catch(this.onError);
-      return { events: [...transaction.emitted] };
+    if (order.mode === 'sync') {
+      await done;
+      return { events: transaction.emitted };
     }
-    await done;
-    return { events: transaction.emitted };
+    // A failure before anything is stored is the reply (TRX-001 for a reused id); one after is reported.
+    done.catch((error: unknown) => {
+      if (transaction.emitted.length > 0) this.onError(error);
+    });
+    await Promise.race([transaction.firstRunStored, done]);
+    return { events: [...transaction.emitted] };
   }
 
   /**

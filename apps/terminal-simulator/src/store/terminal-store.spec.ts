@@ -261,7 +261,7 @@ describe('TerminalStore on a real SQLite file', () => {
       const runtime = new TerminalRuntime(
         profile('instant'),
         store,
-        { flush: () => void flushes++ },
+        { flush: () => void flushes++, isUp: true },
         (error) => errors.push(error),
         { timers: REAL_TIMERS, scenarioWaitScale: 1 },
       );
@@ -289,6 +289,24 @@ describe('TerminalStore on a real SQLite file', () => {
       expect(await store.linkEvents(transactionKey(charge.merchantId, charge.clientTransactionId))).toEqual(
         reply?.events,
       );
+    });
+
+    it('an async charge at pace instant: one write of four statements, and the reply carries all of it', async () => {
+      const { runtime, errors } = runtimeOn();
+      const charge = order('00', 'async');
+      let reply: Awaited<ReturnType<TerminalRuntime['operate']>> | undefined;
+      const run = await statementsOf(async () => (reply = await runtime.operate(charge)));
+      expect(run).toEqual(['BEGIN', 'INSERT', 'INSERT', 'COMMIT']);
+      expect(await store.linkEvents(transactionKey(charge.merchantId, charge.clientTransactionId))).toEqual(
+        reply?.events,
+      );
+      expect(reply?.events.map((link) => link.event.status)).toEqual([
+        'TERMINAL_ACKNOWLEDGED',
+        'CARD_PRESENTED',
+        'APPROVAL_REQUESTED',
+        'APPROVAL',
+      ]);
+      expect(errors).toEqual([]);
     });
 
     it('an id run before is TRX-001 from the primary key: nothing stored, emitted or flushed', async () => {

@@ -59,12 +59,10 @@ export function harness(
 ) {
   const errors: unknown[] = [];
   let flushes = 0;
-  const runtime = new TerminalRuntime(
-    profile(pace),
-    store,
-    { flush: () => void flushes++ },
-    (error) => errors.push(error),
-    { timers, scenarioWaitScale: 1 },
-  );
-  return { runtime, store, timers, errors, flushes: () => flushes };
+  const link = { flush: () => void flushes++, isUp: true };
+  const runtime = new TerminalRuntime(profile(pace), store, link, (error) => errors.push(error), {
+    timers,
+    scenarioWaitScale: 1,
+  });
+  return { runtime, store, timers, errors, link, flushes: () => flushes };
 }
