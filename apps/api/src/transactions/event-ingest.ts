@@ -81,7 +81,7 @@ export class EventIngest {
       }
     }
     // Sent once the answer this write allows has left: an async reply's run may hold the whole
-    // lifecycle, and its webhooks should not overtake its 202.
+    // lifecycle, and its webhooks should not overtake the answer.
     if (deliveries.length > 0) {
       setImmediate(() => {
         for (const delivery of deliveries) this.webhooks.dispatch(delivery);
