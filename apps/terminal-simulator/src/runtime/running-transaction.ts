@@ -77,11 +77,7 @@ export class RunningTransaction {
   /** Stores what was emitted and not yet stored; the terminal calls it before it waits. */
   async save(): Promise<void> {
     if (this.unsaved.length === 0) return;
-    const run = this.unsaved;
-    await this.sink(run);
-    this.unsaved = [];
-    this.emitted.push(...run);
-    this.firstWriteDone();
+    await this.write(this.unsaved);
   }
 
   /** A final event; `outcome` travels beside it (none for an abort's own cancellation). */
@@ -100,13 +96,17 @@ export class RunningTransaction {
     outcome?: TransactionOutcome,
   ): Promise<TransactionEvent> {
     const link = this.next(status, failureReason, outcome);
-    const run = [...this.unsaved, link];
+    await this.write([...this.unsaved, link]);
+    this.current = link.event.status;
+    return link.event;
+  }
+
+  /** Stores a run (what was not stored yet, and what comes with it); it then counts as emitted. */
+  private async write(run: LinkEvent[]): Promise<void> {
     await this.sink(run);
     this.unsaved = [];
     this.emitted.push(...run);
-    this.current = link.event.status;
     this.firstWriteDone();
-    return link.event;
   }
 
   private emitLater(status: LifecycleStatus): TransactionEvent {
