@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Agent } from 'undici';
+import { Agent, buildConnector } from 'undici';
+import { openSilentHost, type SilentHost } from '@tps/testing';
 import { guardedConnector } from './destination-policy';
 import { classify } from './retry-policy';
 import { AttemptAbandoned, postWebhook, type WebhookPost } from './webhook-post';
@@ -204,5 +205,62 @@ describe('one webhook attempt over real sockets', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     shutdown.abort();
     await expect(attempt).rejects.toBeInstanceOf(AttemptAbandoned);
+  });
+});
+
+describe('one webhook attempt to a host whose connect never completes', () => {
+  /** The connector's own limit, far above the attempts' timeouts: an attempt must not wait for it. */
+  const CONNECT_TIMEOUT_MS = 8000;
+  let host: SilentHost;
+  let agent: Agent;
+
+  beforeAll(() => {
+    host = openSilentHost();
+  });
+
+  afterAll(() => host.close());
+
+  /** Sockets still connecting when a test ends: the agent's destroy does not reach them. */
+  let connecting: Socket[];
+
+  beforeEach(() => {
+    connecting = [];
+    // undici's connector returns the socket it opens, though its type says void.
+    const connector = buildConnector({ timeout: CONNECT_TIMEOUT_MS }) as unknown as (
+      ...args: Parameters<buildConnector.connector>
+    ) => Socket;
+    agent = new Agent({
+      connect: (options, callback) => {
+        connecting.push(connector(options, callback));
+      },
+    });
+  });
+
+  afterEach(async () => {
+    for (const socket of connecting) socket.destroy(new Error('test over'));
+    await agent.destroy();
+  });
+
+  it("times out at the attempt's own timeout, not the connector's, and retries", async () => {
+    const result = await postWebhook(post(`http://${host.address}/hook`), {
+      timeoutMs: 200,
+      dispatcher: agent,
+    });
+    expect(result.outcome).toEqual({ error: 'timeout' });
+    expect(result.latencyMs).toBeLessThan(CONNECT_TIMEOUT_MS / 2);
+    expect(classify(result.outcome)).toBe('retry');
+  });
+
+  it('is abandoned at once by shutdown while still connecting', async () => {
+    const shutdown = new AbortController();
+    const started = Date.now();
+    const attempt = postWebhook(post(`http://${host.address}/hook`), {
+      timeoutMs: CONNECT_TIMEOUT_MS * 2,
+      shutdown: shutdown.signal,
+      dispatcher: agent,
+    });
+    setTimeout(() => shutdown.abort(), 50);
+    await expect(attempt).rejects.toBeInstanceOf(AttemptAbandoned);
+    expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS / 2);
   });
 });

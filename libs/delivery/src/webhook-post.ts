@@ -94,17 +94,6 @@ export function postWebhook(post: WebhookPost, options: PostOptions): Promise<Po
     let abort: ((reason: Error) => void) | undefined;
     let cutBy: Error | undefined;
 
-    const cut = (reason: Error): void => {
-      cutBy = reason;
-      abort?.(reason);
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      cut(new Error('webhook attempt timed out'));
-    }, options.timeoutMs);
-    const onShutdown = (): void => cut(new AttemptAbandoned());
-    shutdown?.addEventListener('abort', onShutdown);
-
     const settle = (result: PostResult | AttemptAbandoned): void => {
       if (settled) return;
       settled = true;
@@ -131,6 +120,23 @@ export function postWebhook(post: WebhookPost, options: PostOptions): Promise<Po
           answerExcerpt: '',
         });
     };
+
+    const cut = (reason: Error): void => {
+      cutBy = reason;
+      if (abort !== undefined) {
+        abort(reason);
+        return;
+      }
+      // undici hands out the abort only once a socket is connected: a connect that hangs would
+      // hold the attempt until the connector's own timeout. It ends now; onConnect aborts later.
+      failed(reason);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      cut(new Error('webhook attempt timed out'));
+    }, options.timeoutMs);
+    const onShutdown = (): void => cut(new AttemptAbandoned());
+    shutdown?.addEventListener('abort', onShutdown);
 
     let target: URL;
     try {

@@ -6,3 +6,4 @@ export * from './sqlite-rows';
 export * from './scenario-bodies';
 export * from './openapi-conformance';
 export * from './fleet';
+export * from './silent-host';
