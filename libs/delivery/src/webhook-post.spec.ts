@@ -214,8 +214,8 @@ describe('one webhook attempt to a host whose connect never completes', () => {
   let host: SilentHost;
   let agent: Agent;
 
-  beforeAll(() => {
-    host = openSilentHost();
+  beforeAll(async () => {
+    host = await openSilentHost();
   });
 
   afterAll(() => host.close());
@@ -242,7 +242,7 @@ describe('one webhook attempt to a host whose connect never completes', () => {
   });
 
   it("times out at the attempt's own timeout, not the connector's, and retries", async () => {
-    const result = await postWebhook(post(`http://${host.address}/hook`), {
+    const result = await postWebhook(post(`http://127.0.0.1:${host.port}/hook`), {
       timeoutMs: 200,
       dispatcher: agent,
     });
@@ -254,7 +254,7 @@ describe('one webhook attempt to a host whose connect never completes', () => {
   it('is abandoned at once by shutdown while still connecting', async () => {
     const shutdown = new AbortController();
     const started = Date.now();
-    const attempt = postWebhook(post(`http://${host.address}/hook`), {
+    const attempt = postWebhook(post(`http://127.0.0.1:${host.port}/hook`), {
       timeoutMs: CONNECT_TIMEOUT_MS * 2,
       shutdown: shutdown.signal,
       dispatcher: agent,

@@ -1,56 +1,65 @@
-import { execFileSync } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 
-/** A test host whose TCP connects never complete: no answer, no refusal, no reset. */
+/** A port on 127.0.0.1 whose TCP connects never complete: no answer, no refusal, no reset. */
 export interface SilentHost {
-  /** Its IPv4 address; a connect to any port of it hangs until the caller gives up. */
-  address: string;
-  close(): void;
+  port: number;
+  close(): Promise<void>;
 }
 
-const ip = (...args: string[]): void => {
-  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-};
+/** Linux queues up to backlog + 1 handshaken connections for a listener that does not accept. */
+const BACKLOG = 1;
+
+/** Listens and tells its port; it is stopped before it accepts anything. */
+const LISTENER = `
+const server = require('node:net').createServer();
+server.listen({ host: '127.0.0.1', port: 0, backlog: ${BACKLOG} }, () => {
+  process.stdout.write(server.address().port + '\\n');
+});
+`;
+
+function portOf(listener: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    listener.stdout?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes('\n')) resolve(Number(text.trim()));
+    });
+    listener.once('exit', (code) => reject(new Error(`the silent host's listener exited (${code})`)));
+  });
+}
+
+function connected(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
 
 /**
- * A network namespace of this test process's own, behind a veth pair, whose address the host
- * side reaches through a neighbour entry naming a MAC address nobody has: every SYN leaves on
- * the veth and is dropped by the peer as a frame for another host. That is a connect that hangs,
- * which loopback cannot give (a full accept queue still completes the handshake). Needs root and
- * iproute2, like the other real faults of the suites (chattr). The addresses, 10.254.0.0/16, are
- * the namespace's own: nothing leaves this machine.
+ * A listener in a process of its own, stopped (SIGSTOP) before it accepts anything, whose accept
+ * queue is then filled: the kernel completes handshakes into that queue for the
+ * listener, and once it is full it drops every further SYN. A connect to the port then hangs
+ * (the client only retransmits its SYN), which is what a host that has gone silent does; with
+ * room left in the queue, or a running listener, the kernel would complete the handshake.
  */
-export function openSilentHost(): SilentHost {
-  const slot = process.pid % 16_384;
-  const namespace = `tps-silent-${process.pid}`;
-  const hostSide = `tpss${slot}a`;
-  const peerSide = `tpss${slot}b`;
-  const prefix = `10.254.${slot >> 6}.${(slot & 63) * 4}`.split('.');
-  const addressAt = (offset: number): string => [...prefix.slice(0, 3), Number(prefix[3]) + offset].join('.');
-  const close = (): void => {
-    for (const args of [
-      ['link', 'del', hostSide],
-      ['netns', 'del', namespace],
-    ]) {
-      try {
-        ip(...args);
-      } catch {
-        // Not there (never made, or already gone): nothing to undo.
-      }
-    }
+export async function openSilentHost(): Promise<SilentHost> {
+  const listener = spawn(process.execPath, ['-e', LISTENER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const fillers: Socket[] = [];
+  const close = async (): Promise<void> => {
+    for (const socket of fillers) socket.destroy();
+    if (listener.exitCode !== null || listener.signalCode !== null) return;
+    const exited = new Promise((resolve) => listener.once('exit', resolve));
+    listener.kill('SIGKILL');
+    await exited;
   };
-  close();
   try {
-    ip('netns', 'add', namespace);
-    ip('link', 'add', hostSide, 'type', 'veth', 'peer', 'name', peerSide);
-    ip('link', 'set', peerSide, 'netns', namespace);
-    ip('addr', 'add', `${addressAt(1)}/30`, 'dev', hostSide);
-    ip('link', 'set', hostSide, 'up');
-    ip('-n', namespace, 'addr', 'add', `${addressAt(2)}/30`, 'dev', peerSide);
-    ip('-n', namespace, 'link', 'set', peerSide, 'up');
-    ip('neigh', 'replace', addressAt(2), 'lladdr', '02:00:00:00:00:01', 'dev', hostSide, 'nud', 'permanent');
+    const port = await portOf(listener);
+    listener.kill('SIGSTOP');
+    for (let i = 0; i <= BACKLOG; i++) fillers.push(await connected(port));
+    return { port, close };
   } catch (error) {
-    close();
+    await close();
     throw error;
   }
-  return { address: addressAt(2), close };
 }
