@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A port on 127.0.0.1 whose TCP connects never complete: no answer, no refusal, no reset. */
 export interface SilentHost {
@@ -29,6 +31,15 @@ function portOf(listener: ChildProcess): Promise<number> {
   });
 }
 
+/** Resolves once the process is stopped: a SIGSTOP is delivered, not done, when kill returns. */
+async function stopped(pid: number): Promise<void> {
+  for (;;) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return;
+    await sleep(5);
+  }
+}
+
 function connected(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => resolve(socket));
@@ -38,10 +49,10 @@ function connected(port: number): Promise<Socket> {
 
 /**
  * A listener in a process of its own, stopped (SIGSTOP) before it accepts anything, whose accept
- * queue is then filled: the kernel completes handshakes into that queue for the
- * listener, and once it is full it drops every further SYN. A connect to the port then hangs
- * (the client only retransmits its SYN), which is what a host that has gone silent does; with
- * room left in the queue, or a running listener, the kernel would complete the handshake.
+ * queue is then filled: the kernel completes handshakes into that queue for the listener, and
+ * once it is full it drops every further SYN. A connect to the port then hangs (the client only
+ * retransmits its SYN), which is what a host that has gone silent does; with room left in the
+ * queue, or a running listener, the kernel would complete the handshake.
  */
 export async function openSilentHost(): Promise<SilentHost> {
   const listener = spawn(process.execPath, ['-e', LISTENER], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -56,6 +67,7 @@ export async function openSilentHost(): Promise<SilentHost> {
   try {
     const port = await portOf(listener);
     listener.kill('SIGSTOP');
+    await stopped(listener.pid ?? 0);
     for (let i = 0; i <= BACKLOG; i++) fillers.push(await connected(port));
     return { port, close };
   } catch (error) {
