@@ -27,6 +27,7 @@ function portOf(listener: ChildProcess): Promise<number> {
       text += chunk.toString('utf8');
       if (text.includes('\n')) resolve(Number(text.trim()));
     });
+    listener.once('error', reject);
     listener.once('exit', (code) => reject(new Error(`the silent host's listener exited (${code})`)));
   });
 }
@@ -66,8 +67,10 @@ export async function openSilentHost(): Promise<SilentHost> {
   };
   try {
     const port = await portOf(listener);
+    // A listener that printed its port was spawned, so it has a pid.
+    const pid = listener.pid as number;
     listener.kill('SIGSTOP');
-    await stopped(listener.pid ?? 0);
+    await stopped(pid);
     for (let i = 0; i <= BACKLOG; i++) fillers.push(await connected(port));
     return { port, close };
   } catch (error) {
