@@ -10,7 +10,7 @@ const PER_TERMINAL = 10;
 const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED'];
 
 /**
- * Issue 12's drill: 2,000 sync charges over 200 terminals while the API's disk fills up for a
+ * A drill of 2,000 sync charges over 200 terminals while the API's disk fills up for a
  * while in the middle. Afterwards, and after a restart: every charge answered 2xx is in online
  * search with the outcome it was answered, every transaction a terminal ran is in the service
  * with the same status, and nothing was charged twice.
@@ -37,6 +37,7 @@ describe('a load drill with storage failing in the middle', () => {
 
     const answered = new Map<string, { approved: boolean; reference: string | null }>();
     const refusals = new Map<string, number>();
+    const takenButNotTaken: string[] = [];
     let done = 0;
     const filler = join(disk, 'filler');
     let failing: Promise<void> | undefined;
@@ -56,7 +57,16 @@ describe('a load drill with storage failing in the middle', () => {
           return;
         }
         // The refusals a failing disk (and a busy sandbox) may cause; each is retried with the same id.
-        expect(['INT-002', 'TER-002', 'RATE-001']).toContain(response.body.code);
+        expect(['INT-002', 'INT-003', 'TER-002', 'RATE-001']).toContain(response.body.code);
+        if (response.body.code === 'INT-002') {
+          // Contract §13: INT-002 says the operation was not taken, so its terminal has no trace of it.
+          const taken = await sqliteRows<{ status: string }>(
+            join(stack.dir, 'terminal.sqlite'),
+            'SELECT status FROM terminal_transactions WHERE key = ?',
+            [`demo-merchant:${id}`],
+          );
+          if (taken.length > 0) takenButNotTaken.push(`${id}: INT-002 answered, terminal ${taken[0].status}`);
+        }
         refusals.set(response.body.code as string, (refusals.get(response.body.code as string) ?? 0) + 1);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -93,6 +103,7 @@ describe('a load drill with storage failing in the middle', () => {
     await failing;
     expect(answered.size).toBe(TERMINALS * PER_TERMINAL);
     expect(refusals.get('INT-002') ?? 0).toBeGreaterThan(0);
+    expect(takenButNotTaken).toEqual([]);
 
     await stack.waitQueueDrained(30_000);
     await stack.simulator?.stop();

@@ -33,6 +33,7 @@ export const ERROR_CATALOGUE = {
   'TER-002': { status: 504, type: 'TERMINAL' },
   'INT-001': { status: 500, type: 'INTERNAL' },
   'INT-002': { status: 503, type: 'INTERNAL' },
+  'INT-003': { status: 504, type: 'INTERNAL' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -87,6 +88,32 @@ export class StorageUnavailableError extends ContractError {
   constructor(override readonly cause: unknown) {
     super('INT-002', 'the service cannot write to its storage right now; retry later');
   }
+}
+
+/**
+ * 504 INT-003 (contract §19): the terminal took the operation and answered, but the service could
+ * not store its outcome. Never INT-002, which tells the caller nothing moved: a retry with the same
+ * id answers the outcome once storage works (the terminal sends its events again).
+ */
+export class OutcomeNotStoredError extends ContractError {
+  readonly retryAfterSeconds = 2;
+
+  constructor(
+    clientTransactionId: string,
+    override readonly cause: unknown,
+  ) {
+    super(
+      'INT-003',
+      `the terminal answered ${clientTransactionId}, but the service could not store its outcome; retry with the same client_transaction_id`,
+    );
+  }
+}
+
+/** The error to answer when storing what a terminal answered failed: storage failures are INT-003. */
+export function afterTerminalAnswered(clientTransactionId: string, error: unknown): unknown {
+  return error instanceof StorageUnavailableError
+    ? new OutcomeNotStoredError(clientTransactionId, error)
+    : error;
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

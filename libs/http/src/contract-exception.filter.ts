@@ -1,6 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { ContractError, RateLimitedError, StorageUnavailableError } from '@tps/domain';
+import { ContractError, OutcomeNotStoredError, RateLimitedError, StorageUnavailableError } from '@tps/domain';
 import { isStorageFailure } from '@tps/database';
 
 interface BodyParserError {
@@ -50,7 +50,11 @@ export class ContractExceptionFilter implements ExceptionFilter {
       );
     }
     if (response.headersSent) return;
-    if (error instanceof RateLimitedError || error instanceof StorageUnavailableError)
+    if (
+      error instanceof RateLimitedError ||
+      error instanceof StorageUnavailableError ||
+      error instanceof OutcomeNotStoredError
+    )
       response.setHeader('Retry-After', String(error.retryAfterSeconds));
     response.status(error.status).json(error.toBody());
   }

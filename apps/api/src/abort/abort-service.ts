@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ZERO_AMOUNT } from '@tps/domain';
+import { ZERO_AMOUNT, afterTerminalAnswered } from '@tps/domain';
 import type { TransactionEvent } from '@tps/contracts';
 import type { AbortAnswer, AbortReply } from '@tps/link';
 import { EventIngest } from '../transactions/event-ingest';
@@ -42,7 +42,10 @@ export class AbortService {
       { type: 'abort', merchantId: abort.merchant.merchantId, target: abort.target },
       this.config.TERMINAL_REPLY_TIMEOUT_MS,
     );
-    await this.ingest.ingestAll(terminal, reply.events);
+    // The terminal has acted on the abort: failing to store that is INT-003, not "nothing moved".
+    await this.ingest.ingestAll(terminal, reply.events).catch((error: unknown) => {
+      throw afterTerminalAnswered(reply.answer.client_transaction_id, error);
+    });
     return reply.answer;
   }
 

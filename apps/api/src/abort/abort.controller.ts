@@ -22,8 +22,8 @@ const SYNC_ABORT =
   'Cancels the operation running on the terminal (or the one named by `target_client_transaction_id`) while it is at TERMINAL_ACKNOWLEDGED or CARD_PRESENTED, and answers once its TERMINAL_CANCELED is stored. A target that is unknown, finished, past APPROVAL_REQUESTED or of another merchant is 409 TRX-002.';
 const ASYNC_ABORT =
   'An abort with its own client_transaction_id and lifecycle: TERMINAL_ACKNOWLEDGED now, then TERMINAL_CANCELED (the target was canceled) or TERMINAL_REJECTED with TRX-002 (nothing could be aborted) to its `events_webhook_url`.';
-const SYNC_ABORT_ERRORS = ['PAR-002', 'TRX-002', ...TERMINAL_ROUTE_ERRORS] as const;
-const ASYNC_ABORT_ERRORS = ['PAR-002', 'PAR-004', 'TRX-001', ...TERMINAL_ROUTE_ERRORS] as const;
+const SYNC_ABORT_ERRORS = ['PAR-002', 'TRX-002', 'INT-003', ...TERMINAL_ROUTE_ERRORS] as const;
+const ASYNC_ABORT_ERRORS = ['PAR-002', 'PAR-004', 'TRX-001', 'INT-003', ...TERMINAL_ROUTE_ERRORS] as const;
 
 @ApiTags('payments')
 @UseGuards(MerchantAuthGuard)

@@ -28,9 +28,13 @@ export const SIGNED_ERRORS: readonly ErrorCode[] = ['AUTH-001', 'AUTH-002', 'RAT
 /** A route that talks to one terminal: unknown terminal, offline, or no answer in time. */
 export const TERMINAL_ROUTE_ERRORS: readonly ErrorCode[] = ['NF-002', 'TER-001', 'TER-002'];
 
-/** A payment operation that starts a transaction. */
+/**
+ * A payment operation that starts a transaction; INT-003 when the terminal answered but its
+ * outcome could not be stored (contract §19).
+ */
 export const PAYMENT_ERRORS: readonly ErrorCode[] = [
   ...TERMINAL_ROUTE_ERRORS,
+  'INT-003',
   'PAR-002',
   'PAR-003',
   'PAR-004',

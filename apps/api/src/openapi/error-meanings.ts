@@ -37,4 +37,6 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'INT-001': 'internal error, with no detail',
   'INT-002':
     'the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id',
+  'INT-003':
+    'the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)',
 };

@@ -50,6 +50,14 @@ const DESCRIPTION = [
   "acquirer's Authorization response; async ones answer the TERMINAL_ACKNOWLEDGED event and send",
   'later events to `events_webhook_url`. Every error answer has one body: `{type, code, message, param?}`.',
   'See the `merchantSignature` security scheme for how to sign a request.',
+  '',
+  "When an answer is not 2xx, decide from it alone. Only the service's own JSON 503 (TER-001, INT-002)",
+  'means "not taken": nothing moved, and a retry with the same `client_transaction_id` runs it.',
+  '504 TER-002 (the terminal took it, its outcome has not arrived) and 504 INT-003 (the terminal',
+  'answered, the service could not store the outcome) mean "taken": a retry with the same id answers',
+  "the outcome once known. Any other 5xx (a proxy's bare 502/503/504), a dropped connection or a",
+  'timeout on your side means "unknown": ask again with the same id, never a new one. A repeat is',
+  'judged on the parsed body: key order, whitespace and number spelling do not make another request.',
 ].join('\n');
 
 /** The document's own skeleton: what no controller states. */
@@ -71,6 +79,9 @@ function skeleton(): Omit<OpenAPIObject, 'paths'> {
   document.info.contact = { name: 'Terminal Payment Service maintainers', url: 'http://localhost:3000/docs' };
   return document;
 }
+
+/** The codes answered with `Retry-After` (contract §4, §13). */
+const RETRY_AFTER_CODES: readonly ErrorCode[] = ['RATE-001', 'INT-002', 'INT-003'];
 
 /** Errors a route answers by what it is (signed or public), whatever it does. */
 function sharedCodes(isPublic: boolean): readonly ErrorCode[] {
@@ -159,9 +170,13 @@ function finishOperation(operation: OperationObject & Record<string, unknown>): 
   }
   const sorted = [...byStatus.entries()].sort(([a], [b]) => a - b);
   for (const [status, codes] of sorted) operation.responses[String(status)] = errorResponse(codes);
-  if (byStatus.has(429)) {
-    (operation.responses['429'] as ResponseObject).headers = {
-      'Retry-After': { description: 'seconds to wait', schema: { type: 'integer', minimum: 1 } },
+  for (const code of RETRY_AFTER_CODES) {
+    if (!byStatus.get(ERROR_CATALOGUE[code].status)?.includes(code)) continue;
+    (operation.responses[String(ERROR_CATALOGUE[code].status)] as ResponseObject).headers = {
+      'Retry-After': {
+        description: `seconds to wait before a retry (sent with ${RETRY_AFTER_CODES.join(', ')})`,
+        schema: { type: 'integer', minimum: 1 },
+      },
     };
   }
 }

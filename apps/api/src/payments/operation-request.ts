@@ -3,6 +3,7 @@ import type { AmountCentavos, OperationMode, OperationType } from '@tps/domain';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import type { AuthenticatedRequest } from '../auth/merchant-auth.guard';
 import type { RequestForm } from '../terminals/request-form';
+import { canonicalJson } from './canonical-json';
 
 /** One payment operation as the controllers hand it to the use case, whatever its form. */
 export interface OperationRequest {
@@ -24,10 +25,15 @@ export interface OperationRequest {
   fingerprint: string;
 }
 
-/** The idempotency fingerprint of contract §5: method, path and the raw body. */
+/**
+ * The idempotency fingerprint of contract §5: method, path and the body as parsed, in its
+ * canonical form (contract §19: key order, whitespace and number spelling make no other request).
+ * A request without a body and one with an empty object are different requests.
+ */
 export function requestFingerprint(request: AuthenticatedRequest): string {
+  const hasBody = request.rawBody !== undefined && request.rawBody.length > 0;
   return createHash('sha256')
     .update(`${request.method}\n${request.originalUrl}\n`)
-    .update(request.rawBody ?? Buffer.alloc(0))
+    .update(hasBody ? canonicalJson(request.body) : '')
     .digest('hex');
 }

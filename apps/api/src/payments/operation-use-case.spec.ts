@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
-import { ContractError, type LifecycleStatus } from '@tps/domain';
+import { ContractError, StorageUnavailableError, type LifecycleStatus } from '@tps/domain';
 import type { LinkEvent, OperationOrder, TerminalRequest, TransactionOutcome } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import type { TerminalEntity } from '../terminals/terminal.entity';
@@ -246,19 +246,40 @@ describe('OperationUseCase', () => {
     expect(terminal.notices.every((n) => n.storedBefore)).toBe(true);
   });
 
-  it('a storage failure while storing the events is thrown as it is, and the record is kept', async () => {
-    const { store, terminal, useCase } = setup();
-    const charge = request('sync');
-    const full = new ContractError('INT-002', 'disk full');
-    const storeEvents = store.storeEvents.bind(store);
+  it.each(['sync', 'async'] as const)(
+    'a storage failure while storing what the terminal answered is 504 INT-003 (%s), never "not taken"; the record is kept',
+    async (mode) => {
+      const { store, terminal, timer, useCase } = setup();
+      const charge = request(mode);
+      const storeEvents = store.storeEvents.bind(store);
+      store.storeEvents = async () => {
+        throw new StorageUnavailableError(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }));
+      };
+      const run = () => (mode === 'sync' ? useCase.runSync(charge) : useCase.startAsync(charge));
+      expect(await codeOf(run())).toBe('INT-003');
+      expect(await store.findByClientId(MERCHANT.merchantId, charge.clientTransactionId)).not.toBeNull();
+      // Nothing was stored: the terminal keeps the events for its uplink.
+      expect(terminal.notices).toEqual([]);
+
+      // Storage back: a retry with the same id answers the outcome; the terminal ran it once.
+      store.storeEvents = storeEvents;
+      timer.at += REPLY_TIMEOUT_MS;
+      const answered = await run();
+      expect(
+        mode === 'sync'
+          ? (answered as AuthorizationResponse).approved
+          : (answered as TransactionEvent).status,
+      ).toBe(mode === 'sync' ? true : 'TERMINAL_ACKNOWLEDGED');
+      expect(terminal.operations()).toBe(1);
+    },
+  );
+
+  it('an error other than storage while storing the events is thrown as it is', async () => {
+    const { store, useCase } = setup();
     store.storeEvents = async () => {
-      throw full;
+      throw new ContractError('TER-002', 'does not follow');
     };
-    expect(await codeOf(useCase.runSync(charge))).toBe('INT-002');
-    expect(await store.findByClientId(MERCHANT.merchantId, charge.clientTransactionId)).not.toBeNull();
-    // Nothing was stored: the terminal keeps the events for its uplink.
-    expect(terminal.notices).toEqual([]);
-    store.storeEvents = storeEvents;
+    expect(await codeOf(useCase.runSync(request('sync')))).toBe('TER-002');
   });
 
   it('a second refund while the first has no outcome is TRX-006, checked in the write that records it', async () => {

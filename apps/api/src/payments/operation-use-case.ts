@@ -1,4 +1,11 @@
-import { ContractError, ZERO_AMOUNT, isFollowUp, totalCentavos, type AmountCentavos } from '@tps/domain';
+import {
+  ContractError,
+  ZERO_AMOUNT,
+  afterTerminalAnswered,
+  isFollowUp,
+  totalCentavos,
+  type AmountCentavos,
+} from '@tps/domain';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import { MAX_TOTAL_CENTAVOS } from '@tps/contracts';
 import {
@@ -177,7 +184,7 @@ export class OperationUseCase {
     const sent = this.timer.now();
     const events = await this.handToTerminal(recorded, terminal, request);
     const fresh = this.timer.now() - sent < FRESH_REPLY_MS ? recorded.transaction : undefined;
-    await this.transactions.storeEvents(terminal, events, fresh);
+    await this.storeAnswered(request, terminal, events, fresh);
     this.links.stored(terminal, events);
     const value = answer.fromEvents(events);
     if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
@@ -233,11 +240,25 @@ export class OperationUseCase {
       await this.transactions.remove(record.id);
       return { rerun: true };
     }
-    await this.transactions.storeEvents(terminal, events);
+    await this.storeAnswered(request, terminal, events);
     const stored = await this.transactions.findByClientId(record.merchantId, record.clientTransactionId);
     const value = stored === null ? undefined : answer.fromStored(stored);
     if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
     return { value };
+  }
+
+  /** Stores what the terminal answered; it has taken the operation, so a failure is INT-003. */
+  private async storeAnswered(
+    request: OperationRequest,
+    terminal: TerminalEntity,
+    events: LinkEvent[],
+    fresh?: TransactionEntity,
+  ): Promise<void> {
+    try {
+      await this.transactions.storeEvents(terminal, events, fresh);
+    } catch (error) {
+      throw afterTerminalAnswered(request.clientTransactionId, error);
+    }
   }
 
   /** Records the request; a follow-up is checked against the business state in the same write. */
