@@ -11,7 +11,9 @@ export const SIGNATURE_SECURITY_SCHEME: SecuritySchemeObject = {
   in: 'header',
   name: 'Authorization',
   description: [
-    'Every route except `GET /health` is signed with the merchant id and secret key. Send two headers:',
+    'Every route is signed with the merchant id and secret key, except `GET /`, `GET /health`, `GET /ready`,',
+    '`POST /sandbox/accounts` and the pages and documents (`/docs`, `/openapi.json`, `/console`).',
+    'Send two headers:',
     '',
     '- `timestamp`: Unix time in seconds (UTC), within ±300 s of the real clock (AUTH-002 otherwise).',
     '- `Authorization: Basic base64(merchant_id + ":" + signature)`, where `signature` is the lowercase',

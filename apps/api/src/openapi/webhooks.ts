@@ -9,7 +9,7 @@ const STANDARD_WEBHOOKS_HEADERS: ParameterObject[] = [
     in: 'header',
     required: false,
     description:
-      "the message id (a transaction event's `event_id`), the same on every attempt: deduplicate by it",
+      "the message id, the same on every attempt: a transaction event's `event_id`, a print callback's `printJobId`; deduplicate by it",
     schema: { type: 'string' },
   },
   {
@@ -74,7 +74,7 @@ const printJobFinished: PathItemObject = {
     operationId: 'printJobFinished',
     summary: 'Print job COMPLETED or FAILED',
     description:
-      "Sent by the terminal to the job's `webhookUrl` once, when the job is COMPLETED or FAILED: 15 s timeout, no retry, redirects not followed. The job record (`GET …/print/{printJobId}`) shows the outcome of that one attempt as `callback`.",
+      "Sent by the service to the job's `webhookUrl` once, after the terminal reported the job's end, when the job is COMPLETED or FAILED: 15 s timeout, no retry, redirects not followed. The job record (`GET …/print/{printJobId}`) shows the outcome of that one attempt as `callback`.",
     tags: ['webhooks'],
     security: [],
     parameters: STANDARD_WEBHOOKS_HEADERS,
