@@ -1,14 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { DEMO_MERCHANT, poll, scenarioBody, Stack, WebhookReceiver } from '@tps/testing';
+import type { Locator, Page } from 'playwright-core';
+import { Browser, DEMO_MERCHANT, poll, scenarioBody, Stack, WebhookReceiver } from '@tps/testing';
 
 /**
  * The demo console in a real browser (Debian's chromium, headless) against both apps. Every wait
  * is on a condition, with room for a loaded 2-core machine; none asserts a speed.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT_MS = 30_000;
 /** Set to a folder (docs/) to keep the screenshots the README shows. */
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS_DIR;
@@ -18,35 +15,15 @@ jest.setTimeout(180_000);
 describe('demo console in the browser (GET /console)', () => {
   let stack: Stack;
   let receiver: WebhookReceiver;
-  let browser: BrowserContext;
+  let browser: Browser;
   let page: Page;
-  let profile: string;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `no chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`,
-      );
-    }
     stack = await Stack.start();
     receiver = await WebhookReceiver.start();
-    profile = mkdtempSync(join(tmpdir(), 'tps-chromium-'));
-    // A fresh profile each run: no cache, no stored state between runs.
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 800 },
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-    page = browser.pages()[0] ?? (await browser.newPage());
+    browser = await Browser.launch();
+    page = browser.page;
     page.setDefaultTimeout(WAIT_MS);
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });
@@ -55,7 +32,6 @@ describe('demo console in the browser (GET /console)', () => {
     await browser?.close();
     await receiver?.close();
     await stack?.stop();
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   });
 
   const screen = (serial: string) => page.getByTestId(`screen-${serial}`);

@@ -320,7 +320,8 @@ function expectReset(body: Json): void {
 
 /** Every route of the API and what B meets there with A's identifiers. */
 export const ISOLATION_PROBES: Readonly<Record<string, (a: Footprint) => Probe[]>> = {
-  // Public and merchant-free: it must simply not list anything of A's.
+  // Public and merchant-free: they must simply not list anything of A's.
+  'GET /': () => [{ method: 'GET', path: '/', status: 200 }],
   'GET /health': () => [{ method: 'GET', path: '/health', status: 200 }],
   ...paymentRoutes(),
   ...searchRoutes(),

@@ -62,6 +62,23 @@ describe('the production profile (contract §5)', () => {
     expect(answer.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-000' });
   });
 
+  it('answers no CORS preflight and grants no origin (contract §18: sandbox only)', async () => {
+    const preflight = await fetch(`${stack.apiUrl}/terminal/v1/sync/charge`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://pos.example.test', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(404);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const health = await fetch(`${stack.apiUrl}/health`, { headers: { origin: 'http://pos.example.test' } });
+    expect(health.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('GET / lists no console', async () => {
+    const home = (await (await fetch(`${stack.apiUrl}/`)).json()) as { profile: string; links: object };
+    expect(home).toMatchObject({ profile: 'production' });
+    expect(Object.keys(home.links)).not.toContain('console');
+  });
+
   it('serves neither the demo console nor its live stream (contract §15: sandbox only)', async () => {
     const page = await fetch(`${stack.apiUrl}/console`);
     expect(page.status).toBe(404);

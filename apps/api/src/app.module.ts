@@ -16,6 +16,7 @@ import { DeliveriesModule } from './deliveries/deliveries.module';
 import { FleetModule } from './fleet/fleet.module';
 import { WebhookDestinationGuard } from './destinations/webhook-destination.guard';
 import { HealthController } from './health/health.controller';
+import { HomeController } from './home/home.controller';
 import { ReadyController } from './health/ready.controller';
 import { LinkModule } from './link/link.module';
 import { LiveModule } from './live/live.module';
@@ -53,7 +54,7 @@ export class AppModule {
         FleetModule,
         ...sandboxOnly,
       ],
-      controllers: [HealthController, ReadyController],
+      controllers: [HomeController, HealthController, ReadyController],
       providers: [
         // The one write queue of the service's database, on its own connection, shared by every repository.
         {

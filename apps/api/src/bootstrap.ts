@@ -6,6 +6,7 @@ import { contractValidationPipe, refuseNonJsonBody } from '@tps/http';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
 import { signDocsRequest } from './openapi/docs-request-signer';
+import { SANDBOX_CORS } from './http/sandbox-cors';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 
 export const BODY_LIMIT = '1mb';
@@ -24,6 +25,8 @@ export async function createApi(
     // already settled the outbox by the time the server closes.
     forceCloseConnections: true,
   });
+  // First, so that a preflight is answered before any check of a body it does not have.
+  if (config.PROFILE === 'sandbox') app.enableCors(SANDBOX_CORS);
   app.use(refuseNonJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useGlobalPipes(contractValidationPipe());

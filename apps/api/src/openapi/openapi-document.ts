@@ -68,9 +68,8 @@ function skeleton(): Omit<OpenAPIObject, 'paths'> {
     .setVersion('v1')
     .setOpenAPIVersion('3.1.0')
     .setLicense('UNLICENSED', 'http://localhost:3000/docs')
-    .addServer('http://{host}', 'a running sandbox (`npm start` serves it on localhost:3000)', {
-      host: { default: 'localhost:3000', description: 'host and port of the API' },
-    })
+    // Relative: the document works as served, whatever host, port or proxy it is reached by.
+    .addServer('/', 'this sandbox: the scheme, host and port this document was served from')
     .addSecurity(SIGNATURE_SCHEME, SIGNATURE_SECURITY_SCHEME)
     .addSecurityRequirements(SIGNATURE_SCHEME);
   for (const [name, description] of TAGS) builder.addTag(name, description);
