@@ -1,6 +1,11 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { ContractError, RateLimitedError, StorageUnavailableError } from '@tps/domain';
+import {
+  ContractError,
+  FollowableOutcomeUnknownError,
+  RateLimitedError,
+  StorageUnavailableError,
+} from '@tps/domain';
 import { isStorageFailure } from '@tps/database';
 
 interface BodyParserError {
@@ -52,6 +57,7 @@ export class ContractExceptionFilter implements ExceptionFilter {
     if (response.headersSent) return;
     if (error instanceof RateLimitedError || error instanceof StorageUnavailableError)
       response.setHeader('Retry-After', String(error.retryAfterSeconds));
+    if (error instanceof FollowableOutcomeUnknownError) response.setHeader('Location', error.location);
     response.status(error.status).json(error.toBody());
   }
 }

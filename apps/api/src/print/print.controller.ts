@@ -42,6 +42,6 @@ export class PrintController {
     @Terminal() target: TerminalTarget,
     @Param('printJobId') printJobId: string,
   ): Promise<PrintJobRecord> {
-    return this.print.get(merchant, target.serial, printJobId);
+    return this.print.get(merchant, target.form, target.serial, printJobId);
   }
 }
