@@ -755,7 +755,7 @@ export interface paths {
         put?: never;
         /**
          * Create a print job (Local Network form: the terminal bound to the credentials)
-         * @description Queues a print job on the terminal: `commands` printed in order, or the standard receipt of an approved transaction named by `transaction_reference`. The printer takes jobs one at a time (PENDING → IN_PROGRESS → COMPLETED, or FAILED with `errorCode`); `webhookUrl` gets one POST when the job ends.
+         * @description Queues a print job on the terminal: `commands` printed in order, or the standard receipt of an approved transaction named by `transaction_reference`. The printer takes jobs one at a time (PENDING → IN_PROGRESS → COMPLETED, or FAILED with `errorCode`); `webhookUrl` gets one POST when the job ends. 503 (TER-001, INT-002): the job was not taken, create it again. 504 TER-002: the job was sent and the terminal's answer lost; the job is kept, the message names its `printJobId` and `Location` is its status route: follow it there, do not create it again (it could print twice).
          */
         post: operations["PrintController_create_local"];
         delete?: never;
@@ -775,7 +775,7 @@ export interface paths {
         put?: never;
         /**
          * Create a print job (Cloud form)
-         * @description Queues a print job on the terminal: `commands` printed in order, or the standard receipt of an approved transaction named by `transaction_reference`. The printer takes jobs one at a time (PENDING → IN_PROGRESS → COMPLETED, or FAILED with `errorCode`); `webhookUrl` gets one POST when the job ends.
+         * @description Queues a print job on the terminal: `commands` printed in order, or the standard receipt of an approved transaction named by `transaction_reference`. The printer takes jobs one at a time (PENDING → IN_PROGRESS → COMPLETED, or FAILED with `errorCode`); `webhookUrl` gets one POST when the job ends. 503 (TER-001, INT-002): the job was not taken, create it again. 504 TER-002: the job was sent and the terminal's answer lost; the job is kept, the message names its `printJobId` and `Location` is its status route: follow it there, do not create it again (it could print twice).
          */
         post: operations["PrintController_create_cloud"];
         delete?: never;
@@ -793,7 +793,7 @@ export interface paths {
         };
         /**
          * A print job (Local Network form: the terminal bound to the credentials)
-         * @description The last state the service heard of a job sent through the same form, with the receipt as printed (`printedText`) and the outcome of its webhook (`callback`).
+         * @description The last state the service heard of a job sent through the same form, with the receipt as printed (`printedText`) and the outcome of its webhook (`callback`). A job still PENDING once the hand-off timeout (10 s) has passed since `createdAt` is first handed to the terminal again, which takes a job once by its id: the answer is where the terminal is with it, or PENDING as last heard while the terminal cannot be reached.
          */
         get: operations["PrintController_read_local"];
         put?: never;
@@ -813,7 +813,7 @@ export interface paths {
         };
         /**
          * A print job (Cloud form)
-         * @description The last state the service heard of a job sent through the same form, with the receipt as printed (`printedText`) and the outcome of its webhook (`callback`).
+         * @description The last state the service heard of a job sent through the same form, with the receipt as printed (`printedText`) and the outcome of its webhook (`callback`). A job still PENDING once the hand-off timeout (10 s) has passed since `createdAt` is first handed to the terminal again, which takes a job once by its id: the answer is where the terminal is with it, or PENDING as last heard while the terminal cannot be reached.
          */
         get: operations["PrintController_read_cloud"];
         put?: never;

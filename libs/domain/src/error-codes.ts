@@ -116,6 +116,19 @@ export function afterTerminalAnswered(clientTransactionId: string, error: unknow
     : error;
 }
 
+/**
+ * 504 TER-002 for something the service keeps and a caller can follow: the answer names where
+ * (the HTTP layer sends it as `Location`), so the caller reads the outcome there once known.
+ */
+export class FollowableOutcomeUnknownError extends ContractError {
+  constructor(
+    message: string,
+    readonly location: string,
+  ) {
+    super('TER-002', message);
+  }
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CATALOGUE, value);
 }

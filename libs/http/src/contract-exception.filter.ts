@@ -1,6 +1,12 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { ContractError, OutcomeNotStoredError, RateLimitedError, StorageUnavailableError } from '@tps/domain';
+import {
+  ContractError,
+  FollowableOutcomeUnknownError,
+  OutcomeNotStoredError,
+  RateLimitedError,
+  StorageUnavailableError,
+} from '@tps/domain';
 import { isStorageFailure } from '@tps/database';
 
 interface BodyParserError {
@@ -56,6 +62,7 @@ export class ContractExceptionFilter implements ExceptionFilter {
       error instanceof OutcomeNotStoredError
     )
       response.setHeader('Retry-After', String(error.retryAfterSeconds));
+    if (error instanceof FollowableOutcomeUnknownError) response.setHeader('Location', error.location);
     response.status(error.status).json(error.toBody());
   }
 }

@@ -38,6 +38,15 @@ export class ApiConfig {
   @Min(100)
   WEBHOOK_TIMEOUT_MS = 10_000;
 
+  /**
+   * How long a print job's hand-off waits for the terminal to take it into its queue, which it
+   * does at once: past it the answer is 504 TER-002 and the job is kept (contract, Print jobs).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  PRINT_HANDOFF_TIMEOUT_MS = 10_000;
+
   /** How long the print webhook's one attempt waits for an answer (the specification's 15 s). */
   @Type(() => Number)
   @IsInt()

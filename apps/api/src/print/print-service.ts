@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ContractError } from '@tps/domain';
+import { ContractError, FollowableOutcomeUnknownError, PrintTransitionRefusedError } from '@tps/domain';
 import type { CreatePrintJobDto, PrintCommand, PrintJobRecord } from '@tps/contracts/dto';
 import type { PrintJobReport, PrintOrder } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantClock } from '../clock/merchant-clock';
+import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import { TerminalResolver } from '../terminals/terminal-resolver';
 import type { RequestForm } from '../terminals/request-form';
 import { PrintJobEntity } from '../print-jobs/print-job.entity';
 import { PrintJobRepository } from '../print-jobs/print-job.repository';
+import { PrintReportIngest } from '../print-jobs/print-report-ingest';
+import { printJobLocation } from './print-job-location';
 import { ReceiptTransactionsRepository } from './receipt-transactions.repository';
 import { transactionReceipt } from './transaction-receipt';
-
-/** A terminal takes a print job into its queue at once; it never waits for the paper. */
-const HANDOFF_TIMEOUT_MS = 10_000;
 
 export function printJobRecord(job: PrintJobEntity): PrintJobRecord {
   const record: PrintJobRecord = {
@@ -36,11 +36,16 @@ export function printJobRecord(job: PrintJobEntity): PrintJobRecord {
 /** Print jobs in Local and Cloud form: recorded here, printed by the terminal's printer. */
 @Injectable()
 export class PrintService {
+  /** Jobs being handed again right now, so that reads at once send them once. */
+  private readonly handingAgain = new Map<string, Promise<void>>();
+
   constructor(
+    private readonly config: ApiConfig,
     private readonly clock: MerchantClock,
     private readonly resolver: TerminalResolver,
     private readonly links: TerminalLinks,
     private readonly jobs: PrintJobRepository,
+    private readonly reports: PrintReportIngest,
     private readonly transactions: ReceiptTransactionsRepository,
   ) {}
 
@@ -70,25 +75,7 @@ export class PrintService {
       updatedAt: now,
     } satisfies PrintJobEntity);
     await this.jobs.insert(job);
-    const order: PrintOrder = {
-      printJobId: job.printJobId,
-      merchantId: merchant.merchantId,
-      commands,
-      webhookUrl: job.webhookUrl,
-      externalReference: job.externalReference,
-      clockOffsetMs: this.clock.offsetMs(merchant),
-    };
-    try {
-      await this.links.send<PrintJobReport>(
-        terminal,
-        form,
-        { type: 'print', job: order },
-        HANDOFF_TIMEOUT_MS,
-      );
-    } catch (error) {
-      await this.jobs.remove(job.printJobId);
-      throw error;
-    }
+    await this.handOff(merchant, terminal, form, job);
     // The terminal may already have reported progress; answer the freshest record.
     const current = await this.jobs.findOnTerminal(
       merchant.merchantId,
@@ -98,15 +85,117 @@ export class PrintService {
     return printJobRecord(current ?? job);
   }
 
+  /**
+   * The job as last heard. A job still PENDING once its hand-off has timed out may never have
+   * reached the terminal (its first answer was lost): it is handed again first, and the terminal,
+   * which takes a job once by its id, answers where it is with it (contract, Print jobs).
+   */
   async get(
     merchant: MerchantEntity,
+    form: RequestForm,
     serial: string | undefined,
     printJobId: string,
   ): Promise<PrintJobRecord> {
     const terminal = await this.resolver.resolve(merchant, serial);
     const job = await this.jobs.findOnTerminal(merchant.merchantId, terminal.serialNumber, printJobId);
     if (job === null) throw new ContractError('NF-003', `print job ${printJobId.slice(0, 64)} not found`);
-    return printJobRecord(job);
+    if (!this.handOffLapsed(merchant, job)) return printJobRecord(job);
+    await this.handAgain(merchant, terminal, form, job);
+    const current = await this.jobs.findOnTerminal(merchant.merchantId, terminal.serialNumber, printJobId);
+    return printJobRecord(current ?? job);
+  }
+
+  /**
+   * Hands a stored job to its terminal. A refusal, or a link down before sending, means the
+   * terminal took nothing: the job is dropped and the error answered (503 TER-001...). Once sent,
+   * a lost link or no answer in time leaves the outcome unknown: the job is kept, its status
+   * comes from the terminal's reports, and the caller hears 504 TER-002 with where to follow it.
+   */
+  private async handOff(
+    merchant: MerchantEntity,
+    terminal: TerminalEntity,
+    form: RequestForm,
+    job: PrintJobEntity,
+  ): Promise<void> {
+    try {
+      await this.sendOrder(merchant, terminal, form, job);
+    } catch (error) {
+      if (error instanceof ContractError && error.code === 'TER-002') {
+        const location = printJobLocation(form, terminal.serialNumber, job.printJobId);
+        throw new FollowableOutcomeUnknownError(
+          `${error.message}; print job ${job.printJobId} is kept: its status is at ${location}`,
+          location,
+        );
+      }
+      await this.jobs.remove(job.printJobId);
+      throw error;
+    }
+  }
+
+  private handOffLapsed(merchant: MerchantEntity, job: PrintJobEntity): boolean {
+    const age = this.clock.now(merchant).getTime() - Date.parse(job.createdAt);
+    return job.status === 'PENDING' && age >= this.config.PRINT_HANDOFF_TIMEOUT_MS;
+  }
+
+  private handAgain(
+    merchant: MerchantEntity,
+    terminal: TerminalEntity,
+    form: RequestForm,
+    job: PrintJobEntity,
+  ): Promise<void> {
+    const running = this.handingAgain.get(job.printJobId);
+    if (running !== undefined) return running;
+    const attempt = this.sendAgain(merchant, terminal, form, job).finally(() =>
+      this.handingAgain.delete(job.printJobId),
+    );
+    this.handingAgain.set(job.printJobId, attempt);
+    return attempt;
+  }
+
+  /** The terminal's answer is its report of the job, taken in as one from its uplink. */
+  private async sendAgain(
+    merchant: MerchantEntity,
+    terminal: TerminalEntity,
+    form: RequestForm,
+    job: PrintJobEntity,
+  ): Promise<void> {
+    let report: PrintJobReport;
+    try {
+      report = await this.sendOrder(merchant, terminal, form, job);
+    } catch (error) {
+      // Unreachable, silent or refusing: the read answers the job as last heard.
+      if (error instanceof ContractError) return;
+      throw error;
+    }
+    try {
+      await this.reports.ingest(terminal.serialNumber, report);
+    } catch (error) {
+      // A report from its uplink got there first and moved the job further: it stands.
+      if (!(error instanceof PrintTransitionRefusedError)) throw error;
+    }
+  }
+
+  /** Sends the job's order; the terminal answers its report of the job. */
+  private sendOrder(
+    merchant: MerchantEntity,
+    terminal: TerminalEntity,
+    form: RequestForm,
+    job: PrintJobEntity,
+  ): Promise<PrintJobReport> {
+    const order: PrintOrder = {
+      printJobId: job.printJobId,
+      merchantId: merchant.merchantId,
+      commands: job.commands,
+      webhookUrl: job.webhookUrl,
+      externalReference: job.externalReference,
+      clockOffsetMs: this.clock.offsetMs(merchant),
+    };
+    return this.links.send<PrintJobReport>(
+      terminal,
+      form,
+      { type: 'print', job: order },
+      this.config.PRINT_HANDOFF_TIMEOUT_MS,
+    );
   }
 
   private async commandsOf(

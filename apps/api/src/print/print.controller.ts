@@ -9,10 +9,10 @@ import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorato
 import { PrintService } from './print-service';
 
 const CREATE =
-  'Queues a print job on the terminal: `commands` printed in order, or the standard receipt of an approved transaction named by `transaction_reference`. The printer takes jobs one at a time (PENDING → IN_PROGRESS → COMPLETED, or FAILED with `errorCode`); `webhookUrl` gets one POST when the job ends.';
+  "Queues a print job on the terminal: `commands` printed in order, or the standard receipt of an approved transaction named by `transaction_reference`. The printer takes jobs one at a time (PENDING → IN_PROGRESS → COMPLETED, or FAILED with `errorCode`); `webhookUrl` gets one POST when the job ends. 503 (TER-001, INT-002): the job was not taken, create it again. 504 TER-002: the job was sent and the terminal's answer lost; the job is kept, the message names its `printJobId` and `Location` is its status route: follow it there, do not create it again (it could print twice).";
 const CREATE_ERRORS = ['PAR-002', 'PAR-004', 'NF-001', ...TERMINAL_ROUTE_ERRORS] as const;
 const READ =
-  'The last state the service heard of a job sent through the same form, with the receipt as printed (`printedText`) and the outcome of its webhook (`callback`).';
+  'The last state the service heard of a job sent through the same form, with the receipt as printed (`printedText`) and the outcome of its webhook (`callback`). A job still PENDING once the hand-off timeout (10 s) has passed since `createdAt` is first handed to the terminal again, which takes a job once by its id: the answer is where the terminal is with it, or PENDING as last heard while the terminal cannot be reached.';
 
 @ApiTags('print')
 @UseGuards(MerchantAuthGuard)
@@ -42,6 +42,6 @@ export class PrintController {
     @Terminal() target: TerminalTarget,
     @Param('printJobId') printJobId: string,
   ): Promise<PrintJobRecord> {
-    return this.print.get(merchant, target.serial, printJobId);
+    return this.print.get(merchant, target.form, target.serial, printJobId);
   }
 }
