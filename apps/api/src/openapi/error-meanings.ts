@@ -33,7 +33,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'RATE-001': 'too many requests for this merchant; see Retry-After',
   'TER-001': 'the terminal is offline or unreachable: nothing was recorded, retry with the same id',
   'TER-002':
-    'outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id',
+    'outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`',
   'INT-001': 'internal error, with no detail',
   'INT-002':
     'the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id',
