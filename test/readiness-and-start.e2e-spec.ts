@@ -119,8 +119,11 @@ describe('npm start and the CI recipe', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Runs the launcher as `npm start` does after the build; answers its exit code and output. */
-  function start(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  /** Runs the launcher as `npm start` does after the build: its pid, then its exit code and output. */
+  function launch(env: Record<string, string>): {
+    pid: number;
+    exited: Promise<{ code: number | null; output: string }>;
+  } {
     const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/scripts/start.js')], {
       env: {
         ...process.env,
@@ -135,13 +138,16 @@ describe('npm start and the CI recipe', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    return new Promise((resolve) =>
+    const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
       child.once('exit', (code) => {
         clearTimeout(timer);
         resolve({ code, output });
       }),
     );
+    return { pid: child.pid ?? 0, exited };
   }
+
+  const start = (env: Record<string, string>) => launch(env).exited;
 
   it.each(['SIMULATOR_PORT', 'API_PORT'])('exits non-zero when %s is taken', async (taken) => {
     const busy = await listening();
@@ -156,6 +162,53 @@ describe('npm start and the CI recipe', () => {
       expect(code).not.toBe(0);
       expect(code).not.toBeNull();
       expect(output).toContain('EADDRINUSE');
+    } finally {
+      await new Promise((done) => busy.close(done));
+    }
+  });
+
+  it('sandbox:wait --pid fails at once when the start it waits for failed, not at its timeout', async () => {
+    const busy = await listening();
+    try {
+      const { port } = busy.address() as AddressInfo;
+      const launcher = launch({ API_PORT: String(port), SIMULATOR_PORT: String(await freePort()) });
+      const told = run(process.execPath, [
+        join(REPO_ROOT, 'dist/scripts/sandbox-wait.js'),
+        '--url',
+        `http://127.0.0.1:${port}`,
+        '--timeout',
+        '60',
+        '--pid',
+        String(launcher.pid),
+      ]).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect((await launcher.exited).code).not.toBe(0);
+      const answer = await told;
+      expect(answer.code).toBe(1);
+      expect(answer.stderr).toContain(`the sandbox process ${launcher.pid} is gone`);
+    } finally {
+      await new Promise((done) => busy.close(done));
+    }
+  });
+
+  it('sandbox:wait never says ready for a port that resets every connection: it times out with 1', async () => {
+    const busy = await listening();
+    try {
+      const { port } = busy.address() as AddressInfo;
+      const answer = await run(process.execPath, [
+        join(REPO_ROOT, 'dist/scripts/sandbox-wait.js'),
+        '--url',
+        `http://127.0.0.1:${port}`,
+        '--timeout',
+        '2',
+      ]).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(answer.code).toBe(1);
+      expect(answer.stderr).toContain('sandbox not ready after 2 s');
     } finally {
       await new Promise((done) => busy.close(done));
     }

@@ -19,7 +19,7 @@ teardown() {
 }
 trap teardown EXIT
 
-node "$ROOT/dist/scripts/sandbox-wait.js" --url "$API" --timeout 60
+node "$ROOT/dist/scripts/sandbox-wait.js" --url "$API" --timeout 60 --pid "$SANDBOX"
 
 # An account of this job's own: nobody else's charges, clock or terminals get in the way.
 ACCOUNT=$(curl -sSf -X POST "$API/sandbox/accounts")

@@ -3,8 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-/** Debian's chromium (as .ci/run installs it), or the one CHROMIUM_PATH names. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const USUAL_PATHS = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
+
+/** The browser named by CHROMIUM_PATH or CHROME_PATH, else the first usual install found. */
+export function findChromium(): string | undefined {
+  const named = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH;
+  if (named !== undefined) return named;
+  return USUAL_PATHS.find((path) => existsSync(path));
+}
 
 /** A headless Chromium with a fresh profile (no cache, no state between runs), and its first page. */
 export class Browser {
@@ -15,14 +26,15 @@ export class Browser {
   ) {}
 
   static async launch(viewport = { width: 1280, height: 800 }): Promise<Browser> {
-    if (!existsSync(CHROMIUM)) {
+    const executablePath = findChromium();
+    if (executablePath === undefined || !existsSync(executablePath)) {
       throw new Error(
-        `no chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`,
+        `no Chrome or Chromium at ${executablePath ?? USUAL_PATHS.join(', ')}: apt-get install chromium (as .ci/run does), or set CHROMIUM_PATH`,
       );
     }
     const profile = mkdtempSync(join(tmpdir(), 'tps-chromium-'));
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath,
       headless: true,
       viewport,
       args: [
