@@ -7,3 +7,4 @@ export * from './scenario-bodies';
 export * from './openapi-conformance';
 export * from './fleet';
 export * from './silent-host';
+export * from './share-holder';

@@ -99,7 +99,12 @@ describe('Uplink: the events an operation answers with travel once', () => {
     store = new QueueStore();
     uplink = new Uplink(
       'SIM1',
-      { apiUrl: service.url, linkSecret: 'secret', reconnectMinMs: 50 },
+      {
+        apiUrl: service.url,
+        linkSecret: 'secret',
+        reconnectMinMs: 50,
+        credentials: () => ({ share: 'fleet', instance: 'test', epoch: 1 }),
+      },
       store as unknown as TerminalStore,
       async () => ({}),
       () => undefined,
