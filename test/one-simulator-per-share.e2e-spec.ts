@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AppProcess, LINK_SECRET, poll, SIMULATOR_ENTRY, Stack } from '@tps/testing';
+import { AppProcess, LINK_SECRET, poll, ShareHolder, SIMULATOR_ENTRY, Stack } from '@tps/testing';
 import { amountOf, newBody, type Json } from './payment-helpers';
 
 /** A charge on each form: Local rides the control link, Cloud the terminal's own uplink. */
@@ -34,6 +34,45 @@ async function shareOf(simulator: AppProcess): Promise<SimulatorShare> {
   return (await json<{ share: SimulatorShare }>(`${simulator.url}/health`)).body.share;
 }
 
+async function controlLinkOf(stack: Stack): Promise<ControlLinkView> {
+  return (await json<{ control_link: ControlLinkView }>(`${stack.apiUrl}/health`)).body.control_link;
+}
+
+/** A second simulator process beside the stack's, on its own port and SQLite file. */
+function startSecond(stack: Stack): Promise<AppProcess> {
+  return AppProcess.start('terminal-simulator-2', SIMULATOR_ENTRY, {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    API_URL: stack.apiUrl,
+    DATABASE_URL: `sqlite:${join(stack.dir, 'terminal-2.sqlite')}`,
+    LINK_SECRET,
+    RECONNECT_MIN_MS: '20',
+    SHARE_RETRY_MIN_MS: '100',
+    SHARE_RETRY_MAX_MS: '400',
+  });
+}
+
+/** Sync charges spread over a few seconds, each answered 200 with the outcome its amount picks. */
+async function chargeAll(stack: Stack, count: number): Promise<void> {
+  const client = stack.client();
+  for (let i = 0; i < count; i++) {
+    const started = Date.now();
+    const total = TOTALS[i % TOTALS.length];
+    const response = await client.post<Json>(
+      ROUTES[Math.floor(i / TOTALS.length) % ROUTES.length],
+      newBody({ amount: amountOf(total) }),
+    );
+    expect({ i, status: response.status, code: response.body.code }).toEqual({
+      i,
+      status: 200,
+      code: undefined,
+    });
+    expect(response.body.approved).toBe(total === 11600);
+    if (total !== 11600) expect(response.body.responseCode).toBe('51');
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + CHARGE_EVERY_MS - Date.now())));
+  }
+}
+
 /**
  * Contract "One simulator per fleet share": a second simulator process started against a running
  * sandbox is refused, and the one linked keeps serving; it takes over only once the holder is gone.
@@ -51,43 +90,11 @@ describe('one simulator per fleet share', () => {
     await stack?.stop();
   });
 
-  async function chargeAll(count: number): Promise<void> {
-    const client = stack.client();
-    for (let i = 0; i < count; i++) {
-      const started = Date.now();
-      const total = TOTALS[i % TOTALS.length];
-      const response = await client.post<Json>(
-        ROUTES[Math.floor(i / TOTALS.length) % ROUTES.length],
-        newBody({ amount: amountOf(total) }),
-      );
-      expect({ i, status: response.status, code: response.body.code }).toEqual({
-        i,
-        status: 200,
-        code: undefined,
-      });
-      expect(response.body.approved).toBe(total === 11600);
-      if (total !== 11600) expect(response.body.responseCode).toBe('51');
-      // Spread over a few seconds, so that the second process retries meanwhile.
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, started + CHARGE_EVERY_MS - Date.now())),
-      );
-    }
-  }
-
   it('refuses a second simulator for the same share, and the linked one keeps answering every charge', async () => {
     const holder = await shareOf(stack.simulator!);
-    second = await AppProcess.start('terminal-simulator-2', SIMULATOR_ENTRY, {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      API_URL: stack.apiUrl,
-      DATABASE_URL: `sqlite:${join(stack.dir, 'terminal-2.sqlite')}`,
-      LINK_SECRET,
-      RECONNECT_MIN_MS: '20',
-      SHARE_RETRY_MIN_MS: '100',
-      SHARE_RETRY_MAX_MS: '400',
-    });
+    second = await startSecond(stack);
 
-    await chargeAll(CHARGES);
+    await chargeAll(stack, CHARGES);
 
     const refused = await shareOf(second);
     expect(refused).toMatchObject({ id: 'fleet', state: 'refused', epoch: null });
@@ -141,6 +148,95 @@ describe('one simulator per fleet share', () => {
       10_000,
     );
     expect(second!.log).toContain(`holds share fleet as instance ${taken.instance}, epoch ${taken.epoch}`);
-    await chargeAll(8);
+    await chargeAll(stack, 8);
+  });
+
+  it('shows a flapping control link, and /ready waits while it flaps', async () => {
+    await second!.stop();
+    let flapper: ShareHolder | undefined;
+    try {
+      for (let link = 0; link < 5; link++) {
+        flapper?.close();
+        await poll(
+          'the share to be free',
+          async () => ((await controlLinkOf(stack)).holder === null ? true : undefined),
+          5_000,
+        );
+        flapper = await ShareHolder.link(stack.api.port, 'flapper');
+      }
+      const health = await controlLinkOf(stack);
+      expect(health).toMatchObject({ holder: { instance: 'flapper' }, flapping: true });
+      expect(health.links_last_minute).toBeGreaterThanOrEqual(5);
+      const ready = await json<{ ready: boolean; waiting_for: string[]; control_link: ControlLinkView }>(
+        `${stack.apiUrl}/ready`,
+      );
+      expect(ready.status).toBe(503);
+      expect(ready.body.waiting_for).toContain('control link flapping');
+      expect(ready.body.control_link.flapping).toBe(true);
+    } finally {
+      flapper?.close();
+    }
+  });
+});
+
+/**
+ * A holder that stops answering (SIGSTOP: its sockets stay open) is gone once its heartbeat
+ * lapses; the second process takes the share over, and the old one, resumed, is refused.
+ */
+describe('one simulator per fleet share: a holder whose heartbeat lapsed', () => {
+  let stack: Stack;
+  let second: AppProcess | undefined;
+  let stopped: number | undefined;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apiEnv: { LINK_HEARTBEAT_MS: '300' } });
+  });
+
+  afterAll(async () => {
+    if (stopped !== undefined) process.kill(stopped, 'SIGCONT');
+    await second?.stop();
+    await stack?.stop();
+  });
+
+  it('is taken over with a higher epoch, and the resumed holder is refused without disturbing the new one', async () => {
+    const holder = await shareOf(stack.simulator!);
+    second = await startSecond(stack);
+    await poll(
+      'the second simulator to be refused',
+      async () => ((await controlLinkOf(stack)).refused_last_minute > 0 ? true : undefined),
+      10_000,
+    );
+    stopped = stack.simulator!.pid!;
+    process.kill(stopped, 'SIGSTOP');
+    const taken = await poll(
+      'the second simulator to hold the share',
+      async () => {
+        const share = await shareOf(second!);
+        return share.state === 'holder' ? share : undefined;
+      },
+      15_000,
+    );
+    expect(taken.epoch).toBeGreaterThan(holder.epoch!);
+    expect(stack.api.log).toContain(
+      `instance ${holder.instance} (epoch ${holder.epoch}) answers no heartbeat`,
+    );
+    await stack.waitLinked(3);
+
+    process.kill(stopped, 'SIGCONT');
+    stopped = undefined;
+    const resumed = await poll(
+      'the resumed holder to be refused',
+      async () => {
+        const share = await shareOf(stack.simulator!);
+        return share.state === 'refused' ? share : undefined;
+      },
+      15_000,
+    );
+    expect(resumed.epoch).toBeNull();
+    expect((await controlLinkOf(stack)).holder).toMatchObject({
+      instance: taken.instance,
+      epoch: taken.epoch,
+    });
+    await chargeAll(stack, 8);
   });
 });

@@ -201,7 +201,12 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
       ws.close(SHARE_HELD_CLOSE_CODE, reason);
       return;
     }
-    const { grant } = claim;
+    const { grant, displaced } = claim;
+    if (displaced !== undefined && displaced.instance !== instance) {
+      this.logger.warn(
+        `share ${share}: instance ${displaced.instance} (epoch ${displaced.epoch}) answers no heartbeat; taken over by instance ${instance}`,
+      );
+    }
     const peer: LinkPeer = new LinkPeer(
       ws,
       {

@@ -65,8 +65,11 @@ describe('ShareRegistry', () => {
     now += 2;
     expect(registry.lapsed()).toEqual([first]);
     expect(registry.status('fleet').holder).toBeNull();
-    const second = granted(registry, 'fleet', 'b');
-    expect(second.epoch).toBe(2);
+    expect(registry.claim('fleet', 'b')).toMatchObject({
+      granted: true,
+      grant: { epoch: 2 },
+      displaced: first,
+    });
     expect(registry.lapsed()).toEqual([]);
   });
 

@@ -8,7 +8,9 @@ export interface ShareGrant {
   since: number;
 }
 
-export type ShareClaim = { granted: true; grant: ShareGrant } | { granted: false; holder: ShareGrant };
+/** `displaced`: the grant still on record that this one replaces (a lapsed holder, or the same instance's older link). */
+export type ShareClaim =
+  { granted: true; grant: ShareGrant; displaced?: ShareGrant } | { granted: false; holder: ShareGrant };
 
 export interface ShareStatus {
   share: string;
@@ -85,7 +87,9 @@ export class ShareRegistry {
     state.lastInstance = instance;
     state.links.push(now);
     if (state.links.length > COUNTED_PER_WINDOW) state.links.shift();
-    return { granted: true, grant };
+    return holder === undefined
+      ? { granted: true, grant }
+      : { granted: true, grant, displaced: this.publicGrant(holder) };
   }
 
   /** The holder's link answered a heartbeat; a grant no longer current is ignored. */
