@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { CONTROL_PATH, LINK_INSTANCE_HEADER, LINK_SHARE_HEADER, LINK_TOKEN_HEADER } from '@tps/link';
 import { AppProcess, LINK_SECRET, poll, ShareHolder, SIMULATOR_ENTRY, Stack } from '@tps/testing';
 import { amountOf, newBody, type Json } from './payment-helpers';
 
@@ -126,6 +128,26 @@ describe('one simulator per fleet share', () => {
     expect(secondHealth.body).toMatchObject({ hosted_terminals: 0, linked_terminals: 0 });
   });
 
+  it('answers a link that names no share or instance, or a malformed one, 400 before any upgrade', async () => {
+    const statusOf = (headers: Record<string, string>): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${stack.api.port}${CONTROL_PATH}`, { headers });
+        socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        socket.once('open', () => reject(new Error('the link was accepted')));
+        socket.on('error', () => undefined);
+      });
+    const token = { [LINK_TOKEN_HEADER]: LINK_SECRET };
+    expect(await statusOf(token)).toBe(400);
+    expect(await statusOf({ ...token, [LINK_SHARE_HEADER]: 'fleet' })).toBe(400);
+    expect(
+      await statusOf({ ...token, [LINK_SHARE_HEADER]: 'fleet, fleet', [LINK_INSTANCE_HEADER]: 'x' }),
+    ).toBe(400);
+    expect(
+      await statusOf({ ...token, [LINK_SHARE_HEADER]: 'a'.repeat(33), [LINK_INSTANCE_HEADER]: 'x' }),
+    ).toBe(400);
+    expect((await controlLinkOf(stack)).holder).not.toBeNull();
+  });
+
   it('lets the second simulator take the share over, with a higher epoch, once the holder is killed', async () => {
     const before = await shareOf(stack.simulator!);
     await stack.simulator!.kill();
@@ -206,6 +228,13 @@ describe('one simulator per fleet share: a holder whose heartbeat lapsed', () =>
       async () => ((await controlLinkOf(stack)).refused_last_minute > 0 ? true : undefined),
       10_000,
     );
+    // Pings answered keep a live holder: well past one lapse (three heartbeats), it still holds.
+    await chargeAll(stack, 8);
+    expect((await controlLinkOf(stack)).holder).toMatchObject({
+      instance: holder.instance,
+      epoch: holder.epoch,
+    });
+    expect((await shareOf(second)).state).toBe('refused');
     stopped = stack.simulator!.pid!;
     process.kill(stopped, 'SIGSTOP');
     const taken = await poll(
