@@ -103,8 +103,8 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
       socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
       return;
     }
-    // Every link names the share its simulator links for and the instance it is (contract: one
-    // simulator per fleet share); an uplink also names the epoch under which it holds the share.
+    // Every link names the share its simulator links for and the instance it is (docs/contract.md
+    // §13 and "Links between the apps"); an uplink also names the epoch under which it holds it.
     const share = headerMatching(request, LINK_SHARE_HEADER, SHARE_ID_PATTERN);
     const instance = headerMatching(request, LINK_INSTANCE_HEADER, INSTANCE_ID_PATTERN);
     const epoch = headerMatching(request, LINK_EPOCH_HEADER, EPOCH_PATTERN);

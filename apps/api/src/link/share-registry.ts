@@ -50,7 +50,7 @@ interface ShareState {
 }
 
 /**
- * Which simulator instance holds each fleet share (docs/contract.md, "One simulator per fleet
+ * Which simulator instance holds each fleet share (docs/contract.md §13, "One simulator per fleet
  * share"). One instance at a time; another is refused while the holder is alive (its link open and
  * its heartbeat fresh). The epoch grows each time the share passes to another instance, so that
  * anything sent under a lower epoch can be told apart and ignored. In memory: the state of one
