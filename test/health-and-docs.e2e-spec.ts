@@ -19,6 +19,14 @@ describe('health and OpenAPI, without credentials', () => {
       database: 'up',
       linked_terminals: 3,
       simulator: 'connected',
+      control_link: {
+        share: 'fleet',
+        holder: { instance: expect.stringMatching(/^[0-9a-f]{12}$/), epoch: 1, since: expect.any(String) },
+        links_last_minute: 1,
+        flapping: false,
+        refused_last_minute: 0,
+        refused: [],
+      },
     });
   });
 
@@ -32,6 +40,7 @@ describe('health and OpenAPI, without credentials', () => {
       hosted_terminals: 3,
       linked_terminals: 3,
       queued_events: 0,
+      share: { id: 'fleet', instance: expect.stringMatching(/^[0-9a-f]{12}$/), state: 'holder', epoch: 1 },
     });
   });
 

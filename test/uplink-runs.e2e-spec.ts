@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
 import { ContractError } from '@tps/domain';
-import {
-  LINK_SERIAL_HEADER,
-  LINK_TOKEN_HEADER,
-  LinkPeer,
-  UPLINK_PATH,
-  type EventsReceipt,
-  type LinkEvent,
-} from '@tps/link';
-import { LINK_SECRET, Stack, WebhookReceiver, sqliteRows } from '@tps/testing';
+import { LinkPeer, UPLINK_PATH, type EventsReceipt, type LinkEvent } from '@tps/link';
+import { ShareHolder, Stack, WebhookReceiver, sqliteRows } from '@tps/testing';
 
 type Envelope = LinkEvent['event'];
 
@@ -22,6 +15,7 @@ describe('event runs on the uplink', () => {
   let stack: Stack;
   let receiver: WebhookReceiver;
   let peer: LinkPeer;
+  let holder: ShareHolder | undefined;
   let events: Envelope[];
 
   const counts = async (): Promise<{ events: number; deliveries: number }> => {
@@ -57,16 +51,18 @@ describe('event runs on the uplink', () => {
       'APPROVAL_REQUESTED',
       'APPROVAL',
     ]);
-    // The real terminal goes away; this test speaks for SIM0000001 instead.
+    // The real terminal goes away; this test holds the fleet share and speaks for SIM0000001 instead.
     await stack.simulator?.stop();
+    holder = await ShareHolder.link(stack.api.port);
     const socket = new WebSocket(`ws://127.0.0.1:${stack.api.port}${UPLINK_PATH}`, {
-      headers: { [LINK_SERIAL_HEADER]: 'SIM0000001', [LINK_TOKEN_HEADER]: LINK_SECRET },
+      headers: holder.uplinkHeaders('SIM0000001'),
     });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     peer = new LinkPeer(socket, { onRequest: () => Promise.resolve(undefined) });
   });
 
   afterAll(async () => {
+    holder?.close();
     await receiver?.close();
     await stack?.stop();
   });

@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness, without credentials: 200 once every request can be served, else 503
-         * @description 200 once the database answers, the simulator is linked and every terminal (not set offline) is linked; 503 with what it waits for.
+         * @description 200 once the database answers, the simulator is linked (its link not flapping) and every terminal (not set offline) is linked; 503 with what it waits for. A second simulator refused for the share does not make it 503: the holder still serves.
          */
         get: operations["ReadyController_ready"];
         put?: never;
@@ -1241,6 +1241,34 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        ShareHolderDoc: {
+            /** @example 3f9a1c2b7d4e */
+            instance: string;
+            /** @description grows each time another instance takes the share */
+            epoch: number;
+            /** Format: date-time */
+            since: string;
+        };
+        RefusedLinkDoc: {
+            /** @example 8b0e5d6a1f23 */
+            instance: string;
+            /** Format: date-time */
+            at: string;
+        };
+        ControlLinkDoc: {
+            /** @example fleet */
+            share: string;
+            /** @description the simulator instance holding the share */
+            holder: components["schemas"]["ShareHolderDoc"] | null;
+            /** @description control links granted in the last minute */
+            links_last_minute: number;
+            /** @description five or more links granted in the last minute */
+            flapping: boolean;
+            /** @description control links refused in the last minute: another simulator linked for a share already held */
+            refused_last_minute: number;
+            /** @description the latest refused attempts (at most five) */
+            refused: components["schemas"]["RefusedLinkDoc"][];
+        };
         ApiHealthDoc: {
             /** @enum {string} */
             status: "up" | "down";
@@ -1249,18 +1277,21 @@ export interface components {
             linked_terminals: number;
             /** @enum {string} */
             simulator: "connected" | "disconnected";
+            control_link: components["schemas"]["ControlLinkDoc"];
         };
         ReadinessDoc: {
             /** @description whether a request sent now can be served */
             ready: boolean;
             /**
-             * @description when not ready: `database`, `simulator`, `terminal <serial>`, `N more terminals`
+             * @description when not ready: `database`, `simulator`, `control link flapping`, `terminal <serial>`, `N more terminals`
              * @example [
              *       "simulator",
              *       "terminal SIM0000002"
              *     ]
              */
             waiting_for?: string[];
+            /** @description present when a simulator was refused for the fleet share in the last minute, or its link is flapping */
+            control_link?: components["schemas"]["ControlLinkDoc"];
         };
         ExtraTaxesDto: {
             /** @description centavos (smallest MXN unit) */

@@ -8,6 +8,7 @@ import { SimulatorConfig } from './config/simulator-config';
 import { Fleet } from './fleet/fleet';
 import { HealthController } from './health/health.controller';
 import { ControlLink } from './link/control-link';
+import { ShareMembership } from './link/share-membership';
 import { LocalSearch } from './search/local-search';
 import { PrintStore } from './printer/print-store';
 import { TerminalPrintJobEntity } from './printer/terminal-print-job.entity';
@@ -48,6 +49,7 @@ export class SimulatorModule {
         PrintStore,
         Fleet,
         ControlLink,
+        ShareMembership,
         TerminalHistory,
         TerminalErasure,
         LocalSearch,

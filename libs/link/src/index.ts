@@ -5,3 +5,4 @@ export * from './operation-order';
 export * from './transaction-outcome';
 export * from './print-order';
 export * from './operation-reply';
+export * from './share';

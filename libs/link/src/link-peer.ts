@@ -9,6 +9,8 @@ export interface LinkHandlers {
   ordered?: boolean;
   onNotice?(body: unknown): void;
   onClose?(): void;
+  /** The other end answered a ping: it is alive (a heartbeat). */
+  onPong?(): void;
 }
 
 /** Raised on the requesting side when the link drops or the reply does not come in time. */
@@ -43,6 +45,7 @@ export class LinkPeer {
   ) {
     socket.on('message', (data: Buffer) => this.receive(data.toString('utf8')));
     socket.on('close', () => this.closed());
+    socket.on('pong', () => this.handlers.onPong?.());
     // A socket error is always followed by 'close', which is where the peer reacts to it.
     socket.on('error', () => undefined);
   }
@@ -66,6 +69,11 @@ export class LinkPeer {
 
   notify(body: unknown): void {
     if (this.isOpen) this.send({ f: 'msg', body });
+  }
+
+  /** A WebSocket ping; every peer's socket answers it with a pong by itself. */
+  ping(): void {
+    if (this.isOpen) this.socket.ping();
   }
 
   close(code = 1000, reason = ''): void {

@@ -2,6 +2,7 @@ import type { CardholderMode, ErrorBody, ReadingType, TerminalPace } from '@tps/
 import type { SearchFilters, TransactionEvent } from '@tps/contracts';
 import type { OperationOrder } from './operation-order';
 import type { PrintJobReport, PrintOrder } from './print-order';
+import type { ShareNotice } from './share';
 import type { TransactionOutcome } from './transaction-outcome';
 
 /** Path of a terminal's own uplink to the service (Cloud-form operations down, events up). */
@@ -107,8 +108,8 @@ export interface FleetChange {
   serials: string[];
 }
 
-/** Notices the service sends on the control link. */
-export type ControlNotice = { type: 'fleet'; terminals: TerminalProfile[] };
+/** Notices the service sends on the control link: first the share it holds, then its fleet. */
+export type ControlNotice = ShareNotice | { type: 'fleet'; terminals: TerminalProfile[] };
 
 /**
  * Requests a terminal sends up its uplink. Events go as a run of the oldest unacknowledged ones,

@@ -8,3 +8,4 @@ export * from './openapi-conformance';
 export * from './fleet';
 export * from './silent-host';
 export * from './browser';
+export * from './share-holder';

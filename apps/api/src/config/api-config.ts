@@ -105,6 +105,15 @@ export class ApiConfig {
   @Min(50)
   FLEET_SYNC_INTERVAL_MS = 1000;
 
+  /**
+   * How often the service pings each simulator's control link. A holder that answers none for
+   * three intervals is gone: its link is closed and its fleet share may be taken over.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  LINK_HEARTBEAT_MS = 5000;
+
   /** Production only: let webhooks and callbacks reach loopback, private and link-local addresses. */
   @IsIn(['true', 'false'])
   ALLOW_PRIVATE_WEBHOOKS = 'false';

@@ -11,13 +11,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SerialWriter } from '@tps/database';
 import { PublicRoute } from '../auth/public-route.decorator';
-import { TerminalLinks } from '../link/terminal-links';
+import { ShareRegistry } from '../link/share-registry';
+import { FLEET_SHARE, TerminalLinks } from '../link/terminal-links';
+import { ControlLinkDoc, controlLinkView, type ControlLinkView } from './control-link-view';
 
 export interface ApiHealth {
   status: 'up' | 'down';
   database: 'up' | 'down';
   linked_terminals: number;
   simulator: 'connected' | 'disconnected';
+  control_link: ControlLinkView;
 }
 
 class ApiHealthDoc {
@@ -25,6 +28,7 @@ class ApiHealthDoc {
   @ApiProperty({ enum: ['up', 'down'] }) database!: string;
   @ApiProperty({ type: 'integer', minimum: 0 }) linked_terminals!: number;
   @ApiProperty({ enum: ['connected', 'disconnected'] }) simulator!: string;
+  @ApiProperty({ type: ControlLinkDoc }) control_link!: ControlLinkDoc;
 }
 
 @ApiTags('health')
@@ -35,6 +39,7 @@ export class HealthController {
     private readonly writer: SerialWriter,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly links: TerminalLinks,
+    private readonly shares: ShareRegistry,
   ) {}
 
   @Get()
@@ -57,6 +62,7 @@ export class HealthController {
       database,
       linked_terminals: this.links.linkedCount(),
       simulator: this.links.controlPeer === undefined ? 'disconnected' : 'connected',
+      control_link: controlLinkView(this.shares.status(FLEET_SHARE)),
     };
   }
 }

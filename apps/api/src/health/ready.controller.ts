@@ -9,19 +9,30 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { PublicRoute } from '../auth/public-route.decorator';
-import { TerminalLinks } from '../link/terminal-links';
+import { ShareRegistry } from '../link/share-registry';
+import { FLEET_SHARE, TerminalLinks } from '../link/terminal-links';
 import { TerminalRepository } from '../terminals/terminal.repository';
+import { ControlLinkDoc, controlLinkView, type ControlLinkView } from './control-link-view';
 
-export type Readiness = { ready: true } | { ready: false; waiting_for: string[] };
+export type Readiness = ({ ready: true } | { ready: false; waiting_for: string[] }) & {
+  control_link?: ControlLinkView;
+};
 
 class ReadinessDoc {
   @ApiProperty({ description: 'whether a request sent now can be served' }) ready!: boolean;
   @ApiPropertyOptional({
     type: [String],
-    description: 'when not ready: `database`, `simulator`, `terminal <serial>`, `N more terminals`',
+    description:
+      'when not ready: `database`, `simulator`, `control link flapping`, `terminal <serial>`, `N more terminals`',
     example: ['simulator', 'terminal SIM0000002'],
   })
   waiting_for?: string[];
+  @ApiPropertyOptional({
+    type: ControlLinkDoc,
+    description:
+      'present when a simulator was refused for the fleet share in the last minute, or its link is flapping',
+  })
+  control_link?: ControlLinkDoc;
 }
 
 /** Terminals named one by one in `waiting_for`; the rest are counted, so the answer stays small. */
@@ -38,28 +49,34 @@ export class ReadyController {
   constructor(
     private readonly links: TerminalLinks,
     private readonly terminals: TerminalRepository,
+    private readonly shares: ShareRegistry,
   ) {}
 
   @Get()
   @ApiOperation({
     summary: 'Readiness, without credentials: 200 once every request can be served, else 503',
     description:
-      '200 once the database answers, the simulator is linked and every terminal (not set offline) is linked; 503 with what it waits for.',
+      '200 once the database answers, the simulator is linked (its link not flapping) and every terminal (not set offline) is linked; 503 with what it waits for. A second simulator refused for the share does not make it 503: the holder still serves.',
   })
   @ApiOkResponse({ type: ReadinessDoc, description: 'ready: `{ ready: true }`' })
   @ApiServiceUnavailableResponse({ type: ReadinessDoc, description: 'not ready yet, with what it waits for' })
   async ready(@Res({ passthrough: true }) response: Response): Promise<Readiness> {
-    const waiting = await this.waitingFor();
-    if (waiting.length === 0) return { ready: true };
+    const share = this.shares.status(FLEET_SHARE);
+    const waiting = await this.waitingFor(share.flapping);
+    // A refused or flapping control link is shown; a quiet one adds nothing to the answer.
+    const shown = share.refusedInWindow > 0 || share.flapping ? { control_link: controlLinkView(share) } : {};
+    if (waiting.length === 0) return { ready: true, ...shown };
     response.status(503);
-    return { ready: false, waiting_for: waiting };
+    return { ready: false, waiting_for: waiting, ...shown };
   }
 
-  private async waitingFor(): Promise<string[]> {
+  private async waitingFor(flapping: boolean): Promise<string[]> {
     const fleet = await this.terminals.listAll().catch(() => undefined);
     if (fleet === undefined) return ['database'];
     const waiting: string[] = [];
     if (this.links.controlPeer === undefined) waiting.push('simulator');
+    // Local-form requests and sandbox controls ride that link: while it keeps dropping they fail.
+    else if (flapping) waiting.push('control link flapping');
     const down = fleet.filter((terminal) => this.links.state(terminal) === 'down');
     for (const terminal of down.slice(0, NAMED_TERMINALS)) waiting.push(`terminal ${terminal.serialNumber}`);
     if (down.length > NAMED_TERMINALS) waiting.push(`${down.length - NAMED_TERMINALS} more terminals`);

@@ -7,11 +7,20 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { ContractError } from '@tps/domain';
 import {
   CONTROL_PATH,
+  INSTANCE_ID_PATTERN,
+  LINK_EPOCH_HEADER,
+  LINK_INSTANCE_HEADER,
   LINK_SERIAL_HEADER,
+  LINK_SHARE_HEADER,
   LINK_TOKEN_HEADER,
   LinkPeer,
+  NOT_HOLDER_CLOSE_CODE,
+  SHARE_HELD_CLOSE_CODE,
+  SHARE_ID_PATTERN,
   UPLINK_PATH,
+  closeReason,
   type EventsReceipt,
+  type ShareNotice,
   type UplinkRequest,
 } from '@tps/link';
 import { ApiConfig } from '../config/api-config';
@@ -19,7 +28,8 @@ import { PrintReportIngest } from '../print-jobs/print-report-ingest';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { EventIngest } from '../transactions/event-ingest';
 import type { TerminalIdentity } from '../transactions/transaction.repository';
-import { TerminalLinks, terminalProfile } from './terminal-links';
+import { ShareRegistry, type ShareGrant } from './share-registry';
+import { FLEET_SHARE, TerminalLinks, terminalProfile, type UplinkOwner } from './terminal-links';
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -27,11 +37,20 @@ function sameSecret(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/** A header's value when it is present once and matches `pattern`. */
+function headerMatching(request: IncomingMessage, name: string, pattern: RegExp): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && pattern.test(value) ? value : undefined;
+}
+
+const EPOCH_PATTERN = /^[1-9][0-9]{0,14}$/;
+
 /** Accepts the WebSocket links that terminals and the simulator open to the service. */
 @Injectable()
 export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Links');
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -40,6 +59,7 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly terminals: TerminalRepository,
     private readonly ingest: EventIngest,
     private readonly printReports: PrintReportIngest,
+    private readonly shares: ShareRegistry,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -50,9 +70,24 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
         socket.destroy();
       });
     });
+    this.heartbeat = setInterval(() => this.beat(), this.config.LINK_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  /** Closes the control links whose holder stopped answering, and pings the others. */
+  private beat(): void {
+    for (const grant of this.shares.lapsed()) {
+      this.logger.warn(
+        `share ${grant.share}: instance ${grant.instance} (epoch ${grant.epoch}) answers no heartbeat; closing its link`,
+      );
+      this.shares.release(grant);
+      this.links.dropControl(grant);
+    }
+    this.links.pingControls();
   }
 
   onApplicationShutdown(): void {
+    clearInterval(this.heartbeat);
     for (const client of this.wss.clients) client.terminate();
     this.wss.close();
   }
@@ -64,35 +99,78 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
       socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
       return;
     }
+    if (path !== CONTROL_PATH && path !== UPLINK_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+      return;
+    }
+    // Every link names the share its simulator links for and the instance it is (docs/contract.md
+    // §13 and "Links between the apps"); an uplink also names the epoch under which it holds it.
+    const share = headerMatching(request, LINK_SHARE_HEADER, SHARE_ID_PATTERN);
+    const instance = headerMatching(request, LINK_INSTANCE_HEADER, INSTANCE_ID_PATTERN);
+    const epoch = headerMatching(request, LINK_EPOCH_HEADER, EPOCH_PATTERN);
+    if (share === undefined || instance === undefined || (path === UPLINK_PATH && epoch === undefined)) {
+      socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      return;
+    }
     if (path === CONTROL_PATH) {
-      this.wss.handleUpgrade(request, socket, head, (ws) => void this.acceptControl(ws));
+      this.wss.handleUpgrade(request, socket, head, (ws) => void this.acceptControl(ws, share, instance));
       return;
     }
     const serial = request.headers[LINK_SERIAL_HEADER];
     const terminal = typeof serial === 'string' ? await this.terminals.findBySerial(serial) : null;
-    if (path !== UPLINK_PATH || terminal === null || terminal.offline) {
+    if (terminal === null || terminal.offline) {
       socket.end(`HTTP/1.1 ${terminal?.offline ? 409 : 404} Refused\r\n\r\n`);
       return;
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.acceptUplink(terminal, ws));
+    const owner: UplinkOwner = { share, instance, epoch: Number(epoch) };
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.acceptUplink(terminal, ws, owner));
   }
 
-  private acceptUplink(terminal: TerminalIdentity, ws: WebSocket): void {
+  /**
+   * An uplink is taken only from the instance that holds the terminal's share, under its current
+   * epoch; what a stale one sends is refused and its link closed, so it cannot displace the holder's.
+   */
+  private holdsTerminal(owner: UplinkOwner): boolean {
+    return owner.share === FLEET_SHARE && this.shares.holds(owner.share, owner.instance, owner.epoch);
+  }
+
+  private notHolder(owner: UplinkOwner): string {
+    return closeReason(
+      `instance ${owner.instance} does not hold share ${FLEET_SHARE} under epoch ${owner.epoch} (it linked for ${owner.share})`,
+    );
+  }
+
+  private acceptUplink(terminal: TerminalIdentity, ws: WebSocket, owner: UplinkOwner): void {
     const serial = terminal.serialNumber;
+    if (!this.holdsTerminal(owner)) {
+      ws.close(NOT_HOLDER_CLOSE_CODE, this.notHolder(owner));
+      return;
+    }
     const peer: LinkPeer = new LinkPeer(
       ws,
       {
         ordered: true,
-        onRequest: (body) => this.onUplinkRequest(terminal, body as UplinkRequest),
+        onRequest: (body) => this.onUplinkRequest(terminal, owner, peer, body as UplinkRequest),
         onClose: () => this.links.detachUplink(serial, peer),
       },
       (error) => this.logger.warn(`uplink ${serial}: ${String(error)}`),
     );
-    this.links.attachUplink(serial, peer);
+    this.links.attachUplink(serial, peer, owner);
   }
 
-  private async onUplinkRequest(terminal: TerminalIdentity, request: UplinkRequest): Promise<unknown> {
+  private async onUplinkRequest(
+    terminal: TerminalIdentity,
+    owner: UplinkOwner,
+    peer: LinkPeer,
+    request: UplinkRequest,
+  ): Promise<unknown> {
     const serial = terminal.serialNumber;
+    if (!this.holdsTerminal(owner)) {
+      // A stale instance: nothing it sends is taken, and it keeps what it sent to offer it again.
+      const reason = this.notHolder(owner);
+      peer.close(NOT_HOLDER_CLOSE_CODE, reason);
+      throw new ContractError('TER-001', reason);
+    }
     switch (request.type) {
       case 'events': {
         const receipt: EventsReceipt = { stored: await this.ingest.ingestRun(terminal, request.links) };
@@ -108,18 +186,47 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
-  private async acceptControl(ws: WebSocket): Promise<void> {
+  /**
+   * A simulator's control link: granted when nobody alive holds its share, else refused with a
+   * close reason naming the holder, so that a second process cannot take over a running fleet.
+   */
+  private async acceptControl(ws: WebSocket, share: string, instance: string): Promise<void> {
+    const claim = this.shares.claim(share, instance);
+    if (!claim.granted) {
+      const { holder } = claim;
+      const reason = closeReason(
+        `another simulator holds share ${share} (instance ${holder.instance}, epoch ${holder.epoch}, since ${new Date(holder.since).toISOString()})`,
+      );
+      this.logger.warn(`refused a control link for share ${share} from instance ${instance}: ${reason}`);
+      ws.close(SHARE_HELD_CLOSE_CODE, reason);
+      return;
+    }
+    const { grant, displaced } = claim;
+    if (displaced !== undefined && displaced.instance !== instance) {
+      this.logger.warn(
+        `share ${share}: instance ${displaced.instance} (epoch ${displaced.epoch}) answers no heartbeat; taken over by instance ${instance}`,
+      );
+    }
     const peer: LinkPeer = new LinkPeer(
       ws,
       {
         onRequest: () =>
           Promise.reject(new ContractError('PAR-001', 'the service takes no control requests')),
-        onClose: () => this.links.detachControl(peer),
+        onClose: () => this.releaseControl(grant, peer),
+        onPong: () => this.shares.heartbeat(grant),
       },
       (error) => this.logger.warn(`control link: ${String(error)}`),
     );
-    this.links.attachControl(peer);
-    const fleet = await this.terminals.listAll();
+    this.links.attachControl(grant, peer);
+    this.logger.log(`share ${share} linked to instance ${instance}, epoch ${grant.epoch}`);
+    const notice: ShareNotice = { type: 'share', share, instance, epoch: grant.epoch };
+    peer.notify(notice);
+    const fleet = share === FLEET_SHARE ? await this.terminals.listAll() : [];
     peer.notify({ type: 'fleet', terminals: fleet.map(terminalProfile) });
+  }
+
+  private releaseControl(grant: ShareGrant, peer: LinkPeer): void {
+    this.shares.release(grant);
+    this.links.detachControl(grant, peer);
   }
 }

@@ -1,13 +1,27 @@
 import { Global, Module } from '@nestjs/common';
+import { ApiConfig } from '../config/api-config';
 import { PrintJobsModule } from '../print-jobs/print-jobs.module';
 import { TransactionsModule } from '../transactions/transactions.module';
 import { LinkServer } from './link-server';
+import { ShareRegistry } from './share-registry';
 import { TerminalLinks } from './terminal-links';
+
+/** A simulator that answers no ping for this many heartbeat intervals is gone. */
+const HEARTBEATS_MISSED = 3;
 
 @Global()
 @Module({
   imports: [TransactionsModule, PrintJobsModule],
-  providers: [TerminalLinks, LinkServer],
-  exports: [TerminalLinks],
+  providers: [
+    TerminalLinks,
+    LinkServer,
+    {
+      provide: ShareRegistry,
+      useFactory: (config: ApiConfig) =>
+        new ShareRegistry({ now: () => Date.now(), lapseMs: HEARTBEATS_MISSED * config.LINK_HEARTBEAT_MS }),
+      inject: [ApiConfig],
+    },
+  ],
+  exports: [TerminalLinks, ShareRegistry],
 })
 export class LinkModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import {
+  DEFAULT_SHARE,
   LinkPeer,
   LinkUnavailableError,
   type LinkEvent,
@@ -10,6 +11,30 @@ import {
 } from '@tps/link';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import type { RequestForm } from '../terminals/request-form';
+import type { ShareGrant } from './share-registry';
+
+/**
+ * The share that holds the whole fleet: every terminal belongs to it until the fleet is spread
+ * over several (docs/contract.md, "One simulator per fleet share").
+ */
+export const FLEET_SHARE = DEFAULT_SHARE;
+
+/** Who opened an uplink: the simulator instance, and the share and epoch it held then. */
+export interface UplinkOwner {
+  share: string;
+  instance: string;
+  epoch: number;
+}
+
+interface Uplink {
+  peer: LinkPeer;
+  owner: UplinkOwner;
+}
+
+interface ControlLink {
+  peer: LinkPeer;
+  grant: ShareGrant;
+}
 
 export type LinkState = 'up' | 'down' | 'offline';
 
@@ -33,20 +58,21 @@ export function terminalProfile(terminal: TerminalEntity): TerminalProfile {
  */
 @Injectable()
 export class TerminalLinks {
-  private readonly uplinks = new Map<string, LinkPeer>();
+  private readonly uplinks = new Map<string, Uplink>();
   private readonly upWaiters = new Map<string, Set<() => void>>();
-  private control: LinkPeer | undefined;
+  /** One control link per share, the holder's. */
+  private readonly controls = new Map<string, ControlLink>();
 
-  attachUplink(serial: string, peer: LinkPeer): void {
+  attachUplink(serial: string, peer: LinkPeer, owner: UplinkOwner): void {
     const previous = this.uplinks.get(serial);
-    this.uplinks.set(serial, peer);
-    previous?.terminate();
+    this.uplinks.set(serial, { peer, owner });
+    previous?.peer.terminate();
     for (const wake of this.upWaiters.get(serial) ?? []) wake();
   }
 
   /** Resolves once the terminal's uplink is up, or after `timeoutMs` (whichever comes first). */
   async waitUp(serial: string, timeoutMs: number): Promise<void> {
-    if (this.uplinks.get(serial)?.isOpen) return;
+    if (this.uplinks.get(serial)?.peer.isOpen) return;
     await new Promise<void>((resolve) => {
       const waiters = this.upWaiters.get(serial) ?? new Set<() => void>();
       this.upWaiters.set(serial, waiters);
@@ -63,36 +89,59 @@ export class TerminalLinks {
 
   /** Drops a terminal's uplink at once (sandbox offline); the link server refuses it until online. */
   cutUplink(serial: string): void {
-    const peer = this.uplinks.get(serial);
+    const uplink = this.uplinks.get(serial);
     this.uplinks.delete(serial);
-    peer?.terminate();
+    uplink?.peer.terminate();
   }
 
   detachUplink(serial: string, peer: LinkPeer): void {
-    if (this.uplinks.get(serial) === peer) this.uplinks.delete(serial);
+    if (this.uplinks.get(serial)?.peer === peer) this.uplinks.delete(serial);
   }
 
-  attachControl(peer: LinkPeer): void {
-    const previous = this.control;
-    this.control = peer;
-    previous?.terminate();
+  /**
+   * The share's holder linked (the registry granted it). Its older link, if any, is closed, and so
+   * are the uplinks another instance opened for this share: they are stale.
+   */
+  attachControl(grant: ShareGrant, peer: LinkPeer): void {
+    const previous = this.controls.get(grant.share);
+    this.controls.set(grant.share, { peer, grant });
+    previous?.peer.terminate();
+    for (const [serial, uplink] of this.uplinks) {
+      if (uplink.owner.share === grant.share && uplink.owner.instance !== grant.instance) {
+        this.uplinks.delete(serial);
+        uplink.peer.terminate();
+      }
+    }
   }
 
-  detachControl(peer: LinkPeer): void {
-    if (this.control === peer) this.control = undefined;
+  detachControl(grant: ShareGrant, peer: LinkPeer): void {
+    if (this.controls.get(grant.share)?.peer === peer) this.controls.delete(grant.share);
   }
 
+  /** Closes the control link of a grant that is no longer alive (its heartbeat lapsed). */
+  dropControl(grant: ShareGrant): void {
+    const control = this.controls.get(grant.share);
+    if (control?.grant.link === grant.link) control.peer.terminate();
+  }
+
+  /** Pings every control link: their pongs are the holders' heartbeats. */
+  pingControls(): void {
+    for (const control of this.controls.values()) control.peer.ping();
+  }
+
+  /** The control link of the share that holds the fleet, while it is open. */
   get controlPeer(): LinkPeer | undefined {
-    return this.control?.isOpen ? this.control : undefined;
+    const peer = this.controls.get(FLEET_SHARE)?.peer;
+    return peer?.isOpen ? peer : undefined;
   }
 
   linkedCount(): number {
-    return [...this.uplinks.values()].filter((peer) => peer.isOpen).length;
+    return [...this.uplinks.values()].filter((uplink) => uplink.peer.isOpen).length;
   }
 
   state(terminal: TerminalEntity): LinkState {
     if (terminal.offline) return 'offline';
-    return this.uplinks.get(terminal.serialNumber)?.isOpen ? 'up' : 'down';
+    return this.uplinks.get(terminal.serialNumber)?.peer.isOpen ? 'up' : 'down';
   }
 
   /** Sends a request to a terminal by the route of its form; an unreachable terminal is TER-001. */
@@ -104,7 +153,7 @@ export class TerminalLinks {
   ): Promise<T> {
     const serial = terminal.serialNumber;
     if (form === 'cloud') {
-      const uplink = this.uplinks.get(serial);
+      const uplink = this.uplinks.get(serial)?.peer;
       if (terminal.offline || uplink === undefined || !uplink.isOpen) {
         throw new ContractError('TER-001', `terminal ${serial} is offline`);
       }
@@ -130,7 +179,7 @@ export class TerminalLinks {
       clientTransactionId: first.event.client_transaction_id,
       eventIds: events.map((link) => link.event.event_id),
     };
-    this.uplinks.get(terminal.serialNumber)?.notify(notice);
+    this.uplinks.get(terminal.serialNumber)?.peer.notify(notice);
   }
 
   /** Tells the simulator about a terminal it should host, or about changed settings. */

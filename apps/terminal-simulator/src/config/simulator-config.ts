@@ -1,5 +1,6 @@
 import { plainToInstance, Type } from 'class-transformer';
 import { IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { DEFAULT_SHARE, SHARE_ID_PATTERN } from '@tps/link';
 
 /** Every setting of the simulator, read from the environment and validated once at start-up. */
 export class SimulatorConfig {
@@ -28,6 +29,24 @@ export class SimulatorConfig {
   @IsInt()
   @Min(10)
   RECONNECT_MIN_MS = 100;
+
+  /**
+   * The share of the fleet this process hosts. The service lets one simulator process hold a share
+   * at a time and refuses another that links for it (docs/contract.md, "Links between the apps").
+   */
+  @Matches(SHARE_ID_PATTERN)
+  FLEET_SHARE = DEFAULT_SHARE;
+
+  /** First wait before asking again for a share another process holds; it doubles up to the max. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  SHARE_RETRY_MIN_MS = 1000;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  SHARE_RETRY_MAX_MS = 30_000;
 
   /**
    * Test-only: scales the scenario waits (95: 10 s, 97: 60 s) so that end-to-end suites need not

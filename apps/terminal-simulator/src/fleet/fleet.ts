@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import type { TerminalProfile, TerminalRequest } from '@tps/link';
 import { SimulatorConfig } from '../config/simulator-config';
+import { ShareMembership } from '../link/share-membership';
 import { Uplink } from '../link/uplink';
 import { PrintStore } from '../printer/print-store';
 import { TerminalPrinter } from '../printer/terminal-printer';
@@ -29,6 +30,7 @@ export class Fleet implements OnApplicationShutdown {
     private readonly localSearch: LocalSearch,
     private readonly printStore: PrintStore,
     private readonly erasure: TerminalErasure,
+    private readonly membership: ShareMembership,
   ) {}
 
   get size(): number {
@@ -49,6 +51,7 @@ export class Fleet implements OnApplicationShutdown {
           apiUrl: this.config.API_URL,
           linkSecret: this.config.LINK_SECRET,
           reconnectMinMs: this.config.RECONNECT_MIN_MS,
+          credentials: () => this.membership.credentials(),
         },
         this.store,
         (request) => this.handle(profile.serialNumber, request),

@@ -2,6 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Fleet } from '../fleet/fleet';
 import { ControlLink } from '../link/control-link';
+import { ShareMembership, type ShareState } from '../link/share-membership';
 import { TerminalStore } from '../store/terminal-store';
 
 export interface SimulatorHealth {
@@ -12,6 +13,14 @@ export interface SimulatorHealth {
   linked_terminals: number;
   /** Events stored by the terminals and not yet acknowledged by the service. */
   queued_events: number;
+  /** This process's fleet share: `refused` while another process holds it (with the service's reason). */
+  share: {
+    id: string;
+    instance: string;
+    state: ShareState;
+    epoch: number | null;
+    refused_reason?: string;
+  };
 }
 
 @Controller('health')
@@ -20,6 +29,7 @@ export class HealthController {
     private readonly fleet: Fleet,
     private readonly control: ControlLink,
     private readonly store: TerminalStore,
+    private readonly membership: ShareMembership,
   ) {}
 
   @Get()
@@ -34,6 +44,15 @@ export class HealthController {
       hosted_terminals: this.fleet.size,
       linked_terminals: this.fleet.linkedCount(),
       queued_events: queued ?? 0,
+      share: {
+        id: this.membership.share,
+        instance: this.membership.instance,
+        state: this.membership.state,
+        epoch: this.membership.epoch ?? null,
+        ...(this.membership.refusedReason === undefined
+          ? {}
+          : { refused_reason: this.membership.refusedReason }),
+      },
     };
   }
 }

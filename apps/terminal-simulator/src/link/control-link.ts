@@ -3,14 +3,18 @@ import { WebSocket } from 'ws';
 import { ContractError } from '@tps/domain';
 import {
   CONTROL_PATH,
+  LINK_INSTANCE_HEADER,
+  LINK_SHARE_HEADER,
   LINK_TOKEN_HEADER,
   LinkPeer,
+  SHARE_HELD_CLOSE_CODE,
   type ControlNotice,
   type FleetChange,
   type ControlRequest,
 } from '@tps/link';
 import { SimulatorConfig, websocketUrl } from '../config/simulator-config';
 import { Fleet } from '../fleet/fleet';
+import { ShareMembership } from './share-membership';
 
 const RECONNECT_MAX_MS = 1000;
 
@@ -24,17 +28,22 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
   private peer: LinkPeer | undefined;
   private stopped = false;
   private retryMs: number;
+  /** Wait before asking again for a share another process holds: longer, so as not to disturb it. */
+  private refusedRetryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: SimulatorConfig,
     private readonly fleet: Fleet,
+    private readonly membership: ShareMembership,
   ) {
     this.retryMs = config.RECONNECT_MIN_MS;
+    this.refusedRetryMs = config.SHARE_RETRY_MIN_MS;
   }
 
+  /** Linked, and holding this process's share: a refused link is open only for its close. */
   get isUp(): boolean {
-    return this.peer?.isOpen ?? false;
+    return (this.peer?.isOpen ?? false) && this.membership.state === 'holder';
   }
 
   onApplicationBootstrap(): void {
@@ -50,16 +59,23 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
   private connect(): void {
     if (this.stopped) return;
     const socket = new WebSocket(websocketUrl(this.config.API_URL, CONTROL_PATH), {
-      headers: { [LINK_TOKEN_HEADER]: this.config.LINK_SECRET },
+      headers: {
+        [LINK_TOKEN_HEADER]: this.config.LINK_SECRET,
+        [LINK_SHARE_HEADER]: this.membership.share,
+        [LINK_INSTANCE_HEADER]: this.membership.instance,
+      },
     });
-    socket.once('open', () => {
-      this.retryMs = this.config.RECONNECT_MIN_MS;
-      this.logger.log('connected to the service');
-    });
-    socket.once('close', () => {
+    socket.once('close', (code: number, reason: Buffer) => {
+      if (code === SHARE_HELD_CLOSE_CODE) this.onRefused(reason.toString('utf8'));
+      else this.membership.lost();
       if (this.stopped) return;
-      this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
-      this.retryMs = Math.min(RECONNECT_MAX_MS, this.retryMs * 2);
+      const wait = code === SHARE_HELD_CLOSE_CODE ? this.refusedRetryMs : this.retryMs;
+      this.retryTimer = setTimeout(() => this.connect(), wait);
+      if (code === SHARE_HELD_CLOSE_CODE) {
+        this.refusedRetryMs = Math.min(this.config.SHARE_RETRY_MAX_MS, this.refusedRetryMs * 2);
+      } else {
+        this.retryMs = Math.min(RECONNECT_MAX_MS, this.retryMs * 2);
+      }
     });
     socket.on('error', () => undefined);
     this.peer = new LinkPeer(
@@ -94,8 +110,25 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  /** Another process holds this share: say so, and what to do, then ask again later. */
+  private onRefused(reason: string): void {
+    this.membership.refused(reason);
+    this.logger.error(
+      `the service refused this simulator (instance ${this.membership.instance}): ${reason}; ` +
+        `stop it, or start this one with another FLEET_SHARE. Asking again in ${this.refusedRetryMs} ms`,
+    );
+  }
+
   private onNotice(notice: ControlNotice): void {
-    if (notice.type !== 'fleet') return;
+    if (notice.type === 'share') {
+      this.retryMs = this.config.RECONNECT_MIN_MS;
+      this.refusedRetryMs = this.config.SHARE_RETRY_MIN_MS;
+      this.membership.granted(notice.epoch);
+      this.logger.log(
+        `connected to the service: holds share ${notice.share} as instance ${notice.instance}, epoch ${notice.epoch}`,
+      );
+      return;
+    }
     this.fleet.retain(notice.terminals.map((terminal) => terminal.serialNumber));
     for (const terminal of notice.terminals) {
       this.fleet

@@ -99,7 +99,12 @@ describe('Uplink: the events an operation answers with travel once', () => {
     store = new QueueStore();
     uplink = new Uplink(
       'SIM1',
-      { apiUrl: service.url, linkSecret: 'secret', reconnectMinMs: 50 },
+      {
+        apiUrl: service.url,
+        linkSecret: 'secret',
+        reconnectMinMs: 50,
+        credentials: () => ({ share: 'fleet', instance: 'test', epoch: 1 }),
+      },
       store as unknown as TerminalStore,
       async () => ({}),
       () => undefined,
@@ -179,5 +184,52 @@ describe('Uplink: the events an operation answers with travel once', () => {
       }),
     ).rejects.toThrow('could not be built');
     expect(await next).toEqual(['t3-0']);
+  });
+});
+
+describe('Uplink: opens only while its process holds its fleet share', () => {
+  it('asks again until the share is held, then links presenting share, instance and epoch', async () => {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await once(server, 'listening');
+    const headers: Array<Record<string, unknown>> = [];
+    server.on('connection', (_socket, request) => headers.push(request.headers));
+    const { port } = server.address() as AddressInfo;
+    let asked = 0;
+    let held: { share: string; instance: string; epoch: number } | undefined;
+    let askedTwice: () => void = () => undefined;
+    const twice = new Promise<void>((resolve) => (askedTwice = resolve));
+    const uplink = new Uplink(
+      'SIM1',
+      {
+        apiUrl: `http://127.0.0.1:${port}`,
+        linkSecret: 'secret',
+        reconnectMinMs: 10,
+        credentials: () => {
+          if (++asked === 2) askedTwice();
+          return held;
+        },
+      },
+      new QueueStore() as unknown as TerminalStore,
+      async () => ({}),
+      () => undefined,
+    );
+    try {
+      uplink.open();
+      // Asked twice: the first time found no share and opened nothing, so it asked again.
+      await twice;
+      expect(headers).toEqual([]);
+      held = { share: 'fleet', instance: 'abc123', epoch: 3 };
+      await new Promise<void>((resolve) => uplink.whenUp(resolve));
+      expect(headers[0]).toMatchObject({
+        'x-terminal-serial': 'SIM1',
+        'x-link-share': 'fleet',
+        'x-link-instance': 'abc123',
+        'x-link-epoch': '3',
+      });
+    } finally {
+      uplink.close();
+      for (const client of server.clients) client.terminate();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

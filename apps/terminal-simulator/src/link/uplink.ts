@@ -1,9 +1,13 @@
 import { WebSocket } from 'ws';
 import {
+  LINK_EPOCH_HEADER,
+  LINK_INSTANCE_HEADER,
   LINK_SERIAL_HEADER,
+  LINK_SHARE_HEADER,
   LINK_TOKEN_HEADER,
   LinkPeer,
   LinkUnavailableError,
+  NOT_HOLDER_CLOSE_CODE,
   UPLINK_PATH,
   type EventsReceipt,
   type TerminalRequest,
@@ -13,11 +17,17 @@ import {
 import { transactionKey } from '../runtime/runtime-store';
 import { websocketUrl } from '../config/simulator-config';
 import type { TerminalStore } from '../store/terminal-store';
+import type { ShareCredentials } from './share-membership';
 
 export interface UplinkSettings {
   apiUrl: string;
   linkSecret: string;
   reconnectMinMs: number;
+  /**
+   * The share this process holds, or nothing while it holds none: then no uplink opens, so that a
+   * process the service refused cannot take the holder's terminals over.
+   */
+  credentials: () => ShareCredentials | undefined;
 }
 
 const ACK_TIMEOUT_MS = 10_000;
@@ -204,15 +214,30 @@ export class Uplink {
 
   private connect(): void {
     if (!this.wanted) return;
+    const credentials = this.settings.credentials();
+    if (credentials === undefined) {
+      this.retryLater();
+      return;
+    }
     const socket = new WebSocket(websocketUrl(this.settings.apiUrl, UPLINK_PATH), {
-      headers: { [LINK_SERIAL_HEADER]: this.serial, [LINK_TOKEN_HEADER]: this.settings.linkSecret },
+      headers: {
+        [LINK_SERIAL_HEADER]: this.serial,
+        [LINK_TOKEN_HEADER]: this.settings.linkSecret,
+        [LINK_SHARE_HEADER]: credentials.share,
+        [LINK_INSTANCE_HEADER]: credentials.instance,
+        [LINK_EPOCH_HEADER]: String(credentials.epoch),
+      },
     });
     socket.once('open', () => {
       this.retryMs = this.settings.reconnectMinMs;
       this.flush();
       for (const listener of this.upListeners) listener();
     });
-    socket.once('close', () => this.scheduleReconnect(socket));
+    socket.once('close', (code: number, reason: Buffer) => {
+      if (code === NOT_HOLDER_CLOSE_CODE)
+        this.log(`uplink ${this.serial} refused: ${reason.toString('utf8')}`);
+      this.scheduleReconnect(socket);
+    });
     socket.on('error', () => undefined);
     this.peer = new LinkPeer(
       socket,
@@ -227,6 +252,10 @@ export class Uplink {
   private scheduleReconnect(socket: WebSocket): void {
     if (this.peer !== undefined && !this.peer.isOpen) this.peer = undefined;
     if (!this.wanted || socket.readyState !== WebSocket.CLOSED) return;
+    this.retryLater();
+  }
+
+  private retryLater(): void {
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
     this.retryMs = Math.min(RECONNECT_MAX_MS, this.retryMs * 2);
