@@ -2149,7 +2149,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -2158,7 +2159,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -2242,7 +2243,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -2251,7 +2253,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -2345,10 +2347,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -2553,10 +2555,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -2755,10 +2757,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -2959,10 +2961,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -3157,10 +3159,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -3365,10 +3367,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -3567,10 +3569,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -3771,10 +3773,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -3969,10 +3971,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -4182,10 +4184,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -4389,10 +4391,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -4598,10 +4600,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -4801,10 +4803,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5014,10 +5016,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5221,10 +5223,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5430,10 +5432,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5633,10 +5635,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5846,10 +5848,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6053,10 +6055,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6262,10 +6264,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6465,10 +6467,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6678,10 +6680,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6885,10 +6887,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7094,10 +7096,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7297,10 +7299,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7510,10 +7512,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7717,10 +7719,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7919,8 +7921,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8087,8 +8089,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8249,8 +8251,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8434,8 +8436,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8613,8 +8615,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8814,8 +8816,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9009,9 +9011,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9211,9 +9213,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9407,9 +9409,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9594,9 +9596,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9773,7 +9775,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -9782,7 +9785,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -9938,7 +9941,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -9947,7 +9951,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -10096,7 +10100,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -10105,7 +10110,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -10241,8 +10246,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -10422,8 +10427,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -10603,8 +10608,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -10796,7 +10801,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -10805,7 +10811,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -10972,7 +10978,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -10981,7 +10988,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -11146,7 +11153,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -11155,7 +11163,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -11291,8 +11299,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -11436,8 +11444,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -11580,7 +11588,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -11589,7 +11598,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -11737,7 +11746,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -11746,7 +11756,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -11876,7 +11886,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -11885,7 +11896,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -12017,7 +12028,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -12026,7 +12038,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -12156,8 +12168,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -12280,7 +12292,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -12289,7 +12302,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -12437,7 +12450,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -12446,7 +12460,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
