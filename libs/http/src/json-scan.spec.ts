@@ -36,6 +36,7 @@ describe('scanJson', () => {
     ['{"a":1,"a":2}', 'a'],
     ['{"amount":{"iva":1,"iva":1}}', 'amount.iva'],
     ['{"a":1,"\\u0061":2}', 'a'],
+    ['{"s":"\\\\","k\\"q":1,"t":"\\"","k\\"q":2}', 'k"q'],
     ['{"commands":[{"type":"cut"},{"type":"text","type":"cut"}]}', 'commands[1].type'],
   ])('refuses the duplicate key in %p, naming %p', (text, param) => {
     expect(scan(text)).toEqual({ code: 'PAR-001', message: expect.stringMatching(/duplicate key/), param });
