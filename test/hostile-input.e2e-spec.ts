@@ -5,7 +5,18 @@ import fc from 'fast-check';
 import { signRequest } from '@tps/contracts';
 import { ERROR_CATALOGUE, isErrorCode } from '@tps/domain';
 import { OpenApiConformance, sqliteRows, Stack } from '@tps/testing';
-import { ALWAYS_REFUSED, hostilePayload, type Json, type JsonObject, type Payload } from './hostile-payloads';
+import {
+  ALWAYS_REFUSED,
+  fieldPaths,
+  hostilePayload,
+  paramOf,
+  valueAt,
+  withRawAt,
+  wrongTypeFor,
+  type Json,
+  type JsonObject,
+  type Payload,
+} from './hostile-payloads';
 
 /**
  * Fuzzing every route the OpenAPI document lists (so a route added later is covered without
@@ -21,6 +32,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const SEED = Number(process.env.HOSTILE_SEED ?? 20261126);
 // Credentials and bindings must survive; the webhook secret and the sandbox clock are settings
 // that the fuzzer may change legitimately through their own routes.
+const DEMO = { merchantId: 'demo-merchant', secret: 'demo-secret-key' };
 const CREDENTIALS =
   'SELECT merchant_id, secret_key, bound_terminal_serial FROM merchants ORDER BY merchant_id';
 /** A frame of a V8 stack trace, as the exception filter logs it for a 500. */
@@ -29,6 +41,8 @@ const STACK_FRAME = /\n\s+at \S.*:\d+:\d+/;
 interface Route {
   method: string;
   template: string;
+  /** Whether the document gives the operation a request body. */
+  takesBody: boolean;
 }
 
 interface Answer {
@@ -230,11 +244,15 @@ describe('hostile input on every route', () => {
   beforeAll(async () => {
     stack = await Stack.start();
     const document = (await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, unknown>>;
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
     };
     conformance = await OpenApiConformance.load(stack.apiUrl);
     routes = Object.entries(document.paths).flatMap(([template, operations]) =>
-      Object.keys(operations).map((method) => ({ method: method.toUpperCase(), template })),
+      Object.entries(operations).map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        template,
+        takesBody: operation.requestBody !== undefined,
+      })),
     );
   });
 
@@ -250,6 +268,49 @@ describe('hostile input on every route', () => {
     }
     return result;
   }
+
+  it('refuses null, and a value of another type, in every field of every body the document takes', async () => {
+    const bodied = routes.filter((route) => route.takesBody);
+    expect(bodied.length).toBeGreaterThan(10);
+    let checked = 0;
+    for (const route of bodied) {
+      const path = route.template.replace(/\{[^}]+\}/g, 'SIM0000001');
+      const valid = validBodyFor(route.template);
+      for (const field of fieldPaths(valid)) {
+        for (const [kind, raw] of [
+          ['null', 'null'],
+          ['wrong type', JSON.stringify(wrongTypeFor(valueAt(valid, field), checked))],
+        ]) {
+          const body = withRawAt(valid, field, raw);
+          const signed = signRequest({ ...DEMO, method: route.method, path, body });
+          const headers: Array<[string, string]> = [
+            ['authorization', signed.authorization],
+            ['timestamp', signed.timestamp],
+            ['content-type', 'application/json'],
+          ];
+          const { status, text } = await send(
+            `${stack.apiUrl}${path}`,
+            route.method,
+            headers,
+            Buffer.from(body),
+          );
+          const context = `${route.method} ${path} ${kind} at ${paramOf(field)}: ${body}`;
+          expect(conformance.problem(route.method, path, status, text)).toBeUndefined();
+          const error = JSON.parse(text) as Record<string, unknown>;
+          if (kind === 'null')
+            expect({ context, status, code: error.code, param: error.param }).toEqual({
+              context,
+              status: 400,
+              code: 'PAR-002',
+              param: paramOf(field),
+            });
+          else expect({ context, status }).toEqual({ context, status: 400 });
+          checked += 1;
+        }
+      }
+    }
+    console.log(`hostile-input fields: ${checked} bodies with null or a wrong type, every one 400`);
+  });
 
   it(`answers ${RUNS} random, mutated and hostile requests with 2xx or 4xx in the contract's shape, never 5xx nor a hang`, async () => {
     expect(routes.length).toBeGreaterThan(2);

@@ -5,7 +5,7 @@
  */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
-type Path = Array<string | number>;
+export type Path = Array<string | number>;
 
 /** What the answer must be when the body is parsed; `ifRefused` holds only for a 400. */
 export interface Expectation {
@@ -57,15 +57,28 @@ function objectsAndLeaves(value: Json, path: Path = []): { objects: Path[]; leav
   return found;
 }
 
-function at(body: Json, path: Path): Json {
+export function valueAt(body: Json, path: Path): Json {
   return path.reduce<Json>((node, step) => (node as Record<string | number, Json>)[step], body);
+}
+
+/** Every field of a body, nested ones and their containers included: `amount`, `amount.iva`. */
+export function fieldPaths(body: JsonObject): Path[] {
+  const paths: Path[] = [];
+  const visit = (value: Json, path: Path): void => {
+    if (path.length > 0) paths.push(path);
+    if (typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) value.forEach((item, index) => visit(item, [...path, index]));
+    else for (const [key, item] of Object.entries(value)) visit(item, [...path, key]);
+  };
+  visit(body, []);
+  return paths;
 }
 
 /** The body as JSON text with `raw` (any text, valid JSON or not) in place of the value at `path`. */
 export function withRawAt(body: JsonObject, path: Path, raw: string): string {
   if (path.length === 0) return raw;
   const copy = JSON.parse(JSON.stringify(body)) as JsonObject;
-  const parent = at(copy, path.slice(0, -1)) as Record<string | number, Json>;
+  const parent = valueAt(copy, path.slice(0, -1)) as Record<string | number, Json>;
   parent[path[path.length - 1]] = SLOT;
   return JSON.stringify(copy).replace(JSON.stringify(SLOT), () => raw);
 }
@@ -73,7 +86,7 @@ export function withRawAt(body: JsonObject, path: Path, raw: string): string {
 /** The body as JSON text with `"key":raw` added to the object at `path` (a key it may have). */
 function withMemberAt(body: JsonObject, path: Path, key: string, raw: string): string {
   const copy = JSON.parse(JSON.stringify(body)) as JsonObject;
-  (at(copy, path) as JsonObject)[SLOT] = SLOT;
+  (valueAt(copy, path) as JsonObject)[SLOT] = SLOT;
   return JSON.stringify(copy).replace(
     `${JSON.stringify(SLOT)}:${JSON.stringify(SLOT)}`,
     () => `${JSON.stringify(key)}:${raw}`,
@@ -91,7 +104,7 @@ function nested(depth: number, shape: number): string {
 }
 
 /** A value of another JSON type than `value`. */
-function wrongTypeFor(value: Json, pick: number): Json {
+export function wrongTypeFor(value: Json, pick: number): Json {
   const others: Json[] =
     typeof value === 'number'
       ? ['16', true, [], {}, [1]]
@@ -142,15 +155,15 @@ export function hostilePayload(kind: string, valid: JsonObject, pick: number, si
     case 'wrong-type':
       return {
         kind,
-        body: withRawAt(valid, leaf, JSON.stringify(wrongTypeFor(at(valid, leaf), size))),
+        body: withRawAt(valid, leaf, JSON.stringify(wrongTypeFor(valueAt(valid, leaf), size))),
         expect: {},
       };
     case 'duplicate': {
-      const keys = Object.keys(at(valid, object) as JsonObject);
+      const keys = Object.keys(valueAt(valid, object) as JsonObject);
       const key = keys.length > 0 ? keys[size % keys.length] : 'a';
       const body =
         keys.length > 0
-          ? withMemberAt(valid, object, key, JSON.stringify(at(valid, [...object, key])))
+          ? withMemberAt(valid, object, key, JSON.stringify(valueAt(valid, [...object, key])))
           : withMemberAt(valid, object, key, `1,${JSON.stringify(key)}:2`);
       return { kind, body, expect: { status: 400, code: 'PAR-001', param: paramOf([...object, key]) } };
     }
