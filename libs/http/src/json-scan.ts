@@ -143,7 +143,11 @@ export function scanJson(bytes: Buffer): JsonRefusal | undefined {
         i++;
       }
       // Without an exponent, up to 309 digits is a finite double.
-      if ((exponent || i - start > 300) && !Number.isFinite(Number(bytes.toString('latin1', start, i)))) {
+      // NaN is a malformed number: JSON.parse says so.
+      if (
+        (exponent || i - start > 300) &&
+        Math.abs(Number(bytes.toString('latin1', start, i))) === Infinity
+      ) {
         return {
           code: 'PAR-002',
           message: 'a number is too large (beyond the range of a double)',
