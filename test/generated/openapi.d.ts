@@ -2180,7 +2180,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -2189,7 +2190,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -2273,7 +2274,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -2282,7 +2284,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -2376,10 +2378,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -2584,10 +2586,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -2786,10 +2788,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -2990,10 +2992,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -3188,10 +3190,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -3396,10 +3398,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -3598,10 +3600,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -3802,10 +3804,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -4000,10 +4002,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -4213,10 +4215,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -4420,10 +4422,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -4629,10 +4631,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -4832,10 +4834,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5045,10 +5047,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5252,10 +5254,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5461,10 +5463,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5664,10 +5666,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -5877,10 +5879,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6084,10 +6086,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6293,10 +6295,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6496,10 +6498,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6709,10 +6711,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -6916,10 +6918,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7125,10 +7127,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7328,10 +7330,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7541,10 +7543,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7748,10 +7750,10 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -7950,8 +7952,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8118,8 +8120,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8280,8 +8282,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8465,8 +8467,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8644,8 +8646,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -8845,8 +8847,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9040,9 +9042,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9242,9 +9244,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9438,9 +9440,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9625,9 +9627,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -9804,7 +9806,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -9813,7 +9816,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -9969,7 +9972,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -9978,7 +9982,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -10127,7 +10131,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -10136,7 +10141,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -10272,8 +10277,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -10453,8 +10458,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -10634,8 +10639,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -10827,7 +10832,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -10836,7 +10842,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -11003,7 +11009,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -11012,7 +11019,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -11177,7 +11184,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -11186,7 +11194,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -11322,8 +11330,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -11467,8 +11475,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -11611,7 +11619,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -11620,7 +11629,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -11768,7 +11777,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -11777,7 +11787,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -11907,7 +11917,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -11916,7 +11927,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -12048,7 +12059,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -12057,7 +12069,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -12187,8 +12199,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing or invalid field (`param` names it)
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
                 headers: {
@@ -12311,7 +12323,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -12320,7 +12333,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };
@@ -12468,7 +12481,8 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-001`: malformed JSON, an unknown field (`param` names it) or a malformed request
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -12477,7 +12491,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-001";
+                        code?: "PAR-001" | "PAR-002";
                     };
                 };
             };

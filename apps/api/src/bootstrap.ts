@@ -2,23 +2,20 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { contractValidationPipe, refuseNonJsonBody } from '@tps/http';
+import { contractValidationPipe, useContractJsonBody } from '@tps/http';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
 import { signDocsRequest } from './openapi/docs-request-signer';
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 
-export const BODY_LIMIT = '1mb';
-
 export async function createApi(
   config: ApiConfig,
   options: { logger?: false } = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forConfig(config), {
-    rawBody: true,
     // JSON is the only body the contract takes: no form parser, so a form body is a 415, not a
-    // request that half works.
+    // request that half works. The JSON parser keeps the raw bytes for the signature itself.
     bodyParser: false,
     logger: options.logger ?? ['log', 'warn', 'error'],
     // A stop must not wait on keep-alive clients or terminal links: the shutdown hooks have
@@ -27,8 +24,7 @@ export async function createApi(
   });
   // First, so that a preflight is answered before any check of a body it does not have.
   if (config.PROFILE === 'sandbox') app.enableCors(SANDBOX_CORS);
-  app.use(refuseNonJsonBody);
-  app.useBodyParser('json', { limit: BODY_LIMIT });
+  useContractJsonBody(app);
   app.useGlobalPipes(contractValidationPipe());
   app.disable('x-powered-by');
   // Express hashes every answer body for an ETag; no route of the contract is cached by one.

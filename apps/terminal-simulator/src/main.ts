@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { useContractJsonBody } from '@tps/http';
 import { SimulatorModule } from './app.module';
 import { validateSimulatorConfig } from './config/simulator-config';
 
@@ -9,7 +10,10 @@ async function main(): Promise<void> {
   const config = validateSimulatorConfig(process.env);
   const app = await NestFactory.create<NestExpressApplication>(SimulatorModule.forConfig(config), {
     logger: ['log', 'warn', 'error'],
+    // The same JSON-only parser as the API's, with the same limits (contract §4).
+    bodyParser: false,
   });
+  useContractJsonBody(app);
   app.disable('x-powered-by');
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);

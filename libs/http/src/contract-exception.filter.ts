@@ -30,7 +30,11 @@ function fromBodyParser(error: unknown): ContractError | undefined {
 export function toContractError(error: unknown): ContractError {
   if (error instanceof ContractError) return error;
   if (isStorageFailure(error)) return new StorageUnavailableError(error);
-  const parserError = fromBodyParser(error);
+  // Nest hands on an error of the body parser wrapped in an HttpException, its cause the original:
+  // a refusal of the body's inspection (json-body.ts) or one of the parser's own.
+  const cause = error instanceof HttpException ? error.cause : undefined;
+  if (cause instanceof ContractError) return cause;
+  const parserError = fromBodyParser(cause ?? error);
   if (parserError) return parserError;
   if (error instanceof HttpException) {
     const status = error.getStatus();

@@ -1,6 +1,11 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { json, NextFunction, Request, Response } from 'express';
 import { ContractError } from '@tps/domain';
+import { scanJson } from './json-scan';
+
+/** Contract §4: a larger body is 413 PAR-005. */
+export const BODY_LIMIT = '1mb';
 
 /**
  * Whether the request carries body bytes. An empty Content-Length counts as no body: fetch sends
@@ -33,4 +38,34 @@ export function refuseNonJsonBody(request: Request, _response: Response, next: N
     return;
   }
   next();
+}
+
+/**
+ * Runs on the raw bytes after they are read and before JSON.parse (the parser's `verify` hook):
+ * keeps them for the signature check (contract §5) and refuses what the parser would take but
+ * the contract does not (§4). A ContractError thrown here keeps its status and reaches the
+ * exception filter as it is.
+ */
+export function inspectJsonBody(
+  request: IncomingMessage & { rawBody?: Buffer },
+  _response: unknown,
+  bytes: Buffer,
+  charset: string,
+): void {
+  request.rawBody = bytes;
+  if (charset !== 'utf-8') throw new ContractError('PAR-001', 'request body must be JSON in UTF-8');
+  const refusal = scanJson(bytes);
+  if (refusal !== undefined) throw new ContractError(refusal.code, refusal.message, refusal.param);
+}
+
+/**
+ * The one body parser of every app that serves HTTP: JSON only, at most BODY_LIMIT, inspected
+ * before it is parsed. The app must be created with `bodyParser: false` and without `rawBody`
+ * (Nest's own raw-body hook would replace the inspection; this one keeps the raw bytes too).
+ */
+export function useContractJsonBody(app: NestExpressApplication): void {
+  app.use(refuseNonJsonBody);
+  // Nest leaves `verify` out of its options type only because its `rawBody` option would take it.
+  const options: Parameters<typeof json>[0] = { limit: BODY_LIMIT, verify: inspectJsonBody };
+  app.useBodyParser('json', options);
 }

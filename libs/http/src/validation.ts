@@ -1,7 +1,8 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { ContractError, type ErrorCode } from '@tps/domain';
 import { WEBHOOK_URL_CONSTRAINT } from '@tps/contracts';
 import { unknownFieldHint } from '@tps/contracts/dto';
+import { firstNullPath } from './null-fields';
 
 function firstLeaf(
   errors: ValidationError[],
@@ -43,11 +44,26 @@ export function validationErrorToContract(errors: ValidationError[]): ContractEr
 }
 
 /**
+ * A body's `null` is refused before any transformation touches it (contract §4): no field of the
+ * contract takes null, and an optional field's `@IsOptional()` would let it through as if absent.
+ */
+class ContractValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body') {
+      const path = firstNullPath(value);
+      if (path !== undefined)
+        throw new ContractError('PAR-002', `${path} must not be null: leave an optional field out`, path);
+    }
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
+}
+
+/**
  * Validation of every body: unknown fields refused (a typo never passes silently), no implicit
  * conversion (a string is never taken for a number), the contract's codes and `param`.
  */
 export function contractValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ContractValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

@@ -14,10 +14,11 @@ export const ApiErrors = (...codeSets: ReadonlyArray<ErrorCode | readonly ErrorC
 
 /**
  * What every route can answer, /health included: the body checks run before routing, so any
- * request may meet PAR-001 (unreadable body or URL), PAR-005 (over 1 MiB) and PAR-006 (a body
- * that is not JSON); and INT-001.
+ * request may meet PAR-001 (unreadable body or URL, nesting, a duplicate key), PAR-002 (a lone
+ * surrogate, a number beyond a double), PAR-005 (over 1 MiB) and PAR-006 (a body that is not
+ * JSON); and INT-001.
  */
-export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ['PAR-001', 'PAR-005', 'PAR-006', 'INT-001'];
+export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ['PAR-001', 'PAR-002', 'PAR-005', 'PAR-006', 'INT-001'];
 
 /**
  * What every signed route can answer: a bad signature or timestamp, the merchant's rate limit,

@@ -5,8 +5,10 @@ import type { ErrorCode } from '@tps/domain';
  * responses. A Record over every code, so a code added to the catalogue cannot go undocumented.
  */
 export const ERROR_MEANINGS: Record<ErrorCode, string> = {
-  'PAR-001': 'malformed JSON, an unknown field (`param` names it) or a malformed request',
-  'PAR-002': 'a missing or invalid field (`param` names it)',
+  'PAR-001':
+    'malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request',
+  'PAR-002':
+    'a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)',
   'PAR-003': 'the total is zero or above the maximum',
   'PAR-004': 'the webhook URL is invalid or not allowed by the profile',
   'PAR-005': 'the body is larger than 1 MiB',

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { poll, Stack } from '@tps/testing';
+import { amountOf, newBody, type Json } from './payment-helpers';
+
+/**
+ * Contract §4: bad input is a 4xx on every route, signed or not, and a 4xx leaves no stack
+ * trace in the log. Two findings: a body nested 5,000 deep overflowed the stack of the
+ * transformation (500 INT-001, a stack trace per request), and `amount: null` on refund and
+ * capture slipped past validation into the controller (500 INT-001, its repeat too).
+ */
+const STACK_FRAME = /\n\s+at \S.*:\d+:\d+/;
+
+function nested(depth: number): string {
+  return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+}
+
+describe('hostile bodies are 400, with no stack trace in the log', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /**
+   * A stack trace is written before its answer is sent; a charge's outcome line, written after
+   * every answer below, marks the point up to which the log has been read.
+   */
+  async function logAfterAnswers(): Promise<string> {
+    const outcomes = (log: string): number => log.split(' charge ').length;
+    const before = outcomes(stack.api.log);
+    const marker = await stack.client().post('/terminal/v1/sync/charge', newBody({ amount: amountOf(1000) }));
+    expect(marker.status).toBe(200);
+    return poll(
+      'the marker charge in the log',
+      async () => {
+        const log = stack.api.log;
+        return outcomes(log) > before ? log : undefined;
+      },
+      10_000,
+    );
+  }
+
+  it('refuses a body nested 5,000 deep with 400 PAR-001, unsigned and signed, and logs no stack', async () => {
+    const logStart = stack.api.log.length;
+    const body = nested(5000);
+
+    const unsigned = await fetch(`${stack.apiUrl}/sandbox/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(unsigned.status).toBe(400);
+    expect(await unsigned.json()).toMatchObject({ type: 'PARAMETER', code: 'PAR-001' });
+
+    for (const path of ['/terminal/v1/sync/charge', '/terminal/v1/SIM0000002/async/charge']) {
+      const signed = await stack.client().send<Json>('POST', path, body);
+      expect({ path, status: signed.status, code: signed.body.code }).toEqual({
+        path,
+        status: 400,
+        code: 'PAR-001',
+      });
+      expect(signed.body.message).toMatch(/nested deeper than 64/);
+    }
+
+    const log = (await logAfterAnswers()).slice(logStart);
+    expect(log).not.toMatch(STACK_FRAME);
+    expect(log).not.toMatch(/RangeError|INT-001/);
+  });
+
+  it("refuses the same bodies on the simulator's HTTP port, with the same parser", async () => {
+    const simulator = stack.simulator?.url ?? '';
+    for (const [body, code] of [
+      [nested(5000), 'PAR-001'],
+      ['{"a":1,"a":2}', 'PAR-001'],
+      ['{"a":"\\udc00"}', 'PAR-002'],
+    ]) {
+      const answer = await fetch(`${simulator}/health`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect({ status: answer.status, body: (await answer.json()) as Json }).toEqual({
+        status: 400,
+        body: expect.objectContaining({ type: 'PARAMETER', code }),
+      });
+    }
+    expect(stack.simulator?.log).not.toMatch(STACK_FRAME);
+  });
+
+  it.each([
+    ['sync refund', '/terminal/v1/sync/refund'],
+    ['sync capture', '/terminal/v1/sync/capture'],
+    ['async capture', '/terminal/v1/async/capture'],
+    ['cloud async capture', '/terminal/v1/SIM0000002/async/capture'],
+  ])(
+    'refuses amount null on %s with 400 PAR-002 param amount, and its same-id repeat too',
+    async (_name, path) => {
+      const logStart = stack.api.log.length;
+      const body = newBody({ transaction_reference: randomUUID(), amount: null });
+      for (const attempt of ['first', 'repeat']) {
+        const answer = await stack.client().post<Json>(path, body);
+        expect({ attempt, status: answer.status, body: answer.body }).toEqual({
+          attempt,
+          status: 400,
+          body: {
+            type: 'PARAMETER',
+            code: 'PAR-002',
+            message: expect.stringMatching(/amount/),
+            param: 'amount',
+          },
+        });
+      }
+      const log = (await logAfterAnswers()).slice(logStart);
+      expect(log).not.toMatch(STACK_FRAME);
+      expect(log).not.toMatch(/TypeError|INT-001/);
+    },
+  );
+});
