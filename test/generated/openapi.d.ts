@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to go from here: the console, the docs, the OpenAPI document, readiness
+         * @description No signature. The links are paths on the host this answer came from.
+         */
+        get: operations["HomeController_index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1229,7 +1249,7 @@ export interface webhooks {
         put?: never;
         /**
          * Print job COMPLETED or FAILED
-         * @description Sent by the terminal to the job's `webhookUrl` once, when the job is COMPLETED or FAILED: 15 s timeout, no retry, redirects not followed. The job record (`GET …/print/{printJobId}`) shows the outcome of that one attempt as `callback`.
+         * @description Sent by the service to the job's `webhookUrl` once, after the terminal reported the job's end, when the job is COMPLETED or FAILED: 15 s timeout, no retry, redirects not followed. The job record (`GET …/print/{printJobId}`) shows the outcome of that one attempt as `callback`.
          */
         post: operations["printJobFinished"];
         delete?: never;
@@ -1241,6 +1261,25 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        HomeDoc: {
+            /** @example Terminal Payment Service */
+            service: string;
+            /** @enum {string} */
+            profile: "sandbox" | "production";
+            /**
+             * @description the pages and documents this service serves, by name, as paths on this host
+             * @example {
+             *       "console": "/console",
+             *       "docs": "/docs",
+             *       "openapi": "/openapi.json",
+             *       "ready": "/ready",
+             *       "health": "/health"
+             *     }
+             */
+            links: {
+                [key: string]: string;
+            };
+        };
         ShareHolderDoc: {
             /** @example 3f9a1c2b7d4e */
             instance: string;
@@ -2109,7 +2148,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "TER-003" | "TER-004" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "TER-003" | "TER-004" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -2159,6 +2198,91 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    HomeController_index: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description what this service serves */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HomeDoc"];
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-006`: a body that is not `application/json` (415)
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-006";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-001`: internal error, with no detail
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-001";
+                    };
+                };
+            };
+        };
+    };
     HealthController_health: {
         parameters: {
             query?: never;
@@ -2487,7 +2611,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2522,6 +2646,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2534,16 +2660,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -2695,7 +2824,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2730,6 +2859,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2742,16 +2873,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -2893,7 +3027,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2928,6 +3062,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2940,16 +3076,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -3097,7 +3236,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3132,6 +3271,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3144,16 +3285,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -3299,7 +3443,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3334,6 +3478,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3346,16 +3492,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -3507,7 +3656,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3542,6 +3691,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3554,16 +3705,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -3705,7 +3859,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3740,6 +3894,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3752,16 +3908,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -3909,7 +4068,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3944,6 +4103,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,16 +4117,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -4116,7 +4280,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4151,6 +4315,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4163,16 +4329,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -4329,7 +4498,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4364,6 +4533,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4376,16 +4547,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -4532,7 +4706,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4567,6 +4741,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4579,16 +4755,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -4741,7 +4920,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4776,6 +4955,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4788,16 +4969,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -4948,7 +5132,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4983,6 +5167,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4995,16 +5181,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -5161,7 +5350,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5196,6 +5385,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5208,16 +5399,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -5364,7 +5558,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5399,6 +5593,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5411,16 +5607,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -5573,7 +5772,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5608,6 +5807,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5620,16 +5821,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -5780,7 +5984,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5815,6 +6019,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5827,16 +6033,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -5993,7 +6202,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6028,6 +6237,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6040,16 +6251,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -6196,7 +6410,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6231,6 +6445,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6243,16 +6459,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -6405,7 +6624,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6440,6 +6659,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6452,16 +6673,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -6612,7 +6836,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6647,6 +6871,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6659,16 +6885,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -6825,7 +7054,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6860,6 +7089,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6872,16 +7103,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -7028,7 +7262,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7063,6 +7297,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7075,16 +7311,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -7237,7 +7476,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7272,6 +7511,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7284,16 +7525,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -7444,7 +7688,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7479,6 +7723,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7491,16 +7737,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -7657,7 +7906,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7692,6 +7941,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7704,16 +7955,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -7859,7 +8113,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7894,6 +8148,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7906,16 +8162,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-003";
                     };
                 };
             };
@@ -8038,7 +8297,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8072,6 +8331,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8206,7 +8467,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8240,6 +8501,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8368,7 +8631,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8403,6 +8666,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8415,7 +8680,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -8553,7 +8818,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8588,6 +8853,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8600,7 +8867,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -8748,7 +9015,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8783,6 +9050,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8795,16 +9064,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "INT-003" | "TER-002";
                     };
                 };
             };
@@ -8949,7 +9221,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8984,6 +9256,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8996,16 +9270,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "INT-003" | "TER-002";
                     };
                 };
             };
@@ -9145,7 +9422,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9180,6 +9457,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9192,16 +9471,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "INT-003" | "TER-002";
                     };
                 };
             };
@@ -9347,7 +9629,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9382,6 +9664,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9394,16 +9678,19 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "INT-003" | "TER-002";
                     };
                 };
             };
@@ -9528,7 +9815,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9563,6 +9850,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9575,7 +9864,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -9715,7 +10004,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9750,6 +10039,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9762,7 +10053,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -9893,7 +10184,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9927,6 +10218,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10059,7 +10352,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10093,6 +10386,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10201,7 +10496,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10235,6 +10530,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10363,7 +10660,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10398,6 +10695,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10410,7 +10709,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -10544,7 +10843,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10579,6 +10878,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10591,7 +10892,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -10741,7 +11042,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10776,6 +11077,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10788,7 +11091,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -10918,7 +11221,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10953,6 +11256,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10965,7 +11270,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -11095,7 +11400,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11130,6 +11435,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11142,7 +11449,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -11254,7 +11561,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11288,6 +11595,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11400,7 +11709,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11434,6 +11743,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11545,7 +11856,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11579,6 +11890,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11705,7 +12018,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11739,6 +12052,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11847,7 +12162,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11881,6 +12196,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11987,7 +12304,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12021,6 +12338,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12129,7 +12448,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12163,6 +12482,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12252,7 +12573,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12287,6 +12608,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12409,7 +12732,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12443,6 +12766,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12551,7 +12876,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description seconds to wait */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12586,6 +12911,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12598,7 +12925,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): the transaction stays recorded; retry with the same id
+             *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              */
             504: {
                 headers: {
@@ -12617,7 +12944,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the message id (a transaction event's `event_id`), the same on every attempt: deduplicate by it */
+                /** @description the message id, the same on every attempt: a transaction event's `event_id`, a print callback's `printJobId`; deduplicate by it */
                 "webhook-id"?: string;
                 /** @description Unix seconds on the real clock when the attempt was signed */
                 "webhook-timestamp"?: string;
@@ -12649,7 +12976,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the message id (a transaction event's `event_id`), the same on every attempt: deduplicate by it */
+                /** @description the message id, the same on every attempt: a transaction event's `event_id`, a print callback's `printJobId`; deduplicate by it */
                 "webhook-id"?: string;
                 /** @description Unix seconds on the real clock when the attempt was signed */
                 "webhook-timestamp"?: string;
@@ -12681,7 +13008,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the message id (a transaction event's `event_id`), the same on every attempt: deduplicate by it */
+                /** @description the message id, the same on every attempt: a transaction event's `event_id`, a print callback's `printJobId`; deduplicate by it */
                 "webhook-id"?: string;
                 /** @description Unix seconds on the real clock when the attempt was signed */
                 "webhook-timestamp"?: string;
@@ -12713,7 +13040,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the message id (a transaction event's `event_id`), the same on every attempt: deduplicate by it */
+                /** @description the message id, the same on every attempt: a transaction event's `event_id`, a print callback's `printJobId`; deduplicate by it */
                 "webhook-id"?: string;
                 /** @description Unix seconds on the real clock when the attempt was signed */
                 "webhook-timestamp"?: string;
@@ -12745,7 +13072,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the message id (a transaction event's `event_id`), the same on every attempt: deduplicate by it */
+                /** @description the message id, the same on every attempt: a transaction event's `event_id`, a print callback's `printJobId`; deduplicate by it */
                 "webhook-id"?: string;
                 /** @description Unix seconds on the real clock when the attempt was signed */
                 "webhook-timestamp"?: string;
@@ -12777,7 +13104,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the message id (a transaction event's `event_id`), the same on every attempt: deduplicate by it */
+                /** @description the message id, the same on every attempt: a transaction event's `event_id`, a print callback's `printJobId`; deduplicate by it */
                 "webhook-id"?: string;
                 /** @description Unix seconds on the real clock when the attempt was signed */
                 "webhook-timestamp"?: string;
@@ -12809,7 +13136,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the message id (a transaction event's `event_id`), the same on every attempt: deduplicate by it */
+                /** @description the message id, the same on every attempt: a transaction event's `event_id`, a print callback's `printJobId`; deduplicate by it */
                 "webhook-id"?: string;
                 /** @description Unix seconds on the real clock when the attempt was signed */
                 "webhook-timestamp"?: string;
