@@ -27,6 +27,8 @@ module.exports = {
       rootDir: __dirname,
       roots: ['<rootDir>/test'],
       testRegex: '\\.e2e-spec\\.ts$',
+      // The suites start the built apps: a dist/ older than the sources fails them all at once.
+      globalSetup: '<rootDir>/test/dist-is-current.ts',
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
       moduleNameMapper,

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import {
+  LINK_SERIAL_HEADER,
+  LINK_TOKEN_HEADER,
+  LinkPeer,
+  UPLINK_PATH,
+  type EventsReceipt,
+  type LinkEvent,
+} from '@tps/link';
 import {
   API_ENTRY,
   AppProcess,
@@ -9,11 +18,59 @@ import {
   SIMULATOR_ENTRY,
   sqliteRows,
   Stack,
+  WebhookReceiver,
+  type ReceivedRequest,
 } from '@tps/testing';
 import { amountOf, type Json } from './payment-helpers';
 
 const CHARGE = '/terminal/v1/SIM0000002/sync/charge';
 const REFUND = '/terminal/v1/SIM0000002/sync/refund';
+/** The real retry policy at 1/50 of its durations: retries 40 ms, 80 ms, 160 ms… apart. */
+const RETRY_SCALE = '0.02';
+
+/** A terminal's link, spoken by the test, to one API process. */
+async function linkAs(apiPort: number, serial: string): Promise<{ peer: LinkPeer; socket: WebSocket }> {
+  const socket = new WebSocket(`ws://127.0.0.1:${apiPort}${UPLINK_PATH}`, {
+    headers: { [LINK_SERIAL_HEADER]: serial, [LINK_TOKEN_HEADER]: LINK_SECRET },
+  });
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  return { peer: new LinkPeer(socket, { onRequest: () => Promise.resolve(undefined) }), socket };
+}
+
+/**
+ * The events of a transaction the terminal ran, as they travel up its link: envelope, outcome
+ * and, on the acknowledgement, the order (from the terminal's own store).
+ */
+async function linkEventsOf(terminalDatabase: string, clientTransactionId: string): Promise<LinkEvent[]> {
+  const rows = await sqliteRows<{ envelope: string; outcome: string | null; order: string }>(
+    terminalDatabase,
+    `SELECT e.envelope AS envelope, e.outcome AS outcome, t."order" AS "order" FROM terminal_events e
+     JOIN terminal_transactions t ON t.key = e.transaction_key WHERE t.key = ? ORDER BY e.seq`,
+    [`demo-merchant:${clientTransactionId}`],
+  );
+  return rows.map((row, n) => ({
+    event: JSON.parse(row.envelope) as LinkEvent['event'],
+    ...(row.outcome === null ? {} : { outcome: JSON.parse(row.outcome) as LinkEvent['outcome'] }),
+    ...(n === 0 ? { order: JSON.parse(row.order) as LinkEvent['order'] } : {}),
+  }));
+}
+
+/** The same events as another transaction: every id (transaction, events, reference) new. */
+function asNewTransaction(links: LinkEvent[], webhookUrl: string): LinkEvent[] {
+  const last = links.at(-1)?.outcome;
+  const oldReference =
+    last?.kind === 'acquirer' ? last.response.rawResponse.transaction_reference : undefined;
+  const renames: Array<[string, string]> = [
+    [links[0].event.client_transaction_id, randomUUID()],
+    ...links.map((link): [string, string] => [link.event.event_id, randomUUID()]),
+    ...(oldReference ? [[oldReference, randomUUID()] as [string, string]] : []),
+  ];
+  let text = JSON.stringify(links);
+  for (const [from, to] of renames) text = text.split(from).join(to);
+  const renamed = JSON.parse(text) as LinkEvent[];
+  if (renamed[0].order) renamed[0].order.eventsWebhookUrl = webhookUrl;
+  return renamed;
+}
 
 /**
  * Contract §13, "several processes, one database": two API processes on one SQLite file (WAL),
@@ -26,12 +83,13 @@ describe('two API processes sharing one database', () => {
   let clients: [SignedClient, SignedClient];
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ apiEnv: { WEBHOOK_RETRY_SCALE: RETRY_SCALE } });
     secondApi = await AppProcess.start('api-2', API_ENTRY, {
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${stack.apiDatabase}`,
       LINK_SECRET,
+      WEBHOOK_RETRY_SCALE: RETRY_SCALE,
     });
     secondSimulator = await AppProcess.start('terminal-simulator-2', SIMULATOR_ENTRY, {
       PORT: '0',
@@ -104,13 +162,17 @@ describe('two API processes sharing one database', () => {
     }
   });
 
-  it('refunds racing across both processes never refund more than the charge', async () => {
+  it('refunds racing across both processes refund exactly what fits in the charge', async () => {
     const charge = await clients[0].post<Json>(CHARGE, {
       amount: amountOf(10000),
       client_transaction_id: randomUUID(),
     });
     expect(charge.status).toBe(200);
     const reference = (charge.body.rawResponse as Json).transaction_reference as string;
+    // Each round starts with nothing running: the first refund recorded runs, and the others find
+    // it running (TRX-006) or its terminal busy (TER-003), so every round approves one refund
+    // while 3000 still fits. Three fit in 10000: after four rounds exactly three are approved.
+    const approved: string[] = [];
     for (let round = 0; round < 4; round++) {
       const answers = await Promise.all(
         [0, 1, 0, 1].map((n) =>
@@ -122,22 +184,103 @@ describe('two API processes sharing one database', () => {
         ),
       );
       for (const answer of answers) {
-        if (answer.status !== 200) expect(['TRX-005', 'TRX-006', 'TER-003']).toContain(answer.body.code);
+        if (answer.status === 200)
+          approved.push((answer.body.rawResponse as Json).transaction_reference as string);
+        else expect(['TRX-005', 'TRX-006', 'TER-003']).toContain(answer.body.code);
       }
     }
+    expect(approved).toHaveLength(3);
     const refunded = await sqliteRows<{ refunded_total: number; business_state: string }>(
       stack.apiDatabase,
       'SELECT refunded_total, business_state FROM transactions WHERE transaction_reference = ?',
       [reference],
     );
-    expect(refunded[0].refunded_total).toBeLessThanOrEqual(10000);
-    const approvedRefunds = await sqliteRows<{ n: number }>(
+    expect(refunded).toEqual([{ refunded_total: 9000, business_state: 'PARTIALLY_REFUNDED' }]);
+    const approvedRefunds = await sqliteRows<{ transaction_reference: string }>(
       stack.apiDatabase,
-      `SELECT COUNT(*) AS n FROM transactions WHERE operation_type = 'refund' AND target_reference = ?
+      `SELECT transaction_reference FROM transactions WHERE operation_type = 'refund' AND target_reference = ?
        AND transaction_reference IS NOT NULL`,
       [reference],
     );
-    expect(approvedRefunds[0].n * 3000).toBe(refunded[0].refunded_total);
-    expect(approvedRefunds[0].n).toBeLessThanOrEqual(3);
+    expect(approvedRefunds.map((row) => row.transaction_reference).sort()).toEqual([...approved].sort());
+  });
+
+  // Contract §6 "Order" with §13: a later event waits while an earlier one is being retried, also
+  // when the two reached different processes. Last in this suite: it takes the terminal's links.
+  it("delivers a transaction's events in lifecycle order when its runs reach different processes", async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      // A transaction SIM0000002 really ran, whose events become a new transaction's.
+      const template = randomUUID();
+      const answer = await clients[0].post<Json>('/terminal/v1/SIM0000002/async/charge', {
+        amount: amountOf(10000),
+        client_transaction_id: template,
+        events_webhook_url: receiver.url('/template'),
+      });
+      expect(answer.status).toBe(200);
+      await receiver.waitFor((all) => all.some((r) => (r.body as Json).status === 'APPROVAL'));
+      const links = asNewTransaction(
+        await linkEventsOf(join(stack.dir, 'terminal.sqlite'), template),
+        receiver.url('/ordered'),
+      );
+      expect(links.map((link) => link.event.status)).toEqual([
+        'TERMINAL_ACKNOWLEDGED',
+        'CARD_PRESENTED',
+        'APPROVAL_REQUESTED',
+        'APPROVAL',
+      ]);
+
+      // The receiver fails CARD_PRESENTED's first three attempts: it is retried for a while.
+      const ordered = (): ReceivedRequest[] => receiver.received.filter((r) => r.path === '/ordered');
+      const cardAttempts = (): number =>
+        ordered().filter((r) => (r.body as Json).status === 'CARD_PRESENTED').length;
+      receiver.respondWith((request, _n, response) => {
+        const retried = request.path === '/ordered' && (request.body as Json).status === 'CARD_PRESENTED';
+        response.statusCode = retried && cardAttempts() <= 3 ? 503 : 200;
+        response.end();
+      });
+
+      // The terminal moves from one process to the other between its two runs.
+      await secondSimulator.stop();
+      await stack.simulator?.stop();
+      for (const api of [stack.api, secondApi]) {
+        await poll(
+          `${api.name} to see its terminals gone`,
+          async () => {
+            const health = (await (await fetch(`${api.url}/health`)).json()) as { linked_terminals: number };
+            return health.linked_terminals === 0 ? true : undefined;
+          },
+          10_000,
+        );
+      }
+      const first = await linkAs(stack.api.port, 'SIM0000002');
+      const firstRun = await first.peer.request<EventsReceipt>(
+        { type: 'events', links: links.slice(0, 2) },
+        5_000,
+      );
+      expect(firstRun).toEqual({ stored: 2 });
+      await receiver.waitFor(() => cardAttempts() >= 1);
+      first.socket.close();
+      const second = await linkAs(secondApi.port, 'SIM0000002');
+      const secondRun = await second.peer.request<EventsReceipt>(
+        { type: 'events', links: links.slice(2) },
+        5_000,
+      );
+      second.socket.close();
+      expect(secondRun).toEqual({ stored: 2 });
+
+      await receiver.waitFor(() => ordered().some((r) => (r.body as Json).status === 'APPROVAL'));
+      // Lifecycle order: nothing of a later event before the earlier one was acknowledged (its 4th attempt).
+      expect(ordered().map((r) => (r.body as Json).status)).toEqual([
+        'CARD_PRESENTED',
+        'CARD_PRESENTED',
+        'CARD_PRESENTED',
+        'CARD_PRESENTED',
+        'APPROVAL_REQUESTED',
+        'APPROVAL',
+      ]);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -115,14 +115,23 @@ describe('EntityTable on a prepared SQLite connection', () => {
     const statements: string[] = [];
     const connection = (dataSource.driver as unknown as { databaseConnection: PreparedDatabase })
       .databaseConnection;
-    const listen = (text: string): number => statements.push(text);
+    // SQLite reports statements to the main thread in order: once a marker run after the work is
+    // reported, every statement of the work has been.
+    const MARKER = "SELECT 'statements settled'";
+    let settled: () => void = () => undefined;
+    const markerReported = new Promise<void>((resolve) => (settled = resolve));
+    const listen = (text: string): void => {
+      if (text === MARKER) settled();
+      else statements.push(text);
+    };
     connection.on('trace', listen);
     await table.updateEach(sql(), 'id', [
       { id: 'e1', data: { n: 10 }, done: true, price: 10.5 },
       { id: 'e3', data: { n: 30 }, done: false, price: 30 },
       { id: 'e1', data: { n: 11 }, done: true, price: 11 },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => connection.get(MARKER, resolve));
+    await markerReported;
     connection.off('trace', listen);
     expect(statements).toHaveLength(1);
     const rows = await dataSource
@@ -194,9 +203,22 @@ describe('the bench-only statement counter', () => {
       }
     };
     expect(await written()).toBe(4);
-    // A trigger's line would come last: give it the time to arrive, and find it not counted.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await written()).toBe(4);
+    // A trigger's line would come last. SQLite reports statements in order, so once a marker run
+    // after the INSERT is reported (seen as the connection emits it, after the counter's listener)
+    // the trigger's line was too: the count is the four and the marker.
+    const MARKER = "SELECT 'after the trigger'";
+    const emit = database.emit.bind(database);
+    const markerReported = new Promise<void>((resolve) => {
+      database.emit = (event: string | symbol, ...args: unknown[]): boolean => {
+        const listened = emit(event, ...args);
+        if (event === 'trace' && args[0] === MARKER) resolve();
+        return listened;
+      };
+    });
+    await database.allPrepared(MARKER, []);
+    await markerReported;
+    counter.write();
+    expect(Number(readFileSync(file, 'utf8'))).toBe(5);
     counter.stop();
     await new Promise<void>((resolve) => database.close(() => resolve()));
     rmSync(dir, { recursive: true, force: true });

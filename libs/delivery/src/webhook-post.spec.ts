@@ -199,10 +199,10 @@ describe('one webhook attempt over real sockets', () => {
   );
 
   it('abandons an attempt cut by shutdown, with no outcome to record', async () => {
-    receiver.handler = () => undefined;
+    const arrived = new Promise<void>((resolve) => (receiver.handler = () => resolve()));
     const shutdown = new AbortController();
     const attempt = postWebhook(post(receiver.url()), { timeoutMs: 5000, shutdown: shutdown.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await arrived;
     shutdown.abort();
     await expect(attempt).rejects.toBeInstanceOf(AttemptAbandoned);
   });

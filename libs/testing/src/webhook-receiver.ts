@@ -30,6 +30,10 @@ export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
   /** TCP connections accepted, even those that never made a request (a TLS hello to plain HTTP). */
   connections = 0;
+  /** Requests under way: from their arrival until answered, or cut by the sender (a timeout). */
+  open = 0;
+  /** The most requests ever under way at once. */
+  mostOpen = 0;
   private server: Server | undefined;
   private waiters: Array<() => void> = [];
   private responder: Responder = answerWith(200);
@@ -88,6 +92,9 @@ export class WebhookReceiver {
 
   private listen(): Promise<void> {
     this.server = createServer((request, response) => {
+      this.open += 1;
+      this.mostOpen = Math.max(this.mostOpen, this.open);
+      response.once('close', () => (this.open -= 1));
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {

@@ -39,16 +39,13 @@ describe('MerchantRepository.findWithTerminal (real SQLite)', () => {
     database.onStatement((sql) => statements.push(sql));
   });
 
-  /** SQLite reports each statement to the main thread on its own: let those before and after arrive. */
-  const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
-
   afterEach(() => database.close());
 
   it('reads the merchant and the terminal the path names in one statement', async () => {
-    await settled();
+    await database.statementsSettled();
     statements.length = 0;
     const found = await repository.findWithTerminal('m-1', 'SIM0000002');
-    await settled();
+    await database.statementsSettled();
     expect(found?.merchant).toMatchObject({ merchantId: 'm-1', secretKey: 'secret-1' });
     expect(found?.merchant.createdAt).toBeInstanceOf(Date);
     expect(found?.terminal).toMatchObject({ serialNumber: 'SIM0000002', merchantId: 'm-1', pace: 'instant' });

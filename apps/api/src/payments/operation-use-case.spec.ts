@@ -302,9 +302,15 @@ describe('OperationUseCase', () => {
       transactionReference: reference,
       amount: { ...AMOUNT, iva: 0, subtotalIva: 100 },
     });
-    terminal.answer = async () => new Promise<LinkEvent[]>(() => undefined);
+    // The first refund is recorded, then handed to a terminal that never answers.
+    let handed: () => void = () => undefined;
+    const handedOver = new Promise<void>((resolve) => (handed = resolve));
+    terminal.answer = async () => {
+      handed();
+      return new Promise<LinkEvent[]>(() => undefined);
+    };
     void useCase.runSync(first).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await handedOver;
     expect(store.records.get(`${MERCHANT.merchantId}:${first.clientTransactionId}`)?.outcome).toBeNull();
     const second = { ...first, clientTransactionId: randomUUID() };
     expect(await codeOf(useCase.runSync(second))).toBe('TRX-006');

@@ -134,10 +134,10 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
   /** The statements `work` makes SQLite start, each by its first words. */
   async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
     const statements: string[] = [];
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await database.statementsSettled();
     database.onStatement((sql) => statements.push(sql.split(' ').slice(0, 4).join(' ')));
     await work();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await database.statementsSettled();
     return statements;
   }
 

@@ -86,10 +86,10 @@ describe('DeliveryRepository on a real SQLite file', () => {
 
   /** The statements `work` makes SQLite start, each by its first word. */
   async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await database.statementsSettled();
     statements = [];
     await work();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await database.statementsSettled();
     return statements;
   }
 

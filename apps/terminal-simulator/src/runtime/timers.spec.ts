@@ -7,7 +7,8 @@ describe('REAL_TIMERS', () => {
     const cancel = REAL_TIMERS.after(0, () => calls.push('canceled'));
     cancel();
     expect(calls).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Waits of one length are called back in the order they were set: this one comes after both.
+    await new Promise((resolve) => REAL_TIMERS.after(0, () => resolve(undefined)));
     expect(calls).toEqual(['zero']);
   });
 
@@ -17,7 +18,7 @@ describe('REAL_TIMERS', () => {
     REAL_TIMERS.after(20, () => calls.push(Date.now() - started));
     const cancel = REAL_TIMERS.after(20, () => calls.push(-1));
     cancel();
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await new Promise((resolve) => REAL_TIMERS.after(20, () => resolve(undefined)));
     expect(calls).toHaveLength(1);
     expect(calls[0]).toBeGreaterThanOrEqual(19);
   });

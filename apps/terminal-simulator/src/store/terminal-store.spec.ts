@@ -67,11 +67,10 @@ describe('TerminalStore on a real SQLite file', () => {
 
   /** The statements `work` makes SQLite start, each by its first word. */
   async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-    // SQLite reports each statement to the main thread on its own: let the last ones arrive.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await database.statementsSettled();
     statements = [];
     await work();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await database.statementsSettled();
     return statements.map((sql) => sql.split(' ')[0]);
   }
 

@@ -10,6 +10,12 @@ export interface TestDatabase {
   dataSource: DataSource;
   /** Calls `listener` with each statement SQLite starts on the connection. */
   onStatement(listener: (sql: string) => void): void;
+  /**
+   * Resolves once every statement SQLite started before the call has reached the listeners:
+   * SQLite reports each one to the main thread on its own, in order, so a marker statement that
+   * comes back means all before it did. The marker itself is not passed on.
+   */
+  statementsSettled(): Promise<void>;
   /** Closes the connection and removes the file. */
   close(): Promise<void>;
 }
@@ -25,17 +31,29 @@ export async function openTestDatabase(
   );
   await dataSource.initialize();
   const listeners: Array<(sql: string) => void> = [];
+  const markers = new Map<string, () => void>();
+  const connection = (dataSource.driver as unknown as { databaseConnection: PreparedDatabase })
+    .databaseConnection;
+  // One listener on the connection for all: node-sqlite3 turns its trace hook off again when
+  // a second 'trace' listener is added.
+  connection.on('trace', (sql: string) => {
+    const marker = markers.get(sql);
+    if (marker === undefined) listeners.forEach((each) => each(sql));
+    else marker();
+  });
+  let lastMarker = 0;
   return {
     dataSource,
-    onStatement: (listener) => {
-      // One listener on the connection for all: node-sqlite3 turns its trace hook off again when
-      // a second 'trace' listener is added.
-      if (listeners.length === 0) {
-        const connection = (dataSource.driver as unknown as { databaseConnection: PreparedDatabase })
-          .databaseConnection;
-        connection.on('trace', (sql: string) => listeners.forEach((each) => each(sql)));
-      }
-      listeners.push(listener);
+    onStatement: (listener) => listeners.push(listener),
+    statementsSettled: async () => {
+      lastMarker += 1;
+      const marker = `SELECT 'statements settled ${lastMarker}'`;
+      const reported = new Promise<void>((resolve) => markers.set(marker, resolve));
+      await new Promise<void>((resolve, reject) =>
+        connection.get(marker, (error: Error | null) => (error ? reject(error) : resolve())),
+      );
+      await reported;
+      markers.delete(marker);
     },
     close: async () => {
       await dataSource.destroy();
