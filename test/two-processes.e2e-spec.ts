@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import {
-  LINK_SERIAL_HEADER,
-  LINK_TOKEN_HEADER,
-  LinkPeer,
-  UPLINK_PATH,
-  type EventsReceipt,
-  type LinkEvent,
-} from '@tps/link';
+import { LinkPeer, UPLINK_PATH, type EventsReceipt, type LinkEvent } from '@tps/link';
 import {
   API_ENTRY,
   AppProcess,
   LINK_SECRET,
   poll,
+  ShareHolder,
   SignedClient,
   SIMULATOR_ENTRY,
   sqliteRows,
@@ -28,13 +22,21 @@ const REFUND = '/terminal/v1/SIM0000002/sync/refund';
 /** The real retry policy at 1/50 of its durations: retries 40 ms, 80 ms, 160 ms… apart. */
 const RETRY_SCALE = '0.02';
 
-/** A terminal's link, spoken by the test, to one API process. */
-async function linkAs(apiPort: number, serial: string): Promise<{ peer: LinkPeer; socket: WebSocket }> {
+/**
+ * A terminal's link, spoken by the test, to one API process: the test holds the fleet share there
+ * (contract §13, one simulator per share), then opens the terminal's uplink under it.
+ */
+async function linkAs(apiPort: number, serial: string): Promise<{ peer: LinkPeer; close: () => void }> {
+  const holder = await ShareHolder.link(apiPort);
   const socket = new WebSocket(`ws://127.0.0.1:${apiPort}${UPLINK_PATH}`, {
-    headers: { [LINK_SERIAL_HEADER]: serial, [LINK_TOKEN_HEADER]: LINK_SECRET },
+    headers: holder.uplinkHeaders(serial),
   });
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  return { peer: new LinkPeer(socket, { onRequest: () => Promise.resolve(undefined) }), socket };
+  const close = (): void => {
+    socket.close();
+    holder.close();
+  };
+  return { peer: new LinkPeer(socket, { onRequest: () => Promise.resolve(undefined) }), close };
 }
 
 /**
@@ -260,13 +262,13 @@ describe('two API processes sharing one database', () => {
       );
       expect(firstRun).toEqual({ stored: 2 });
       await receiver.waitFor(() => cardAttempts() >= 1);
-      first.socket.close();
+      first.close();
       const second = await linkAs(secondApi.port, 'SIM0000002');
       const secondRun = await second.peer.request<EventsReceipt>(
         { type: 'events', links: links.slice(2) },
         5_000,
       );
-      second.socket.close();
+      second.close();
       expect(secondRun).toEqual({ stored: 2 });
 
       await receiver.waitFor(() => ordered().some((r) => (r.body as Json).status === 'APPROVAL'));

@@ -140,6 +140,16 @@ class MemoryStore implements DeliveryStore {
   async expire(id: string): Promise<void> {
     this.row(id).state = 'failed';
   }
+
+  earlierPendingReads = 0;
+
+  async earlierPending({ orderKey, position }: PendingDelivery): Promise<boolean> {
+    this.earlierPendingReads += 1;
+    return [...this.rows.values()].some(
+      (row) =>
+        row.state === 'pending' && row.delivery.orderKey === orderKey && row.delivery.position < position,
+    );
+  }
 }
 
 interface Sent {
@@ -275,6 +285,44 @@ describe('the dispatcher', () => {
     ]);
     expect(store.row('d1').state).toBe('delivered');
     expect(time.armed).toBe(0);
+  });
+
+  it("holds a head while an earlier delivery of its transaction is pending in another process's outbox, and sends it once that one is settled", async () => {
+    const { dispatcher, errors } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    // d1 was staged by another process sharing the database: this dispatcher never gets it.
+    store.save('d1', 'tx-a', time.now);
+    dispatcher.add(store.save('d2', 'tx-a', time.now));
+    await settle();
+    await time.advance(5_000);
+    expect(receiver.sent).toEqual([]);
+    // Waiting is not an attempt: nothing recorded, nothing lost from its window.
+    expect(store.row('d2').attempts).toEqual([]);
+
+    store.row('d1').state = 'delivered';
+    await time.advance(1_000);
+    expect(receiver.eventsTo(RECEIVER)).toEqual(['evt-d2']);
+    expect(store.row('d2').state).toBe('delivered');
+    expect(errors).toEqual([]);
+  });
+
+  it("asks the store nothing for a transaction's later deliveries once it settled the earlier ones itself", async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    await dispatcher.start();
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await settle();
+    // Queued behind an earlier one of this dispatcher, or arriving after it was delivered.
+    receiver.hold = true;
+    dispatcher.add(store.save('d2', 'tx-a', time.now));
+    dispatcher.add(store.save('d3', 'tx-a', time.now));
+    await settle();
+    receiver.release();
+    await settle();
+    receiver.hold = false;
+    receiver.release();
+    await settle();
+    expect(receiver.eventsTo(RECEIVER)).toEqual(['evt-d1', 'evt-d2', 'evt-d3']);
+    expect(store.earlierPendingReads).toBe(0);
   });
 
   it('drops a delivery whose row is gone (a sandbox reset) and sends the next one of its transaction', async () => {

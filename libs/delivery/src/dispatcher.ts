@@ -51,6 +51,11 @@ export interface DeliveryStore {
   record(id: string, attempt: RecordedAttempt): Promise<void>;
   /** A delivery found past its window when due fails with no further attempt. */
   expire(id: string): Promise<void>;
+  /**
+   * Whether an earlier delivery of the same transaction (same `orderKey`, lower `position`) is
+   * still pending in the store: one that another process, sharing the database, is delivering.
+   */
+  earlierPending(delivery: PendingDelivery): Promise<boolean>;
 }
 
 export interface Timers {
@@ -77,6 +82,12 @@ export interface DispatcherDeps {
 
 /** After a store failure the delivery is tried again this much later (it stays pending). */
 const STORE_FAILURE_BACKOFF_MS = 1000;
+
+/** How often a head whose earlier delivery another process still holds looks again. */
+const ORDER_RECHECK_MS = 500;
+
+/** Transactions whose last finished position is remembered, so their next head needs no read. */
+const REMEMBERED_TRANSACTIONS = 4096;
 
 /** A head waiting in the heap, with the time it was due when it went in. */
 interface Waiting {
@@ -120,6 +131,10 @@ export class Dispatcher {
   private readonly shutdown = new AbortController();
   private timer: { handle: unknown; at: number } | undefined;
   private running = false;
+  /** Heads known to follow every earlier delivery of their transaction: they need no store read. */
+  private readonly inOrder = new WeakSet<PendingDelivery>();
+  /** The position this dispatcher finished last, per transaction (the most recent ones). */
+  private readonly lastFinished = new Map<string, number>();
 
   constructor(private readonly deps: DispatcherDeps) {
     this.lines = new FairLines<Waiting>({
@@ -132,7 +147,11 @@ export class Dispatcher {
   /** Resumes every pending delivery of the store at its time. */
   async start(): Promise<void> {
     for (const delivery of await this.deps.store.pending()) this.enqueue(delivery);
-    for (const queue of this.queues.values()) this.wait(queue[0]);
+    for (const queue of this.queues.values()) {
+      // Every earlier delivery still pending was read with it, so it heads its queue in order.
+      this.inOrder.add(queue[0]);
+      this.wait(queue[0]);
+    }
     this.running = true;
     this.pump();
   }
@@ -193,6 +212,7 @@ export class Dispatcher {
 
   private finish(delivery: PendingDelivery): void {
     this.known.delete(delivery.id);
+    this.rememberFinished(delivery);
     const queue = this.queues.get(delivery.orderKey);
     if (queue === undefined) return;
     const rest = queue.filter((other) => other.id !== delivery.id);
@@ -201,7 +221,30 @@ export class Dispatcher {
       return;
     }
     this.queues.set(delivery.orderKey, rest);
+    this.inOrder.add(rest[0]);
     this.wait(rest[0]);
+  }
+
+  private rememberFinished({ orderKey, position }: PendingDelivery): void {
+    this.lastFinished.delete(orderKey);
+    this.lastFinished.set(orderKey, position);
+    if (this.lastFinished.size > REMEMBERED_TRANSACTIONS) {
+      const oldest = this.lastFinished.keys().next().value as string;
+      this.lastFinished.delete(oldest);
+    }
+  }
+
+  /**
+   * Whether the head may go without asking the store: it is its transaction's first delivery, or
+   * this dispatcher settled the one before it. Otherwise another process sharing the database may
+   * still hold an earlier one (contract §13: order holds across processes).
+   */
+  private followsKnownOrder(delivery: PendingDelivery): boolean {
+    return (
+      delivery.position === 1 ||
+      this.inOrder.has(delivery) ||
+      this.lastFinished.get(delivery.orderKey) === delivery.position - 1
+    );
   }
 
   /**
@@ -275,6 +318,14 @@ export class Dispatcher {
       await store.expire(delivery.id);
       this.finish(delivery);
       return;
+    }
+    if (!this.followsKnownOrder(delivery)) {
+      if (await store.earlierPending(delivery)) {
+        // Not an attempt: nothing is sent or recorded, and the slot is free again at once.
+        delivery.nextAttemptAt = this.deps.now() + ORDER_RECHECK_MS;
+        return;
+      }
+      this.inOrder.add(delivery);
     }
     const target = delivery.firstTarget ?? (await store.target(delivery.id));
     delivery.firstTarget = undefined;

@@ -281,6 +281,14 @@ export class DeliveryRepository implements DeliveryStore {
     return this.records.add({ id, attempt }).then(() => this.live.deliveryAttempt(id));
   }
 
+  async earlierPending({ orderKey, position }: PendingDelivery): Promise<boolean> {
+    const rows = await sqlOf(this.deliveries.manager).all(
+      "SELECT 1 AS pending FROM webhook_deliveries WHERE transaction_id = ? AND position < ? AND state = 'pending' LIMIT 1",
+      [orderKey, position],
+    );
+    return rows.length > 0;
+  }
+
   async expire(id: string): Promise<void> {
     await this.writer.write((manager) =>
       this.table.update(
