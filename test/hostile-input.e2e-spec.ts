@@ -417,6 +417,13 @@ describe('hostile input on every route', () => {
         );
         const { status, text } = answer;
         answers.push({ route: `${r.route.method} ${path}`, status, text, ms: answer.ms });
+        // A terminal the fuzz cut off answers later Cloud requests 503 TER-001, as the contract says:
+        // the harness links it again at once, so that every later 5xx is a fault of the service.
+        const serialCut = /^\/sandbox\/terminals\/([^/?]+)\/offline(?:\?|$)/.exec(path)?.[1];
+        if (serialCut !== undefined && status === 200) {
+          const online = await stack.client().as(credentials).post(`/sandbox/terminals/${serialCut}/online`);
+          expect(online.status).toBe(200);
+        }
         covered.add(`${name} ${kind}`);
         const context = `${r.route.method} ${path.slice(0, 200)} [${payload?.kind ?? kind}] ${body?.slice(0, 300) ?? ''}`;
         expect({ context, status: status < 500 }).toEqual({ context, status: true });
@@ -445,12 +452,14 @@ describe('hostile input on every route', () => {
           r.hostileHeaders.body !== true &&
           !/%ZZ/.test(path);
         const expected = payload?.expect;
-        // A hostile path or query may be refused on its own account, before the body's fields.
+        // A hostile path or query may be refused on its own account, before the body's fields; and
+        // a route that takes no body (a GET) reads no field of one, so only its query is judged.
         const plainTarget = r.extraPath === undefined && /^[A-Za-z0-9-]+$/.test(r.pathParam);
+        const fieldsRead = plainTarget && r.route.takesBody;
         if (
           readAsJson &&
           expected !== undefined &&
-          (expected.status !== undefined || (expected.ifRefused === true && status === 400 && plainTarget))
+          (expected.status !== undefined || (expected.ifRefused === true && status === 400 && fieldsRead))
         ) {
           const error = JSON.parse(text) as Record<string, unknown>;
           expect({ context, status, code: error.code, param: error.param }).toEqual({
