@@ -96,8 +96,8 @@ describe('the OpenAPI document a client can trust', () => {
 
   it('gives every signed operation its timestamp header and authentication, rate and internal errors', () => {
     const signed = operations.filter(({ operation }) => operation.security === undefined);
-    // Unsigned by contract: liveness, readiness (§14) and account creation (§14).
-    const unsigned = ['GET /health', 'GET /ready', 'POST /sandbox/accounts'];
+    // Unsigned by contract: the address itself, liveness, readiness (§14) and account creation (§14).
+    const unsigned = ['GET /', 'GET /health', 'GET /ready', 'POST /sandbox/accounts'];
     expect(signed.length).toBe(operations.length - unsigned.length);
     for (const route of unsigned) {
       expect([route, operations.find((o) => o.route === route)?.operation.security]).toEqual([route, []]);
