@@ -243,7 +243,9 @@ describe('transaction webhook delivery', () => {
 
     const hook = await receiver();
     await settled(await charge(hook.url()));
-    expect(hook.received).toHaveLength(3);
+    // At least once (contract §6): on a loaded machine an answer may outlast the 200 ms timeout and
+    // the event come again; each of the three events arrives, and every request is signed.
+    expect(new Set(hook.received.map(eventIdOf)).size).toBe(3);
     for (const request of hook.received) {
       const headers = {
         'webhook-id': request.headers['webhook-id'] as string,
