@@ -36,6 +36,18 @@ async function shareOf(simulator: AppProcess): Promise<SimulatorShare> {
   return (await json<{ share: SimulatorShare }>(`${simulator.url}/health`)).body.share;
 }
 
+/** Waits until the simulator holds the fleet share: its share as it reports it then. */
+function holdsTheShare(simulator: AppProcess): Promise<SimulatorShare> {
+  return poll(
+    `${simulator.name} to hold the share`,
+    async () => {
+      const share = await shareOf(simulator);
+      return share.state === 'holder' ? share : undefined;
+    },
+    15_000,
+  );
+}
+
 async function controlLinkOf(stack: Stack): Promise<ControlLinkView> {
   return (await json<{ control_link: ControlLinkView }>(`${stack.apiUrl}/health`)).body.control_link;
 }
@@ -151,14 +163,7 @@ describe('one simulator per fleet share', () => {
   it('lets the second simulator take the share over, with a higher epoch, once the holder is killed', async () => {
     const before = await shareOf(stack.simulator!);
     await stack.simulator!.kill();
-    const taken = await poll(
-      'the second simulator to hold the share',
-      async () => {
-        const share = await shareOf(second!);
-        return share.state === 'holder' ? share : undefined;
-      },
-      15_000,
-    );
+    const taken = await holdsTheShare(second!);
     expect(taken.epoch).toBeGreaterThan(before.epoch!);
     await stack.waitLinked(3);
     await poll(
@@ -237,14 +242,7 @@ describe('one simulator per fleet share: a holder whose heartbeat lapsed', () =>
     expect((await shareOf(second)).state).toBe('refused');
     stopped = stack.simulator!.pid!;
     process.kill(stopped, 'SIGSTOP');
-    const taken = await poll(
-      'the second simulator to hold the share',
-      async () => {
-        const share = await shareOf(second!);
-        return share.state === 'holder' ? share : undefined;
-      },
-      15_000,
-    );
+    const taken = await holdsTheShare(second);
     expect(taken.epoch).toBeGreaterThan(holder.epoch!);
     expect(stack.api.log).toContain(
       `instance ${holder.instance} (epoch ${holder.epoch}) answers no heartbeat`,

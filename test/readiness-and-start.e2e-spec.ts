@@ -149,6 +149,15 @@ describe('npm start and the CI recipe', () => {
 
   const start = (env: Record<string, string>) => launch(env).exited;
 
+  /** Runs `sandbox:wait` against a port of this machine: its exit code and what it printed to stderr. */
+  function sandboxWait(port: number, ...args: string[]): Promise<{ code: number; stderr: string }> {
+    const script = join(REPO_ROOT, 'dist/scripts/sandbox-wait.js');
+    return run(process.execPath, [script, '--url', `http://127.0.0.1:${port}`, ...args]).then(
+      ({ stderr }) => ({ code: 0, stderr }),
+      (error: { code: number; stderr: string }) => error,
+    );
+  }
+
   it.each(['SIMULATOR_PORT', 'API_PORT'])('exits non-zero when %s is taken', async (taken) => {
     const busy = await listening();
     try {
@@ -172,18 +181,7 @@ describe('npm start and the CI recipe', () => {
     try {
       const { port } = busy.address() as AddressInfo;
       const launcher = launch({ API_PORT: String(port), SIMULATOR_PORT: String(await freePort()) });
-      const told = run(process.execPath, [
-        join(REPO_ROOT, 'dist/scripts/sandbox-wait.js'),
-        '--url',
-        `http://127.0.0.1:${port}`,
-        '--timeout',
-        '60',
-        '--pid',
-        String(launcher.pid),
-      ]).then(
-        () => ({ code: 0, stderr: '' }),
-        (error: { code: number; stderr: string }) => error,
-      );
+      const told = sandboxWait(port, '--timeout', '60', '--pid', String(launcher.pid));
       expect((await launcher.exited).code).not.toBe(0);
       const answer = await told;
       expect(answer.code).toBe(1);
@@ -197,16 +195,7 @@ describe('npm start and the CI recipe', () => {
     const busy = await listening();
     try {
       const { port } = busy.address() as AddressInfo;
-      const answer = await run(process.execPath, [
-        join(REPO_ROOT, 'dist/scripts/sandbox-wait.js'),
-        '--url',
-        `http://127.0.0.1:${port}`,
-        '--timeout',
-        '2',
-      ]).then(
-        () => ({ code: 0, stderr: '' }),
-        (error: { code: number; stderr: string }) => error,
-      );
+      const answer = await sandboxWait(port, '--timeout', '2');
       expect(answer.code).toBe(1);
       expect(answer.stderr).toContain('sandbox not ready after 2 s');
     } finally {
