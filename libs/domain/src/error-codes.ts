@@ -101,11 +101,9 @@ export class OutcomeNotStoredError extends ContractError {
   constructor(
     clientTransactionId: string,
     override readonly cause: unknown,
+    message = `the terminal answered ${clientTransactionId}, but the service could not store its outcome; retry with the same client_transaction_id`,
   ) {
-    super(
-      'INT-003',
-      `the terminal answered ${clientTransactionId}, but the service could not store its outcome; retry with the same client_transaction_id`,
-    );
+    super('INT-003', message);
   }
 }
 

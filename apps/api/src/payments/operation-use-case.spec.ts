@@ -274,6 +274,22 @@ describe('OperationUseCase', () => {
     },
   );
 
+  it('while nothing can be written, a repeat of a recorded request is 504 INT-003 and only a new id is 503 INT-002 ("not taken")', async () => {
+    const { store, useCase } = setup();
+    const charge = request('sync');
+    const full = new StorageUnavailableError(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }));
+    store.storeEvents = async () => {
+      throw full;
+    };
+    expect(await codeOf(useCase.runSync(charge))).toBe('INT-003');
+
+    store.failWrites = full;
+    // The record stands and its terminal ran it: "nothing moved" would be false.
+    expect(await codeOf(useCase.runSync(charge))).toBe('INT-003');
+    expect(await codeOf(useCase.runSync({ ...charge, fingerprint: 'another body' }))).toBe('TRX-001');
+    expect(await codeOf(useCase.runSync(request('sync')))).toBe('INT-002');
+  });
+
   it('an error other than storage while storing the events is thrown as it is', async () => {
     const { store, useCase } = setup();
     store.storeEvents = async () => {

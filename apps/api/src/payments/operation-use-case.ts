@@ -1,5 +1,7 @@
 import {
   ContractError,
+  OutcomeNotStoredError,
+  StorageUnavailableError,
   ZERO_AMOUNT,
   afterTerminalAnswered,
   isFollowUp,
@@ -47,6 +49,17 @@ function checkAmounts(request: OperationRequest): void {
   if (request.amount !== undefined) checkTotal(totalCentavos(request.amount), 'amount');
   else if (!isFollowUp(request.type)) throw new ContractError('PAR-002', 'amount is required', 'amount');
   if (request.type === 'pos_tip') checkTotal(request.tip ?? 0, 'tip');
+}
+
+/** A repeat must be the same request as the recorded one (contract §5): else 409 TRX-001. */
+function checkSameRequest(existing: TransactionEntity, request: OperationRequest): void {
+  if (existing.fingerprint !== request.fingerprint && existing.fingerprint !== RECORDED_FROM_TERMINAL) {
+    throw new ContractError(
+      'TRX-001',
+      `client_transaction_id ${request.clientTransactionId} was already used for another request`,
+      'client_transaction_id',
+    );
+  }
 }
 
 /** A recorded request and the order that hands it to its terminal. */
@@ -164,7 +177,9 @@ export class OperationUseCase {
     terminal: TerminalEntity,
     answer: AnswerReader<T>,
   ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
-    const recorded = await this.record(request, terminal);
+    const recorded = await this.record(request, terminal).catch((error: unknown) =>
+      this.unrecorded(request, error),
+    );
     if (recorded === null) {
       const existing = await this.transactions.findByClientId(
         request.merchant.merchantId,
@@ -172,13 +187,7 @@ export class OperationUseCase {
       );
       // Dropped since (its terminal never took it): this request may run now.
       if (existing === null) return { rerun: true };
-      if (existing.fingerprint !== request.fingerprint && existing.fingerprint !== RECORDED_FROM_TERMINAL) {
-        throw new ContractError(
-          'TRX-001',
-          `client_transaction_id ${request.clientTransactionId} was already used for another request`,
-          'client_transaction_id',
-        );
-      }
+      checkSameRequest(existing, request);
       return this.answerRepeat(existing, terminal, request, answer);
     }
     const sent = this.timer.now();
@@ -245,6 +254,25 @@ export class OperationUseCase {
     const value = stored === null ? undefined : answer.fromStored(stored);
     if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
     return { value };
+  }
+
+  /**
+   * A record that could not be written. 503 INT-002 tells the caller nothing moved (contract §19),
+   * so it is answered only when no earlier request with this id was recorded; a repeat of one that
+   * was (its terminal may have run it) is 504 INT-003: its retry answers the outcome.
+   */
+  private async unrecorded(request: OperationRequest, error: unknown): Promise<never> {
+    if (!(error instanceof StorageUnavailableError)) throw error;
+    const existing = await this.transactions
+      .findByClientId(request.merchant.merchantId, request.clientTransactionId)
+      .catch(() => null);
+    if (existing === null) throw error;
+    checkSameRequest(existing, request);
+    throw new OutcomeNotStoredError(
+      request.clientTransactionId,
+      error,
+      `${request.clientTransactionId} was recorded before, and the service cannot store anything right now; retry with the same client_transaction_id`,
+    );
   }
 
   /** Stores what the terminal answered; it has taken the operation, so a failure is INT-003. */
