@@ -14,8 +14,8 @@ function directives(policy: string | null): string[] {
 }
 
 /**
- * A GET with an X-Request-Id that fetch and node:http refuse to send (a control character): the
- * raw bytes over a socket. Answers with the status and the X-Request-Id answered.
+ * A GET with an Request-Id that fetch and node:http refuse to send (a control character): the
+ * raw bytes over a socket. Answers with the status and the Request-Id answered.
  */
 function getWithRawRequestId(url: string, id: string): Promise<[number, string | undefined]> {
   const { hostname, port } = new URL(url);
@@ -28,13 +28,13 @@ function getWithRawRequestId(url: string, id: string): Promise<[number, string |
     socket.on('end', () => {
       const head = Buffer.concat(chunks).toString('latin1').split('\r\n\r\n')[0];
       const status = Number(head.split(' ')[1]);
-      const line = head.split('\r\n').find((header) => header.toLowerCase().startsWith('x-request-id:'));
-      resolve([status, line?.slice('x-request-id:'.length).trim()]);
+      const line = head.split('\r\n').find((header) => header.toLowerCase().startsWith('request-id:'));
+      resolve([status, line?.slice('request-id:'.length).trim()]);
     });
     // Written, not ended: the server answers, then closes (Connection: close).
     socket.write(
       Buffer.from(
-        `GET /health HTTP/1.1\r\nHost: ${hostname}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n`,
+        `GET /health HTTP/1.1\r\nHost: ${hostname}\r\nRequest-Id: ${id}\r\nConnection: close\r\n\r\n`,
         'latin1',
       ),
     );
@@ -94,7 +94,7 @@ describe('security headers (sandbox profile)', () => {
     expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
-  it('a CORS preflight is still answered, with the headers, and X-Request-Id is exposed', async () => {
+  it('a CORS preflight is still answered, with the headers, and Request-Id is exposed', async () => {
     const preflight = await fetch(`${stack.apiUrl}/terminal/v1/sync/charge`, {
       method: 'OPTIONS',
       headers: {
@@ -105,13 +105,13 @@ describe('security headers (sandbox profile)', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('x-request-id')).toMatch(UUID);
+    expect(preflight.headers.get('request-id')).toMatch(UUID);
     const answer = await fetch(`${stack.apiUrl}/health`, {
       headers: { origin: 'http://pos.example.test:8080' },
     });
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
     expect(answer.headers.get('access-control-expose-headers')?.split(',')).toEqual(
-      expect.arrayContaining(['Retry-After', 'Location', 'X-Request-Id']),
+      expect.arrayContaining(['Retry-After', 'Location', 'Request-Id']),
     );
   });
 });
@@ -142,7 +142,7 @@ describe('request ids', () => {
     const seen = Object.entries(answers).map(([kind, answer]) => [
       kind,
       answer.status,
-      answer.headers.get('x-request-id'),
+      answer.headers.get('request-id'),
     ]);
     expect(seen).toEqual([
       ['ok', 200, expect.stringMatching(UUID)],
@@ -156,19 +156,19 @@ describe('request ids', () => {
 
   it("echoes the caller's sane id, on a signed 2xx and on an error", async () => {
     const sent = 'checkout-7f3a/retry 2';
-    const signed = await stack.client().send('GET', '/sandbox/clock', undefined, { 'x-request-id': sent });
+    const signed = await stack.client().send('GET', '/sandbox/clock', undefined, { 'request-id': sent });
     expect(signed.status).toBe(200);
-    expect(signed.headers.get('x-request-id')).toBe(sent);
-    const refused = await fetch(`${stack.apiUrl}/sandbox/clock`, { headers: { 'x-request-id': sent } });
-    expect([refused.status, refused.headers.get('x-request-id')]).toEqual([401, sent]);
+    expect(signed.headers.get('request-id')).toBe(sent);
+    const refused = await fetch(`${stack.apiUrl}/sandbox/clock`, { headers: { 'request-id': sent } });
+    expect([refused.status, refused.headers.get('request-id')]).toEqual([401, sent]);
     const longest = 'x'.repeat(128);
-    const kept = await fetch(`${stack.apiUrl}/health`, { headers: { 'x-request-id': longest } });
-    expect(kept.headers.get('x-request-id')).toBe(longest);
+    const kept = await fetch(`${stack.apiUrl}/health`, { headers: { 'request-id': longest } });
+    expect(kept.headers.get('request-id')).toBe(longest);
   });
 
   it('replaces an id that is too long, holds a control character or is not ASCII', async () => {
-    const tooLong = await fetch(`${stack.apiUrl}/health`, { headers: { 'x-request-id': 'x'.repeat(129) } });
-    expect(tooLong.headers.get('x-request-id')).toMatch(UUID);
+    const tooLong = await fetch(`${stack.apiUrl}/health`, { headers: { 'request-id': 'x'.repeat(129) } });
+    expect(tooLong.headers.get('request-id')).toMatch(UUID);
     // The other control characters never reach the app: Node's HTTP parser refuses them (400).
     for (const control of ['tab\there', 'e\xf1e']) {
       const [status, id] = await getWithRawRequestId(stack.apiUrl, control);
@@ -196,6 +196,6 @@ describe('security headers (production profile)', () => {
     const answer = await fetch(`${stack.apiUrl}/health`);
     expect(answer.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     expect(directives(answer.headers.get('content-security-policy'))).toEqual(JSON_POLICY);
-    expect(answer.headers.get('x-request-id')).toMatch(UUID);
+    expect(answer.headers.get('request-id')).toMatch(UUID);
   });
 });

@@ -2194,7 +2194,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The request's id: the caller's own `X-Request-Id` when it sent a printable one of at most 128 characters, else a new one. Quote it to support: the service's log lines for the request name it. */
+        /** @description The request's id: the caller's own `Request-Id` when it sent a printable one of at most 128 characters, else a new one. Quote it to support: the service's log lines for the request name it. */
         RequestId: string;
     };
     pathItems: never;
@@ -2213,7 +2213,7 @@ export interface operations {
             /** @description what this service serves */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2228,7 +2228,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2245,7 +2245,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2262,7 +2262,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2279,7 +2279,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2303,7 +2303,7 @@ export interface operations {
             /** @description the service is up */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,7 +2318,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,7 +2335,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2352,7 +2352,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2369,7 +2369,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2382,7 +2382,7 @@ export interface operations {
             /** @description the database does not answer */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2403,7 +2403,7 @@ export interface operations {
             /** @description ready: `{ ready: true }` */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2418,7 +2418,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2435,7 +2435,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2452,7 +2452,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2469,7 +2469,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2482,7 +2482,7 @@ export interface operations {
             /** @description not ready yet, with what it waits for */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2513,7 +2513,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2530,7 +2530,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2548,7 +2548,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2565,7 +2565,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2587,7 +2587,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2604,7 +2604,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2621,7 +2621,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2638,7 +2638,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2657,7 +2657,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2675,7 +2675,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2695,7 +2695,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2737,7 +2737,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2754,7 +2754,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2772,7 +2772,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2789,7 +2789,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2811,7 +2811,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2828,7 +2828,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2845,7 +2845,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2862,7 +2862,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2881,7 +2881,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2899,7 +2899,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2919,7 +2919,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2955,7 +2955,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2972,7 +2972,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2990,7 +2990,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3007,7 +3007,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3025,7 +3025,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3042,7 +3042,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3059,7 +3059,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3076,7 +3076,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3095,7 +3095,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3113,7 +3113,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3133,7 +3133,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3175,7 +3175,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3192,7 +3192,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3210,7 +3210,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3227,7 +3227,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3245,7 +3245,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3262,7 +3262,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3279,7 +3279,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3296,7 +3296,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3315,7 +3315,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3333,7 +3333,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3353,7 +3353,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3389,7 +3389,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3406,7 +3406,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3424,7 +3424,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3441,7 +3441,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3463,7 +3463,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3480,7 +3480,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3497,7 +3497,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3514,7 +3514,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3533,7 +3533,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3551,7 +3551,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3571,7 +3571,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3613,7 +3613,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3630,7 +3630,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3648,7 +3648,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3665,7 +3665,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3687,7 +3687,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3704,7 +3704,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3721,7 +3721,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3738,7 +3738,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3757,7 +3757,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3775,7 +3775,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3795,7 +3795,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3831,7 +3831,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3848,7 +3848,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3866,7 +3866,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3883,7 +3883,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3901,7 +3901,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3918,7 +3918,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3935,7 +3935,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3952,7 +3952,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3971,7 +3971,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3989,7 +3989,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4009,7 +4009,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4051,7 +4051,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4068,7 +4068,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4086,7 +4086,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4103,7 +4103,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4121,7 +4121,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4138,7 +4138,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,7 +4155,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4172,7 +4172,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4191,7 +4191,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4209,7 +4209,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4229,7 +4229,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4265,7 +4265,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4282,7 +4282,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4300,7 +4300,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4318,7 +4318,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4344,7 +4344,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4361,7 +4361,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4378,7 +4378,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4395,7 +4395,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4414,7 +4414,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4432,7 +4432,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4452,7 +4452,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4494,7 +4494,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4511,7 +4511,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4529,7 +4529,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4547,7 +4547,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4573,7 +4573,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4590,7 +4590,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,7 +4607,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4624,7 +4624,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4643,7 +4643,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4661,7 +4661,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4681,7 +4681,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4717,7 +4717,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4734,7 +4734,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4752,7 +4752,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4770,7 +4770,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4792,7 +4792,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4809,7 +4809,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4826,7 +4826,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4843,7 +4843,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4862,7 +4862,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4880,7 +4880,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4900,7 +4900,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4942,7 +4942,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4959,7 +4959,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4977,7 +4977,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4995,7 +4995,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5017,7 +5017,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5034,7 +5034,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5051,7 +5051,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5068,7 +5068,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5087,7 +5087,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5105,7 +5105,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5125,7 +5125,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5161,7 +5161,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5178,7 +5178,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5196,7 +5196,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5214,7 +5214,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5240,7 +5240,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5257,7 +5257,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5274,7 +5274,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5291,7 +5291,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5310,7 +5310,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5328,7 +5328,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5348,7 +5348,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5390,7 +5390,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5407,7 +5407,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5425,7 +5425,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5443,7 +5443,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5469,7 +5469,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5486,7 +5486,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5503,7 +5503,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5520,7 +5520,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5539,7 +5539,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5557,7 +5557,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5577,7 +5577,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5613,7 +5613,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5630,7 +5630,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5648,7 +5648,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5666,7 +5666,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5688,7 +5688,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5705,7 +5705,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5722,7 +5722,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5739,7 +5739,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5758,7 +5758,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5776,7 +5776,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5796,7 +5796,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5838,7 +5838,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5855,7 +5855,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5873,7 +5873,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5891,7 +5891,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5913,7 +5913,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5930,7 +5930,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5947,7 +5947,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,7 +5964,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5983,7 +5983,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6001,7 +6001,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6021,7 +6021,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6057,7 +6057,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6074,7 +6074,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6092,7 +6092,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6110,7 +6110,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6136,7 +6136,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6153,7 +6153,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6170,7 +6170,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6187,7 +6187,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6206,7 +6206,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6224,7 +6224,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6244,7 +6244,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6286,7 +6286,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6303,7 +6303,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6321,7 +6321,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6339,7 +6339,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6365,7 +6365,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6382,7 +6382,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6399,7 +6399,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6416,7 +6416,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6435,7 +6435,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6453,7 +6453,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6473,7 +6473,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6509,7 +6509,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6526,7 +6526,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6544,7 +6544,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6562,7 +6562,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6584,7 +6584,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6601,7 +6601,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6618,7 +6618,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6635,7 +6635,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6654,7 +6654,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6672,7 +6672,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6692,7 +6692,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6734,7 +6734,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6751,7 +6751,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6769,7 +6769,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6787,7 +6787,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6809,7 +6809,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6826,7 +6826,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6843,7 +6843,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6860,7 +6860,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6879,7 +6879,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6897,7 +6897,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6917,7 +6917,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6953,7 +6953,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6970,7 +6970,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6988,7 +6988,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7006,7 +7006,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7032,7 +7032,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7049,7 +7049,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7066,7 +7066,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7083,7 +7083,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7102,7 +7102,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7120,7 +7120,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7140,7 +7140,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7182,7 +7182,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7199,7 +7199,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7217,7 +7217,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7235,7 +7235,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7261,7 +7261,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7278,7 +7278,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7295,7 +7295,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7312,7 +7312,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7331,7 +7331,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7349,7 +7349,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7369,7 +7369,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7405,7 +7405,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7422,7 +7422,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7440,7 +7440,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7458,7 +7458,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7480,7 +7480,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7497,7 +7497,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7514,7 +7514,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7531,7 +7531,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7550,7 +7550,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7568,7 +7568,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7588,7 +7588,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7630,7 +7630,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7647,7 +7647,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7665,7 +7665,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7683,7 +7683,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7705,7 +7705,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7722,7 +7722,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7739,7 +7739,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7756,7 +7756,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7775,7 +7775,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7793,7 +7793,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7813,7 +7813,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7849,7 +7849,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7866,7 +7866,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7884,7 +7884,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7902,7 +7902,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7928,7 +7928,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7945,7 +7945,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7962,7 +7962,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7979,7 +7979,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7998,7 +7998,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8016,7 +8016,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8036,7 +8036,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8078,7 +8078,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8095,7 +8095,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8113,7 +8113,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8131,7 +8131,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8157,7 +8157,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8174,7 +8174,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8191,7 +8191,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8208,7 +8208,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8227,7 +8227,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8245,7 +8245,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8265,7 +8265,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8301,7 +8301,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8318,7 +8318,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8336,7 +8336,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8353,7 +8353,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8375,7 +8375,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8392,7 +8392,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8409,7 +8409,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,7 +8426,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8445,7 +8445,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8463,7 +8463,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8483,7 +8483,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8519,7 +8519,7 @@ export interface operations {
             /** @description one page of transactions, newest first */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8534,7 +8534,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8552,7 +8552,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8569,7 +8569,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8586,7 +8586,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8603,7 +8603,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8620,7 +8620,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8639,7 +8639,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8656,7 +8656,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8698,7 +8698,7 @@ export interface operations {
             /** @description one page of transactions, newest first */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8713,7 +8713,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8731,7 +8731,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8748,7 +8748,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,7 +8765,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8782,7 +8782,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8799,7 +8799,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8818,7 +8818,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8835,7 +8835,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8871,7 +8871,7 @@ export interface operations {
             /** @description one page of transactions, newest first */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8886,7 +8886,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8904,7 +8904,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8921,7 +8921,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8938,7 +8938,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8955,7 +8955,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8972,7 +8972,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8991,7 +8991,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9009,7 +9009,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9028,7 +9028,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9068,7 +9068,7 @@ export interface operations {
             /** @description one page of transactions, newest first */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9083,7 +9083,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9101,7 +9101,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9118,7 +9118,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9135,7 +9135,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9152,7 +9152,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9169,7 +9169,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9188,7 +9188,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9206,7 +9206,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9225,7 +9225,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9259,7 +9259,7 @@ export interface operations {
             /** @description the canceled transaction */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9274,7 +9274,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9292,7 +9292,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9309,7 +9309,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9326,7 +9326,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9343,7 +9343,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9360,7 +9360,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9377,7 +9377,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9396,7 +9396,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9414,7 +9414,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9434,7 +9434,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9476,7 +9476,7 @@ export interface operations {
             /** @description the canceled transaction */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9491,7 +9491,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9509,7 +9509,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9526,7 +9526,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9543,7 +9543,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9560,7 +9560,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9577,7 +9577,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9594,7 +9594,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9613,7 +9613,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9631,7 +9631,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9651,7 +9651,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9687,7 +9687,7 @@ export interface operations {
             /** @description the abort's own TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9703,7 +9703,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9721,7 +9721,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9738,7 +9738,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9755,7 +9755,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9772,7 +9772,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9789,7 +9789,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9806,7 +9806,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9825,7 +9825,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9843,7 +9843,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9863,7 +9863,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9905,7 +9905,7 @@ export interface operations {
             /** @description the abort's own TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9921,7 +9921,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9939,7 +9939,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9956,7 +9956,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9973,7 +9973,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9990,7 +9990,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10007,7 +10007,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10024,7 +10024,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10043,7 +10043,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10061,7 +10061,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10081,7 +10081,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10117,7 +10117,7 @@ export interface operations {
             /** @description the job record */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10133,7 +10133,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10151,7 +10151,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10169,7 +10169,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10186,7 +10186,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10203,7 +10203,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10220,7 +10220,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10239,7 +10239,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10257,7 +10257,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10276,7 +10276,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10316,7 +10316,7 @@ export interface operations {
             /** @description the job record */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10332,7 +10332,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10350,7 +10350,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10368,7 +10368,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10385,7 +10385,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10402,7 +10402,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10419,7 +10419,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10438,7 +10438,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10456,7 +10456,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10475,7 +10475,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10507,7 +10507,7 @@ export interface operations {
             /** @description the job record */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10522,7 +10522,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10540,7 +10540,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10558,7 +10558,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10575,7 +10575,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10592,7 +10592,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10609,7 +10609,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10628,7 +10628,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10645,7 +10645,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10684,7 +10684,7 @@ export interface operations {
             /** @description the job record */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10699,7 +10699,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10717,7 +10717,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10735,7 +10735,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10752,7 +10752,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10769,7 +10769,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10786,7 +10786,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10805,7 +10805,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10822,7 +10822,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10854,7 +10854,7 @@ export interface operations {
             /** @description the fleet */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10869,7 +10869,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10887,7 +10887,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10904,7 +10904,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10921,7 +10921,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10938,7 +10938,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10957,7 +10957,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10974,7 +10974,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11010,7 +11010,7 @@ export interface operations {
             /** @description the new terminal */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11025,7 +11025,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11043,7 +11043,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11060,7 +11060,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11077,7 +11077,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11094,7 +11094,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11111,7 +11111,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11130,7 +11130,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11148,7 +11148,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11167,7 +11167,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11203,7 +11203,7 @@ export interface operations {
             /** @description the terminal as changed */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11218,7 +11218,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11236,7 +11236,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11253,7 +11253,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11270,7 +11270,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11287,7 +11287,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11304,7 +11304,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11323,7 +11323,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11341,7 +11341,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11360,7 +11360,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11396,7 +11396,7 @@ export interface operations {
             /** @description the transaction that took the action */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11411,7 +11411,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11429,7 +11429,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11446,7 +11446,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11463,7 +11463,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11480,7 +11480,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11497,7 +11497,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11514,7 +11514,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11533,7 +11533,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11551,7 +11551,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11570,7 +11570,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11602,7 +11602,7 @@ export interface operations {
             /** @description the terminal, `link: "offline"` */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11617,7 +11617,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11635,7 +11635,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11652,7 +11652,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11669,7 +11669,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11686,7 +11686,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11703,7 +11703,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11722,7 +11722,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11740,7 +11740,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11759,7 +11759,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11791,7 +11791,7 @@ export interface operations {
             /** @description the terminal */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11806,7 +11806,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11824,7 +11824,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11841,7 +11841,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11858,7 +11858,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11875,7 +11875,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11892,7 +11892,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11911,7 +11911,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11929,7 +11929,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11948,7 +11948,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11978,7 +11978,7 @@ export interface operations {
             /** @description the merchant's clock */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11993,7 +11993,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12011,7 +12011,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12028,7 +12028,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12045,7 +12045,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12062,7 +12062,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12081,7 +12081,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12098,7 +12098,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12134,7 +12134,7 @@ export interface operations {
             /** @description the clock, moved */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12149,7 +12149,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12167,7 +12167,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12184,7 +12184,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12201,7 +12201,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12218,7 +12218,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12237,7 +12237,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12254,7 +12254,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12289,7 +12289,7 @@ export interface operations {
             /** @description the transaction's deliveries */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12304,7 +12304,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12322,7 +12322,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12339,7 +12339,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12356,7 +12356,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12373,7 +12373,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12392,7 +12392,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12409,7 +12409,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12443,7 +12443,7 @@ export interface operations {
             /** @description the new delivery */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12458,7 +12458,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12476,7 +12476,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12493,7 +12493,7 @@ export interface operations {
              */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12510,7 +12510,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12527,7 +12527,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12544,7 +12544,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12563,7 +12563,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12580,7 +12580,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12612,7 +12612,7 @@ export interface operations {
             /** @description the new secret */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12627,7 +12627,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12645,7 +12645,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12662,7 +12662,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12679,7 +12679,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12696,7 +12696,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12715,7 +12715,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12732,7 +12732,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12764,7 +12764,7 @@ export interface operations {
             /** @description removed (or there was none) */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12777,7 +12777,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12795,7 +12795,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12812,7 +12812,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12829,7 +12829,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12846,7 +12846,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12865,7 +12865,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12882,7 +12882,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12914,7 +12914,7 @@ export interface operations {
             /** @description the stream; it stays open */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12929,7 +12929,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12947,7 +12947,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12964,7 +12964,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12981,7 +12981,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12998,7 +12998,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13017,7 +13017,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13034,7 +13034,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13064,7 +13064,7 @@ export interface operations {
             /** @description the new account, linked and ready */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13079,7 +13079,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13096,7 +13096,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13113,7 +13113,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13130,7 +13130,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13149,7 +13149,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13167,7 +13167,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13199,7 +13199,7 @@ export interface operations {
             /** @description the account is gone */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13212,7 +13212,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13230,7 +13230,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13247,7 +13247,7 @@ export interface operations {
              */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13264,7 +13264,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13281,7 +13281,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13298,7 +13298,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13317,7 +13317,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13334,7 +13334,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13366,7 +13366,7 @@ export interface operations {
             /** @description the caller is back to a clean state */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13381,7 +13381,7 @@ export interface operations {
              */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13399,7 +13399,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13416,7 +13416,7 @@ export interface operations {
              */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13433,7 +13433,7 @@ export interface operations {
              */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13450,7 +13450,7 @@ export interface operations {
              */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13469,7 +13469,7 @@ export interface operations {
              */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13487,7 +13487,7 @@ export interface operations {
              */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13506,7 +13506,7 @@ export interface operations {
              */
             504: {
                 headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

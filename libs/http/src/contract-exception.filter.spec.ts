@@ -19,7 +19,7 @@ function answerWith(requestId: string | undefined) {
   const sent: { status?: number; body?: unknown } = {};
   const response = {
     headersSent: false,
-    getHeader: (name: string) => (name.toLowerCase() === 'x-request-id' ? requestId : undefined),
+    getHeader: (name: string) => (name.toLowerCase() === 'request-id' ? requestId : undefined),
     setHeader: () => undefined,
     status(code: number) {
       sent.status = code;

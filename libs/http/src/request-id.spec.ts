@@ -33,7 +33,7 @@ describe('request ids', () => {
       getHeader: (name: string) => headers.get(name.toLowerCase()),
     } as unknown as ServerResponse;
     const next = jest.fn(() => expect(requestIdOf(response)).toBe('abc-123'));
-    assignRequestId({ headers: { 'x-request-id': 'abc-123' } } as unknown as IncomingMessage, response, next);
+    assignRequestId({ headers: { 'request-id': 'abc-123' } } as unknown as IncomingMessage, response, next);
     expect(next).toHaveBeenCalledTimes(1);
   });
 });

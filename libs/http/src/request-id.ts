@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The header every answer carries, so that support can find a request from its answer. */
-export const REQUEST_ID_HEADER = 'X-Request-Id';
+export const REQUEST_ID_HEADER = 'Request-Id';
 
 /** Printable ASCII, space included, 1 to 128 characters: safe to echo and to write to a log line. */
 const SANE_REQUEST_ID = /^[\x20-\x7e]{1,128}$/;
@@ -17,7 +17,7 @@ export function requestIdFor(sent: string | string[] | undefined): string {
  * once, so a preflight, a refused body and an error all carry it.
  */
 export function assignRequestId(request: IncomingMessage, response: ServerResponse, next: () => void): void {
-  response.setHeader(REQUEST_ID_HEADER, requestIdFor(request.headers['x-request-id']));
+  response.setHeader(REQUEST_ID_HEADER, requestIdFor(request.headers['request-id']));
   next();
 }
 

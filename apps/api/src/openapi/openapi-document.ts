@@ -88,7 +88,7 @@ const RETRY_AFTER_CODES: readonly ErrorCode[] = ['RATE-001', 'INT-002', 'INT-003
 const REQUEST_ID_COMPONENT = 'RequestId';
 const REQUEST_ID: HeaderObject = {
   description:
-    "The request's id: the caller's own `X-Request-Id` when it sent a printable one of at most 128 characters, else a new one. Quote it to support: the service's log lines for the request name it.",
+    "The request's id: the caller's own `Request-Id` when it sent a printable one of at most 128 characters, else a new one. Quote it to support: the service's log lines for the request name it.",
   required: true,
   schema: { type: 'string', maxLength: 128 },
 };
