@@ -225,5 +225,7 @@ describe('demo console in the browser (GET /console)', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await shoot('console-tablet.png');
     expect(pageErrors).toEqual([]);
+    // Everything the console did in this suite ran under its policy without a refusal.
+    expect(browser.cspViolations).toEqual([]);
   });
 });

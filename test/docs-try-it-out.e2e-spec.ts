@@ -5,7 +5,7 @@ jest.setTimeout(180_000);
 const WAIT_MS = 30_000;
 
 /**
- * Contract §18: the document works as served. "Try it out" in /docs, in a real browser, on the
+ * Contract §18: the document works as served, under its Content-Security-Policy. "Try it out" in /docs, in a real browser, on the
  * ephemeral port the test's sandbox listens on (never the default :3000): the page signs the
  * request and the answer comes back.
  */
@@ -46,6 +46,8 @@ describe('/docs "Try it out" on any host and port', () => {
       await operation.locator('.live-responses-table tbody .microlight').first().innerText(),
     );
     expect(answer).toEqual(expect.objectContaining({ offset_seconds: 0 }));
+    // The page, its scripts and "Try it out" all ran under the /docs policy without a refusal.
+    expect(browser.cspViolations).toEqual([]);
   });
 });
 

@@ -2193,7 +2193,10 @@ export interface components {
         terminalSerial: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the caller's own `Request-Id` when it sent a printable one of at most 128 characters, else a new one. Quote it to support: the service's log lines for the request name it. */
+        RequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2210,6 +2213,7 @@ export interface operations {
             /** @description what this service serves */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2224,6 +2228,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2240,6 +2245,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,6 +2262,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2272,6 +2279,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2295,6 +2303,7 @@ export interface operations {
             /** @description the service is up */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2309,6 +2318,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2325,6 +2335,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2341,6 +2352,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2357,6 +2369,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2369,6 +2382,7 @@ export interface operations {
             /** @description the database does not answer */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2389,6 +2403,7 @@ export interface operations {
             /** @description ready: `{ ready: true }` */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2403,6 +2418,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2419,6 +2435,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2435,6 +2452,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2451,6 +2469,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2463,6 +2482,7 @@ export interface operations {
             /** @description not ready yet, with what it waits for */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,6 +2513,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2509,6 +2530,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2526,6 +2548,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +2565,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2563,6 +2587,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2579,6 +2604,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2595,6 +2621,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2611,6 +2638,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2629,6 +2657,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2646,6 +2675,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2665,6 +2695,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2706,6 +2737,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2722,6 +2754,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2739,6 +2772,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2755,6 +2789,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2776,6 +2811,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,6 +2828,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2808,6 +2845,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2824,6 +2862,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2842,6 +2881,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2859,6 +2899,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2878,6 +2919,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -2913,6 +2955,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2929,6 +2972,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2946,6 +2990,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2962,6 +3007,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2979,6 +3025,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2995,6 +3042,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3011,6 +3059,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3027,6 +3076,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3045,6 +3095,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3062,6 +3113,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3081,6 +3133,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3122,6 +3175,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3138,6 +3192,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3155,6 +3210,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,6 +3227,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3188,6 +3245,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3204,6 +3262,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3220,6 +3279,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3236,6 +3296,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3254,6 +3315,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3271,6 +3333,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3290,6 +3353,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3325,6 +3389,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3341,6 +3406,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3358,6 +3424,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3374,6 +3441,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,6 +3463,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3411,6 +3480,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3427,6 +3497,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3443,6 +3514,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3461,6 +3533,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3478,6 +3551,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3497,6 +3571,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3538,6 +3613,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3554,6 +3630,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,6 +3648,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3587,6 +3665,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3608,6 +3687,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3624,6 +3704,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3640,6 +3721,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3656,6 +3738,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3674,6 +3757,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3691,6 +3775,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3710,6 +3795,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3745,6 +3831,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +3848,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3778,6 +3866,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3794,6 +3883,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3811,6 +3901,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,6 +3918,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3843,6 +3935,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3859,6 +3952,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3877,6 +3971,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3894,6 +3989,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3913,6 +4009,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -3954,6 +4051,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3970,6 +4068,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3987,6 +4086,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4003,6 +4103,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4020,6 +4121,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4036,6 +4138,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4052,6 +4155,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4068,6 +4172,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4086,6 +4191,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4103,6 +4209,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4122,6 +4229,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4157,6 +4265,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,6 +4282,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4190,6 +4300,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4207,6 +4318,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,6 +4344,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4248,6 +4361,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4264,6 +4378,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4280,6 +4395,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4298,6 +4414,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4315,6 +4432,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4334,6 +4452,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4375,6 +4494,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4391,6 +4511,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4408,6 +4529,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4425,6 +4547,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4450,6 +4573,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4466,6 +4590,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +4607,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4498,6 +4624,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4516,6 +4643,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4533,6 +4661,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4552,6 +4681,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4587,6 +4717,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4603,6 +4734,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4620,6 +4752,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4637,6 +4770,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4658,6 +4792,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4674,6 +4809,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4690,6 +4826,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4706,6 +4843,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4724,6 +4862,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4741,6 +4880,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4760,6 +4900,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4801,6 +4942,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4817,6 +4959,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4834,6 +4977,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4851,6 +4995,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4872,6 +5017,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4888,6 +5034,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4904,6 +5051,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,6 +5068,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4938,6 +5087,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4955,6 +5105,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4974,6 +5125,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5009,6 +5161,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5025,6 +5178,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5042,6 +5196,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5059,6 +5214,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5084,6 +5240,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5100,6 +5257,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5116,6 +5274,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5132,6 +5291,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5150,6 +5310,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5167,6 +5328,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5186,6 +5348,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5227,6 +5390,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5243,6 +5407,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5260,6 +5425,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5277,6 +5443,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5302,6 +5469,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5318,6 +5486,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5334,6 +5503,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5350,6 +5520,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5368,6 +5539,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5385,6 +5557,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5404,6 +5577,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5439,6 +5613,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5455,6 +5630,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5472,6 +5648,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5489,6 +5666,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5510,6 +5688,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5526,6 +5705,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5542,6 +5722,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5558,6 +5739,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5576,6 +5758,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5593,6 +5776,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5612,6 +5796,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5653,6 +5838,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5669,6 +5855,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5686,6 +5873,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5703,6 +5891,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5724,6 +5913,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5740,6 +5930,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5756,6 +5947,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5772,6 +5964,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5790,6 +5983,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5807,6 +6001,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5826,6 +6021,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5861,6 +6057,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5877,6 +6074,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5894,6 +6092,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5911,6 +6110,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5936,6 +6136,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5952,6 +6153,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5968,6 +6170,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5984,6 +6187,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6002,6 +6206,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6019,6 +6224,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6038,6 +6244,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6079,6 +6286,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6095,6 +6303,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6112,6 +6321,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6129,6 +6339,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6154,6 +6365,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6170,6 +6382,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6186,6 +6399,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6202,6 +6416,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6220,6 +6435,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6237,6 +6453,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6256,6 +6473,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6291,6 +6509,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6307,6 +6526,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6324,6 +6544,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6341,6 +6562,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6362,6 +6584,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6378,6 +6601,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6394,6 +6618,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6410,6 +6635,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6428,6 +6654,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6445,6 +6672,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6464,6 +6692,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6505,6 +6734,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6521,6 +6751,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,6 +6769,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6555,6 +6787,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,6 +6809,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6592,6 +6826,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6608,6 +6843,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6624,6 +6860,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6642,6 +6879,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6659,6 +6897,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6678,6 +6917,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6713,6 +6953,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6729,6 +6970,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6746,6 +6988,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6763,6 +7006,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6788,6 +7032,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6804,6 +7049,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6820,6 +7066,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6836,6 +7083,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6854,6 +7102,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6871,6 +7120,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6890,6 +7140,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6931,6 +7182,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6947,6 +7199,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6964,6 +7217,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6981,6 +7235,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7006,6 +7261,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,6 +7278,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7038,6 +7295,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7054,6 +7312,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7072,6 +7331,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7089,6 +7349,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7108,6 +7369,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7143,6 +7405,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7159,6 +7422,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7176,6 +7440,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,6 +7458,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7214,6 +7480,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7230,6 +7497,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7246,6 +7514,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7262,6 +7531,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7280,6 +7550,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7297,6 +7568,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7316,6 +7588,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7357,6 +7630,7 @@ export interface operations {
             /** @description the TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7373,6 +7647,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7390,6 +7665,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7407,6 +7683,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7428,6 +7705,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7444,6 +7722,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7460,6 +7739,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7476,6 +7756,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7494,6 +7775,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7511,6 +7793,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7530,6 +7813,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7565,6 +7849,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7581,6 +7866,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7598,6 +7884,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7615,6 +7902,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7640,6 +7928,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7656,6 +7945,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7672,6 +7962,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7688,6 +7979,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7706,6 +7998,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7723,6 +8016,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7742,6 +8036,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7783,6 +8078,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7799,6 +8095,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7816,6 +8113,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7833,6 +8131,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7858,6 +8157,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7874,6 +8174,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7890,6 +8191,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7906,6 +8208,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7924,6 +8227,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7941,6 +8245,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7960,6 +8265,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7995,6 +8301,7 @@ export interface operations {
             /** @description the Authorization response */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8011,6 +8318,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8028,6 +8336,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8044,6 +8353,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8065,6 +8375,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8081,6 +8392,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8097,6 +8409,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8113,6 +8426,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8131,6 +8445,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8148,6 +8463,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8167,6 +8483,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8202,6 +8519,7 @@ export interface operations {
             /** @description one page of transactions, newest first */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8216,6 +8534,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8233,6 +8552,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8249,6 +8569,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8265,6 +8586,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8281,6 +8603,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8297,6 +8620,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8315,6 +8639,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8331,6 +8656,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8372,6 +8698,7 @@ export interface operations {
             /** @description one page of transactions, newest first */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8386,6 +8713,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8403,6 +8731,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8419,6 +8748,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8435,6 +8765,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8451,6 +8782,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8467,6 +8799,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8485,6 +8818,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8501,6 +8835,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8536,6 +8871,7 @@ export interface operations {
             /** @description one page of transactions, newest first */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8550,6 +8886,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8567,6 +8904,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8583,6 +8921,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8599,6 +8938,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8615,6 +8955,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8631,6 +8972,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8649,6 +8991,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8666,6 +9009,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8684,6 +9028,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8723,6 +9068,7 @@ export interface operations {
             /** @description one page of transactions, newest first */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8737,6 +9083,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8754,6 +9101,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8770,6 +9118,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8786,6 +9135,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8802,6 +9152,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8818,6 +9169,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8836,6 +9188,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8853,6 +9206,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8871,6 +9225,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8904,6 +9259,7 @@ export interface operations {
             /** @description the canceled transaction */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8918,6 +9274,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8935,6 +9292,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8951,6 +9309,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8967,6 +9326,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8983,6 +9343,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8999,6 +9360,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9015,6 +9377,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9033,6 +9396,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9050,6 +9414,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9069,6 +9434,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9110,6 +9476,7 @@ export interface operations {
             /** @description the canceled transaction */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9124,6 +9491,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9141,6 +9509,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9157,6 +9526,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9173,6 +9543,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9189,6 +9560,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9205,6 +9577,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9221,6 +9594,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9239,6 +9613,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9256,6 +9631,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9275,6 +9651,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9310,6 +9687,7 @@ export interface operations {
             /** @description the abort's own TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +9703,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9342,6 +9721,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9358,6 +9738,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9374,6 +9755,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9390,6 +9772,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9406,6 +9789,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9422,6 +9806,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9440,6 +9825,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9457,6 +9843,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9476,6 +9863,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9517,6 +9905,7 @@ export interface operations {
             /** @description the abort's own TERMINAL_ACKNOWLEDGED event */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9532,6 +9921,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9549,6 +9939,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9565,6 +9956,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9581,6 +9973,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9597,6 +9990,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9613,6 +10007,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9629,6 +10024,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9647,6 +10043,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9664,6 +10061,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9683,6 +10081,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9718,6 +10117,7 @@ export interface operations {
             /** @description the job record */
             202: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9733,6 +10133,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9750,6 +10151,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9767,6 +10169,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9783,6 +10186,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9799,6 +10203,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9815,6 +10220,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9833,6 +10239,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9850,6 +10257,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9868,6 +10276,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9907,6 +10316,7 @@ export interface operations {
             /** @description the job record */
             202: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9922,6 +10332,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9939,6 +10350,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9956,6 +10368,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9972,6 +10385,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9988,6 +10402,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10004,6 +10419,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10022,6 +10438,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,6 +10456,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10057,6 +10475,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10088,6 +10507,7 @@ export interface operations {
             /** @description the job record */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10102,6 +10522,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10119,6 +10540,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10136,6 +10558,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10152,6 +10575,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10168,6 +10592,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10184,6 +10609,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10202,6 +10628,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10218,6 +10645,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10256,6 +10684,7 @@ export interface operations {
             /** @description the job record */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10270,6 +10699,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10287,6 +10717,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10304,6 +10735,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10320,6 +10752,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10336,6 +10769,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10352,6 +10786,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10370,6 +10805,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10386,6 +10822,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10417,6 +10854,7 @@ export interface operations {
             /** @description the fleet */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10431,6 +10869,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10448,6 +10887,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10464,6 +10904,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10480,6 +10921,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10496,6 +10938,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10514,6 +10957,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10530,6 +10974,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10565,6 +11010,7 @@ export interface operations {
             /** @description the new terminal */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10579,6 +11025,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10596,6 +11043,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10612,6 +11060,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10628,6 +11077,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10644,6 +11094,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10660,6 +11111,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10678,6 +11130,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10695,6 +11148,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10713,6 +11167,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10748,6 +11203,7 @@ export interface operations {
             /** @description the terminal as changed */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10762,6 +11218,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10779,6 +11236,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10795,6 +11253,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10811,6 +11270,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10827,6 +11287,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10843,6 +11304,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10861,6 +11323,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10878,6 +11341,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10896,6 +11360,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10931,6 +11396,7 @@ export interface operations {
             /** @description the transaction that took the action */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10945,6 +11411,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10962,6 +11429,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10978,6 +11446,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10994,6 +11463,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11010,6 +11480,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11026,6 +11497,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11042,6 +11514,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11060,6 +11533,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11077,6 +11551,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11095,6 +11570,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11126,6 +11602,7 @@ export interface operations {
             /** @description the terminal, `link: "offline"` */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11140,6 +11617,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11157,6 +11635,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11173,6 +11652,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11189,6 +11669,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11205,6 +11686,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11221,6 +11703,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11239,6 +11722,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11256,6 +11740,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11274,6 +11759,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11305,6 +11791,7 @@ export interface operations {
             /** @description the terminal */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11319,6 +11806,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11336,6 +11824,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11352,6 +11841,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11368,6 +11858,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11384,6 +11875,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11400,6 +11892,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11418,6 +11911,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11435,6 +11929,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11453,6 +11948,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11482,6 +11978,7 @@ export interface operations {
             /** @description the merchant's clock */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11496,6 +11993,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11513,6 +12011,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11529,6 +12028,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11545,6 +12045,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11561,6 +12062,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11579,6 +12081,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11595,6 +12098,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11630,6 +12134,7 @@ export interface operations {
             /** @description the clock, moved */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11644,6 +12149,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11661,6 +12167,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11677,6 +12184,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11693,6 +12201,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11709,6 +12218,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11727,6 +12237,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11743,6 +12254,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11777,6 +12289,7 @@ export interface operations {
             /** @description the transaction's deliveries */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11791,6 +12304,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11808,6 +12322,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11824,6 +12339,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11840,6 +12356,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11856,6 +12373,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11874,6 +12392,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11890,6 +12409,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11923,6 +12443,7 @@ export interface operations {
             /** @description the new delivery */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11937,6 +12458,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11954,6 +12476,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11970,6 +12493,7 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11986,6 +12510,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12002,6 +12527,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12018,6 +12544,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12036,6 +12563,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12052,6 +12580,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12083,6 +12612,7 @@ export interface operations {
             /** @description the new secret */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12097,6 +12627,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12114,6 +12645,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12130,6 +12662,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12146,6 +12679,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12162,6 +12696,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12180,6 +12715,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12196,6 +12732,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12227,6 +12764,7 @@ export interface operations {
             /** @description removed (or there was none) */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12239,6 +12777,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12256,6 +12795,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12272,6 +12812,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12288,6 +12829,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12304,6 +12846,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12322,6 +12865,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12338,6 +12882,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12369,6 +12914,7 @@ export interface operations {
             /** @description the stream; it stays open */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12383,6 +12929,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12400,6 +12947,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12416,6 +12964,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12432,6 +12981,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12448,6 +12998,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12466,6 +13017,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12482,6 +13034,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12511,6 +13064,7 @@ export interface operations {
             /** @description the new account, linked and ready */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12525,6 +13079,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12541,6 +13096,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12557,6 +13113,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12573,6 +13130,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12591,6 +13149,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12608,6 +13167,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12639,6 +13199,7 @@ export interface operations {
             /** @description the account is gone */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12651,6 +13212,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12668,6 +13230,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12684,6 +13247,7 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12700,6 +13264,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12716,6 +13281,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12732,6 +13298,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12750,6 +13317,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12766,6 +13334,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12797,6 +13366,7 @@ export interface operations {
             /** @description the caller is back to a clean state */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12811,6 +13381,7 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12828,6 +13399,7 @@ export interface operations {
              */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12844,6 +13416,7 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12860,6 +13433,7 @@ export interface operations {
              */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12876,6 +13450,7 @@ export interface operations {
              */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12894,6 +13469,7 @@ export interface operations {
              */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12911,6 +13487,7 @@ export interface operations {
              */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12929,6 +13506,7 @@ export interface operations {
              */
             504: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

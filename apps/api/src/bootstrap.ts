@@ -2,11 +2,12 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { contractValidationPipe, useContractJsonBody } from '@tps/http';
+import { assignRequestId, contractValidationPipe, useContractJsonBody } from '@tps/http';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
 import { signDocsRequest } from './openapi/docs-request-signer';
 import { SANDBOX_CORS } from './http/sandbox-cors';
+import { securityHeaders } from './http/security-headers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 
 export async function createApi(
@@ -22,7 +23,10 @@ export async function createApi(
     // already settled the outbox by the time the server closes.
     forceCloseConnections: true,
   });
-  // First, so that a preflight is answered before any check of a body it does not have.
+  // Before anything that may answer: a preflight, a refused body and an error carry them too.
+  app.use(assignRequestId);
+  app.use(securityHeaders(config.PROFILE));
+  // Before the body parser, so that a preflight is answered before any check of a body it does not have.
   if (config.PROFILE === 'sandbox') app.enableCors(SANDBOX_CORS);
   useContractJsonBody(app);
   app.useGlobalPipes(contractValidationPipe());

@@ -8,6 +8,7 @@ import {
   StorageUnavailableError,
 } from '@tps/domain';
 import { isStorageFailure } from '@tps/database';
+import { requestIdOf } from './request-id';
 
 interface BodyParserError {
   type?: string;
@@ -55,9 +56,10 @@ export class ContractExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const error = toContractError(exception);
     if (error.code === 'INT-001') {
-      this.logger.error(
-        exception instanceof Error ? (exception.stack ?? exception.message) : String(exception),
-      );
+      const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
+      // The id the answer carries (contract, "Request ids"): support finds this line from it.
+      const id = requestIdOf(response);
+      this.logger.error(id === undefined ? detail : `request ${id}: ${detail}`);
     }
     if (response.headersSent) return;
     if (

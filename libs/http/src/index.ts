@@ -2,3 +2,4 @@ export * from './contract-exception.filter';
 export * from './validation';
 export * from './json-body';
 export * from './json-scan';
+export * from './request-id';

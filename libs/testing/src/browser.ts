@@ -17,13 +17,32 @@ export function findChromium(): string | undefined {
   return USUAL_PATHS.find((path) => existsSync(path));
 }
 
-/** A headless Chromium with a fresh profile (no cache, no state between runs), and its first page. */
+/** Reports each `securitypolicyviolation` of every page to the test, before any page script runs. */
+const REPORT_VIOLATIONS = `document.addEventListener('securitypolicyviolation', (event) => {
+  window.reportCspViolation(event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline') + ' at ' + event.sourceFile + ':' + event.lineNumber);
+});`;
+
+/**
+ * A headless Chromium with a fresh profile (no cache, no state between runs), and its first page.
+ * It records every Content-Security-Policy violation of its pages (the event, and Chromium's
+ * console message for what the event misses), so a test can say the pages work under their policy.
+ */
 export class Browser {
+  readonly cspViolations: string[] = [];
+
   private constructor(
     readonly context: BrowserContext,
     readonly page: Page,
     private readonly profile: string,
   ) {}
+
+  private async watchCsp(): Promise<void> {
+    await this.context.exposeFunction('reportCspViolation', (text: string) => this.cspViolations.push(text));
+    await this.context.addInitScript(REPORT_VIOLATIONS);
+    this.page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) this.cspViolations.push(message.text());
+    });
+  }
 
   static async launch(viewport = { width: 1280, height: 800 }): Promise<Browser> {
     const executablePath = findChromium();
@@ -47,7 +66,9 @@ export class Browser {
       ],
     });
     const page = context.pages()[0] ?? (await context.newPage());
-    return new Browser(context, page, profile);
+    const browser = new Browser(context, page, profile);
+    await browser.watchCsp();
+    return browser;
   }
 
   async close(): Promise<void> {

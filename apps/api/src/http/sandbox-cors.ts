@@ -1,4 +1,5 @@
 import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface';
+import { REQUEST_ID_HEADER } from '@tps/http';
 
 /**
  * CORS of the sandbox profile (contract §18): any origin may call the API from a browser, so
@@ -10,6 +11,6 @@ export const SANDBOX_CORS: CorsOptions = {
   origin: '*',
   methods: ['GET', 'POST', 'PATCH', 'DELETE'],
   allowedHeaders: ['Authorization', 'timestamp', 'Content-Type'],
-  exposedHeaders: ['Retry-After', 'Location'],
+  exposedHeaders: ['Retry-After', 'Location', REQUEST_ID_HEADER],
   maxAge: 600,
 };

@@ -5,6 +5,7 @@ import {
   getSchemaPath,
   type OpenAPIObject,
   type OperationObject,
+  type HeaderObject,
   type ParameterObject,
   type ResponseObject,
 } from '@nestjs/swagger';
@@ -16,6 +17,7 @@ import {
   TransactionEventDoc,
 } from '@tps/contracts/dto';
 import { ERROR_CATALOGUE, type ErrorCode } from '@tps/domain';
+import { REQUEST_ID_HEADER } from '@tps/http';
 import { PUBLIC_EXTENSION } from '../auth/public-route.decorator';
 import { SERIAL_PATTERN } from '../terminals/terminal-serial.pipe';
 import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
@@ -81,6 +83,15 @@ function skeleton(): Omit<OpenAPIObject, 'paths'> {
 
 /** The codes answered with `Retry-After` (contract §4, §13). */
 const RETRY_AFTER_CODES: readonly ErrorCode[] = ['RATE-001', 'INT-002', 'INT-003'];
+
+/** Every answer carries it (docs/contract.md, "Request ids"), so every response declares it. */
+const REQUEST_ID_COMPONENT = 'RequestId';
+const REQUEST_ID: HeaderObject = {
+  description:
+    "The request's id: the caller's own `Request-Id` when it sent a printable one of at most 128 characters, else a new one. Quote it to support: the service's log lines for the request name it.",
+  required: true,
+  schema: { type: 'string', maxLength: 128 },
+};
 
 /** Errors a route answers by what it is (signed or public), whatever it does. */
 function sharedCodes(isPublic: boolean): readonly ErrorCode[] {
@@ -178,6 +189,12 @@ function finishOperation(operation: OperationObject & Record<string, unknown>): 
       },
     };
   }
+  for (const response of Object.values(operation.responses) as ResponseObject[]) {
+    response.headers = {
+      [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_COMPONENT}` },
+      ...response.headers,
+    };
+  }
 }
 
 /**
@@ -208,6 +225,7 @@ function finish(document: OpenAPIObject): OpenAPIObject {
         [TIMESTAMP_PARAMETER]: TIMESTAMP_HEADER,
         [TERMINAL_SERIAL_PARAM]: TERMINAL_SERIAL,
       },
+      headers: { ...document.components?.headers, [REQUEST_ID_COMPONENT]: REQUEST_ID },
     },
   });
 }
