@@ -1,4 +1,6 @@
+import { request } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { Browser, DEMO_MERCHANT, poll, scenarioBody, Stack, WebhookReceiver } from '@tps/testing';
 
@@ -45,6 +47,30 @@ describe('demo console in the browser (GET /console)', () => {
     await page.screenshot({ path });
   }
 
+  /** The raw bytes and headers of a GET, with no decoding on our side. */
+  function rawGet(
+    url: string,
+    acceptEncoding: string,
+  ): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const sent = request(url, { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+  }
+
+  /** The right edge of an element lies within the screen's width. */
+  async function withinWidth(locator: Locator): Promise<boolean> {
+    const box = await locator.boundingBox();
+    const width = await page.evaluate<number>('window.innerWidth');
+    return box !== null && box.x >= 0 && box.x + box.width <= width;
+  }
+
   async function startFromForm(options: {
     serial: string;
     scenario: string;
@@ -69,6 +95,30 @@ describe('demo console in the browser (GET /console)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toContain("connect-src 'self'");
     expect(await response.text()).toContain('<div id="app">');
+  });
+
+  it('serves the script compressed when asked (gzip or brotli), the same bytes once decoded', async () => {
+    const html = await (await fetch(`${stack.apiUrl}/console`)).text();
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const plain = await rawGet(`${stack.apiUrl}${script}`, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(10_000);
+
+    const gzip = await rawGet(`${stack.apiUrl}${script}`, 'gzip, deflate');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers['content-type']).toMatch(/javascript/);
+    expect(gzip.headers['vary']).toMatch(/accept-encoding/i);
+    expect(gzip.body.length).toBeLessThan(plain.body.length / 2);
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+
+    const brotli = await rawGet(`${stack.apiUrl}${script}`, 'gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
+
+    // A weight of 0 refuses an encoding.
+    const noBrotli = await rawGet(`${stack.apiUrl}${script}`, 'br;q=0, gzip');
+    expect(noBrotli.headers['content-encoding']).toBe('gzip');
   });
 
   it('signs in with merchant id and secret key; the secret is in no URL', async () => {
@@ -101,6 +151,12 @@ describe('demo console in the browser (GET /console)', () => {
       },
       WAIT_MS,
     );
+    // Whoever else watches the shared merchant sees since when, from where, and when it lapses.
+    await card
+      .getByTestId('cardholder-note')
+      .filter({ hasText: /manual, set (just now|\d+ min ago) from / })
+      .waitFor();
+    expect(await card.getByTestId('cardholder-note').textContent()).toMatch(/back to auto in \d+ min/);
 
     const id = await startFromForm({
       serial: 'SIM0000002',
@@ -172,10 +228,26 @@ describe('demo console in the browser (GET /console)', () => {
     const body = scenarioBody('00');
     expect((await stack.client().post('/terminal/v1/SIM0000001/async/charge', body)).status).toBe(200);
     await screen('SIM0000001').filter({ hasText: 'Approved' }).waitFor();
-    await page
+    const row = page
       .getByRole('list', { name: 'Recent transactions' })
-      .filter({ hasText: body.client_transaction_id.slice(0, 8) })
-      .waitFor();
+      .getByRole('listitem')
+      .filter({ hasText: body.client_transaction_id.slice(0, 8) });
+    await row.filter({ hasText: '$116.00' }).waitFor();
+    const found = await stack
+      .client()
+      .post<{ items: Array<{ created_at: string }> }>(
+        '/terminal/v1/SIM0000001/sync/transaction_search_online',
+        {
+          client_transaction_id: body.client_transaction_id,
+        },
+      );
+    // The time it was made, on the merchant's clock in Mexico City (UTC-6, contract §8).
+    const createdAt = found.body.items[0].created_at;
+    const time = row.locator(`time[datetime="${createdAt}"]`);
+    await time.waitFor();
+    expect(await time.textContent()).toBe(
+      new Date(Date.parse(createdAt) - 6 * 3600_000).toISOString().slice(11, 19),
+    );
 
     const job = await stack.client().post<Record<string, string>>('/terminal/v1/SIM0000001/print', {
       commands: [
@@ -216,6 +288,8 @@ describe('demo console in the browser (GET /console)', () => {
     await shoot('console-overview.png');
     await card.getByRole('button', { name: 'Bring SIM0000001 online' }).click();
     await screen('SIM0000001').filter({ hasNotText: 'Offline' }).waitFor();
+    // Back online it is idle again, not showing the outcome it had before it went away.
+    await screen('SIM0000001').filter({ hasText: 'Ready' }).waitFor();
   });
 
   it('fits a tablet: one column, nothing wider than the screen', async () => {
@@ -227,5 +301,50 @@ describe('demo console in the browser (GET /console)', () => {
     expect(pageErrors).toEqual([]);
     // Everything the console did in this suite ran under its policy without a refusal.
     expect(browser.cspViolations).toEqual([]);
+  });
+
+  it('fits a phone (390×844): nothing scrolls sideways, the main controls are on the screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screen('SIM0000001').waitFor();
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    const form = page.getByRole('region', { name: 'New payment' });
+    const controls = [
+      form.getByLabel('Operation'),
+      form.getByLabel('Terminal'),
+      form.getByLabel('Scenario'),
+      form.getByRole('button', { name: 'Send' }),
+      screen('SIM0000001'),
+      page.getByRole('button', { name: 'Tap a card on SIM0000001' }),
+      page.getByRole('button', { name: 'Advance' }),
+      page.getByRole('button', { name: 'Sign out' }),
+    ];
+    for (const control of controls) {
+      await control.scrollIntoViewIfNeeded();
+      expect(await control.isVisible()).toBe(true);
+      expect(await withinWidth(control)).toBe(true);
+    }
+    await shoot('console-phone.png');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the header clock ticks with the sandbox clock, and a 29-day advance reads in days', async () => {
+    const clock = page.getByTestId('clock');
+    const first = await clock.textContent();
+    expect(first).toMatch(/\d{2}:\d{2}:\d{2} Mexico City/);
+    await poll(
+      'the clock to tick',
+      async () => ((await clock.textContent()) !== first ? true : undefined),
+      WAIT_MS,
+    );
+
+    await page.getByLabel('Advance the clock by').selectOption({ label: '+29 days' });
+    await page.getByRole('button', { name: 'Advance' }).click();
+    await clock.filter({ hasText: '(+29 d)' }).waitFor();
+    const reading = await stack.client().get<{ local: string }>('/sandbox/clock');
+    // The date shown is the sandbox's, 29 days ahead of today's.
+    expect(await clock.textContent()).toContain(reading.body.local.slice(0, 10));
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -3,7 +3,17 @@ import { FINAL_STATUSES, OTHER_MERCHANT, poll, scenarioBody, Stack, WebhookRecei
 
 type Event = Record<string, any>;
 
-const RECORD_KEYS = ['cardholder', 'link', 'model', 'pace', 'printer', 'room', 'serialNumber', 'wifiMac'];
+const RECORD_KEYS = [
+  'cardholder',
+  'cardholderManual',
+  'link',
+  'model',
+  'pace',
+  'printer',
+  'room',
+  'serialNumber',
+  'wifiMac',
+];
 
 describe('sandbox terminals: create, list, offline and online', () => {
   let stack: Stack;
@@ -46,6 +56,7 @@ describe('sandbox terminals: create, list, offline and online', () => {
       pace: 'instant',
       printer: 'ok',
       cardholder: 'auto',
+      cardholderManual: null,
       link: 'up',
     });
     const events = await charge('LANE0042');

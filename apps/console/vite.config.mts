@@ -1,16 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress.mts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+const outDir = fileURLToPath(new URL('../../dist/console', import.meta.url));
 
 /** The console's bundle goes to dist/console, which the API serves at /console (sandbox only). */
 export default defineConfig({
   root,
   base: '/console/',
   logLevel: 'warn',
+  plugins: [precompress(`${outDir}/assets`)],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
-    outDir: fileURLToPath(new URL('../../dist/console', import.meta.url)),
+    outDir,
     emptyOutDir: true,
     assetsDir: 'assets',
     // The console runs only in the sandbox, on a presenter's recent browser.

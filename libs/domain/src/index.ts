@@ -9,3 +9,4 @@ export * from './business-state';
 export * from './print-lifecycle';
 export * from './approval-effects';
 export * from './paper-roll';
+export * from './cardholder-setting';

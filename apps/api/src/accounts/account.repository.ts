@@ -42,7 +42,11 @@ export class AccountRepository {
   /** Puts the merchant's terminals back online with the printer ok (pace kept); answers the fleet. */
   async restoreFleet(merchantId: string): Promise<TerminalEntity[]> {
     await this.writer.write((manager) =>
-      manager.update(TerminalEntity, { merchantId }, { offline: false, printer: 'ok', cardholder: 'auto' }),
+      manager.update(
+        TerminalEntity,
+        { merchantId },
+        { offline: false, printer: 'ok', cardholder: 'auto', cardholderSetAt: null, cardholderSetFrom: null },
+      ),
     );
     return this.fleetOf(merchantId);
   }

@@ -1,5 +1,6 @@
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS } from '@tps/domain';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
 /** Webhook attempts in flight at once, across all merchants: a bound on sockets, not on throughput. */
@@ -98,6 +99,15 @@ export class ApiConfig {
   @IsInt()
   @Min(100)
   ACCOUNT_RATE_LIMIT_WINDOW_MS = 60_000;
+
+  /**
+   * How long a sandbox terminal's `cardholder: manual` holds before it goes back to `auto`
+   * (contract §15): on a shared demo merchant one viewer's choice must not stall everyone's.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  CARDHOLDER_MANUAL_LAPSE_MS = DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS;
 
   /** How often the service looks for terminals that should be linked and are not (CLI-added ones). */
   @Type(() => Number)

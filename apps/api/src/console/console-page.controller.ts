@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { ContractError } from '@tps/domain';
 import { PublicRoute } from '../auth/public-route.decorator';
+import { precompressedVariant } from './precompressed-variant';
 
 /** Where `npm run build` puts the console's bundle: dist/console, beside dist/apps. */
 export const CONSOLE_DIR = join(__dirname, '..', '..', '..', '..', 'console');
@@ -36,12 +37,18 @@ export class ConsolePageController {
   }
 
   @Get('assets/:name')
-  asset(@Param('name') name: string, @Res() response: Response): void {
+  asset(@Param('name') name: string, @Req() request: Request, @Res() response: Response): void {
     const file = join(CONSOLE_DIR, 'assets', name);
     if (!ASSET_NAME.test(name) || name.startsWith('.') || !existsSync(file)) {
       throw new ContractError('NF-000', 'no such console asset');
     }
+    response.set({ 'x-content-type-options': 'nosniff' }).vary('Accept-Encoding');
+    // The build wrote name.br and name.gz beside the asset; the type stays the asset's own.
+    const variant = precompressedVariant(file, (encoding) => request.acceptsEncodings(encoding) === encoding);
+    if (variant !== undefined) {
+      response.type(name).set('content-encoding', variant.encoding);
+    }
     // Names carry a content hash: a new build is a new name.
-    response.set({ 'x-content-type-options': 'nosniff' }).sendFile(file, { maxAge: '1y', immutable: true });
+    response.sendFile(variant?.file ?? file, { maxAge: '1y', immutable: true });
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Ip, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CardReply } from '@tps/link';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
@@ -46,9 +46,9 @@ export class SandboxTerminalsController {
 
   @Patch(':serial')
   @ApiOperation({
-    summary: "Change a simulated terminal's settings (pace, printer)",
+    summary: "Change a simulated terminal's settings (pace, printer, cardholder)",
     description:
-      'Pace: `instant` (tests), `fast` or `realistic`. Printer: `ok`, or `cover_open` / `paper_out` to fail the next jobs.',
+      'Pace: `instant` (tests), `fast` or `realistic`. Printer: `ok`, or `cover_open` / `paper_out` to fail the next jobs. Cardholder: `manual` records when and from which client address it was set, and lapses back to `auto` after CARDHOLDER_MANUAL_LAPSE_MS (10 minutes by default).',
   })
   @ApiOkResponse({ type: TerminalRecordDoc, description: 'the terminal as changed' })
   @ApiErrors('PAR-002', TERMINAL_ROUTE_ERRORS)
@@ -56,8 +56,9 @@ export class SandboxTerminalsController {
     @CurrentMerchant() merchant: MerchantEntity,
     @Param('serial', TerminalSerialPipe) serial: string,
     @Body() body: UpdateTerminalDto,
+    @Ip() from: string | undefined,
   ): Promise<TerminalRecord> {
-    return this.terminals.update(merchant, serial, body);
+    return this.terminals.update(merchant, serial, body, from ?? 'unknown');
   }
 
   @Post(':serial/card')

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ContractError, type CardholderMode } from '@tps/domain';
+import { chooseCardholder, ContractError, type CardholderMode } from '@tps/domain';
 import type { CardAction, CardReply } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { ApiConfig } from '../config/api-config';
@@ -9,7 +9,14 @@ import { DEFAULT_MODEL } from '../seed/sandbox-seed';
 import { TerminalEntity } from '../terminals/terminal.entity';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { TerminalResolver } from '../terminals/terminal-resolver';
+import {
+  cardholderManualRecord,
+  cardholderOf,
+  storeCardholder,
+  type CardholderManualRecord,
+} from './cardholder-of-terminal';
 import type { CreateTerminalDto } from './create-terminal.dto';
+import { RealClock } from './real-clock';
 import type { UpdateTerminalDto } from './update-terminal.dto';
 
 /** A terminal as the sandbox control routes answer it (contract §11). */
@@ -21,6 +28,8 @@ export interface TerminalRecord {
   pace: string;
   printer: string;
   cardholder: CardholderMode;
+  /** Contract §15: since when, from which client address, and until when `manual` holds. */
+  cardholderManual: CardholderManualRecord | null;
   link: LinkState;
 }
 
@@ -41,9 +50,12 @@ export class SandboxTerminals {
     private readonly resolver: TerminalResolver,
     private readonly terminals: TerminalRepository,
     private readonly links: TerminalLinks,
+    private readonly clock: RealClock,
   ) {}
 
   record(terminal: TerminalEntity): TerminalRecord {
+    // As stored: the lapse sweep stores `auto` only once the simulator hosts the terminal so.
+    const cardholder = cardholderOf(terminal);
     return {
       serialNumber: terminal.serialNumber,
       model: terminal.model,
@@ -51,8 +63,8 @@ export class SandboxTerminals {
       room: terminal.room,
       pace: terminal.pace,
       printer: terminal.printer,
-      // An entity built in memory without the setting (the database defaults it) is `auto`.
-      cardholder: terminal.cardholder ?? 'auto',
+      cardholder: cardholder.mode,
+      cardholderManual: cardholderManualRecord(cardholder, this.config.CARDHOLDER_MANUAL_LAPSE_MS),
       link: this.links.state(terminal),
     };
   }
@@ -75,6 +87,8 @@ export class SandboxTerminals {
       printer: 'ok',
       offline: false,
       cardholder: 'auto',
+      cardholderSetAt: null,
+      cardholderSetFrom: null,
     });
     if (!(await this.terminals.insert(terminal))) {
       throw new ContractError('TER-004', `serial ${serial} is already taken`, 'serial');
@@ -82,15 +96,18 @@ export class SandboxTerminals {
     return this.rehost(terminal);
   }
 
+  /** `from`: the caller's client address, recorded with `manual` (contract §15). */
   async update(
     merchant: MerchantEntity,
     serial: string,
     changes: UpdateTerminalDto,
+    from: string,
   ): Promise<TerminalRecord> {
     const terminal = await this.resolver.resolve(merchant, serial);
     if (changes.pace !== undefined) terminal.pace = changes.pace;
     if (changes.printer !== undefined) terminal.printer = changes.printer;
-    if (changes.cardholder !== undefined) terminal.cardholder = changes.cardholder;
+    if (changes.cardholder !== undefined)
+      storeCardholder(terminal, chooseCardholder(changes.cardholder, this.clock.nowMs(), from));
     const saved = await this.terminals.save(terminal);
     await this.links.host(saved, HOST_TIMEOUT_MS);
     return this.record(saved);

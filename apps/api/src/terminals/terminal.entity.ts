@@ -33,6 +33,14 @@ export class TerminalEntity {
   @Column({ type: 'varchar', length: 8, default: 'auto' })
   cardholder!: CardholderMode;
 
+  /** Contract §15: when `manual` was set (ISO, real time), so that it lapses; null when `auto`. */
+  @Column({ name: 'cardholder_set_at', type: 'varchar', length: 32, nullable: true })
+  cardholderSetAt!: string | null;
+
+  /** Contract §15: the client address that set `manual`; null when `auto`. */
+  @Column({ name: 'cardholder_set_from', type: 'varchar', length: 64, nullable: true })
+  cardholderSetFrom!: string | null;
+
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
 }

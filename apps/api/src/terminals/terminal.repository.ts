@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, type Repository } from 'typeorm';
+import { IsNull, QueryFailedError, type Repository } from 'typeorm';
 import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
 import { TerminalEntity } from './terminal.entity';
 
@@ -30,6 +30,26 @@ export class TerminalRepository {
 
   listAll(): Promise<TerminalEntity[]> {
     return this.terminals.find({ order: { serialNumber: 'ASC' } });
+  }
+
+  /** Terminals whose cardholder is `manual`: the ones that may have to lapse (contract §15). */
+  listManual(): Promise<TerminalEntity[]> {
+    return this.terminals.find({ where: { cardholder: 'manual' }, order: { serialNumber: 'ASC' } });
+  }
+
+  /**
+   * Stores `auto` in place of the `manual` set at `setAt`; false when it was set again (or
+   * cleared) meanwhile, by a request or another process, which then keeps its own setting.
+   */
+  async lapseManual(serialNumber: string, setAt: string | null): Promise<boolean> {
+    const result = await this.writer.write((manager) =>
+      manager.update(
+        TerminalEntity,
+        { serialNumber, cardholder: 'manual', cardholderSetAt: setAt ?? IsNull() },
+        { cardholder: 'auto', cardholderSetAt: null, cardholderSetFrom: null },
+      ),
+    );
+    return (result.affected ?? 0) > 0;
   }
 
   /** Adds a terminal; false when its serial is already taken (by any merchant). */

@@ -1,6 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleClient } from '../api/client';
+import { offsetWords, sandboxClockText } from '../model/time-words';
 import type { Clock } from '../model/types';
+
+/** The clock is drawn each second from the offset; the offset is read again now and then, for advances made elsewhere. */
+const TICK_MS = 1000;
+const REREAD_MS = 30_000;
 
 const STEPS = [
   { seconds: 3600, words: '1 hour' },
@@ -14,9 +19,17 @@ export function ClockControl({ client }: { client: ConsoleClient }) {
   const [clock, setClock] = useState<Clock | null>(null);
   const [step, setStep] = useState(STEPS[1].seconds);
   const [error, setError] = useState('');
+  const [now, setNow] = useState(Date.now());
 
   useEffect(() => {
-    void client.ok<Clock>('GET', '/sandbox/clock').then(setClock, () => undefined);
+    const read = (): void => void client.ok<Clock>('GET', '/sandbox/clock').then(setClock, () => undefined);
+    read();
+    const tick = setInterval(() => setNow(Date.now()), TICK_MS);
+    const reread = setInterval(read, REREAD_MS);
+    return () => {
+      clearInterval(tick);
+      clearInterval(reread);
+    };
   }, [client]);
 
   const advance = async (): Promise<void> => {
@@ -31,8 +44,10 @@ export function ClockControl({ client }: { client: ConsoleClient }) {
   return (
     <div class="clock" role="group" aria-label="Sandbox clock">
       <span data-testid="clock">
-        {clock === null ? 'clock…' : `${clock.local.slice(0, 16).replace('T', ' ')} Mexico City`}
-        {clock !== null && clock.offset_seconds > 0 ? ` (+${Math.round(clock.offset_seconds / 3600)} h)` : ''}
+        {clock === null ? 'clock…' : sandboxClockText(now, clock.offset_seconds)}
+        {clock !== null && offsetWords(clock.offset_seconds) !== ''
+          ? ` (${offsetWords(clock.offset_seconds)})`
+          : ''}
       </span>
       <select
         aria-label="Advance the clock by"

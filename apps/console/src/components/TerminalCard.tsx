@@ -1,6 +1,7 @@
 import { SelectField } from './SelectField';
 import { useState } from 'preact/hooks';
 import { isErrorBody, type ConsoleClient } from '../api/client';
+import { cardholderNote } from '../model/cardholder-note';
 import { screenOf } from '../model/screen';
 import type { ReadingType, TerminalRecord, TransactionEvent } from '../model/types';
 
@@ -111,6 +112,11 @@ export function TerminalCard({ client, terminal, last, onTerminal, onRefresh }: 
           Cardholder manual
         </label>
       </div>
+      {terminal.cardholderManual !== null && (
+        <p class="note" data-testid="cardholder-note">
+          {cardholderNote(terminal.cardholderManual, Date.now())}
+        </p>
+      )}
       {notice !== '' && (
         <p role="alert" class="error">
           {notice}

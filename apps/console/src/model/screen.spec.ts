@@ -8,6 +8,7 @@ const terminal: TerminalRecord = {
   pace: 'instant',
   printer: 'ok',
   cardholder: 'manual',
+  cardholderManual: null,
   link: 'up',
 };
 

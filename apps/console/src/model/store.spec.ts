@@ -1,5 +1,5 @@
 import { INITIAL_STATE, reduce } from './store';
-import type { PrintJob, SearchItem } from './types';
+import type { PrintJob, SearchItem, TerminalRecord, TransactionEvent } from './types';
 
 function job(status: PrintJob['status'], printJobId = 'job-1'): PrintJob {
   return {
@@ -72,5 +72,48 @@ describe('console store: search answers', () => {
     const voided = { ...approved, business_state: 'VOIDED' };
     state = reduce(state, { type: 'found', items: [voided] });
     expect(state.transactions['tx-1'].item?.business_state).toBe('VOIDED');
+  });
+});
+
+describe('console store: a terminal back online', () => {
+  const terminal = (link: TerminalRecord['link']): TerminalRecord => ({
+    serialNumber: 'SIM0000001',
+    model: 'SIM-A920',
+    room: 'front-desk',
+    pace: 'instant',
+    printer: 'ok',
+    cardholder: 'auto',
+    cardholderManual: null,
+    link,
+  });
+  const canceled = {
+    event_id: 'e1',
+    previous_status: 'CARD_PRESENTED',
+    occurred_at: '2026-11-26T12:00:00.000Z',
+    status: 'TERMINAL_CANCELED',
+    client_transaction_id: 'c',
+    terminal: { serialNumber: 'SIM0000001' },
+    operation: {
+      type: 'charge',
+      amount: { iva: 16, subtotalIva: 100.94, subtotalIva0: 0 },
+      eventsWebHook: '',
+    },
+  } satisfies TransactionEvent;
+
+  it('forgets the outcome it showed before going offline, by a change of its own or one read from the fleet', () => {
+    let state = reduce(INITIAL_STATE, { type: 'fleet', fleet: [terminal('up')] });
+    state = reduce(state, { type: 'event', serial: 'SIM0000001', event: canceled });
+    state = reduce(state, { type: 'terminal', terminal: terminal('offline') });
+    expect(state.lastEvent.SIM0000001).toBe(canceled);
+    expect(
+      reduce(state, { type: 'terminal', terminal: terminal('up') }).lastEvent.SIM0000001,
+    ).toBeUndefined();
+    expect(reduce(state, { type: 'fleet', fleet: [terminal('down')] }).lastEvent.SIM0000001).toBeUndefined();
+  });
+
+  it('keeps the outcome while the terminal stays linked', () => {
+    let state = reduce(INITIAL_STATE, { type: 'fleet', fleet: [terminal('up')] });
+    state = reduce(state, { type: 'event', serial: 'SIM0000001', event: canceled });
+    expect(reduce(state, { type: 'fleet', fleet: [terminal('up')] }).lastEvent.SIM0000001).toBe(canceled);
   });
 });

@@ -69,17 +69,28 @@ function withEvent(view: TransactionView, event: TransactionEvent): TransactionV
   return { ...view, events, status: last.status, touched: Date.now() };
 }
 
+/**
+ * A terminal back from offline starts idle: the outcome it showed before it went away is old news
+ * (what it did meanwhile replays as new events). Its last event is forgotten, so its screen reads Ready.
+ */
+function withFleet(state: ConsoleState, fleet: TerminalRecord[]): ConsoleState {
+  const before = new Map(state.fleet.map((t) => [t.serialNumber, t.link]));
+  const back = fleet.filter((t) => before.get(t.serialNumber) === 'offline' && t.link !== 'offline');
+  if (back.length === 0) return { ...state, fleet };
+  const lastEvent = { ...state.lastEvent };
+  for (const terminal of back) delete lastEvent[terminal.serialNumber];
+  return { ...state, fleet, lastEvent };
+}
+
 export function reduce(state: ConsoleState, action: Action): ConsoleState {
   switch (action.type) {
     case 'fleet':
-      return { ...state, fleet: action.fleet };
+      return withFleet(state, action.fleet);
     case 'terminal':
-      return {
-        ...state,
-        fleet: state.fleet.map((t) =>
-          t.serialNumber === action.terminal.serialNumber ? action.terminal : t,
-        ),
-      };
+      return withFleet(
+        state,
+        state.fleet.map((t) => (t.serialNumber === action.terminal.serialNumber ? action.terminal : t)),
+      );
     case 'event': {
       const { event } = action;
       const key = event.client_transaction_id;

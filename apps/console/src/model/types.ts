@@ -42,7 +42,15 @@ export interface TerminalRecord {
   pace: 'instant' | 'fast' | 'realistic';
   printer: 'ok' | 'cover_open' | 'paper_out';
   cardholder: 'auto' | 'manual';
+  /** Contract §15: since when and from which client address `manual` holds, and until when. */
+  cardholderManual: CardholderManual | null;
   link: 'up' | 'down' | 'offline';
+}
+
+export interface CardholderManual {
+  setAt: string;
+  setFrom: string;
+  lapsesAt: string;
 }
 
 export interface SearchItem {

@@ -4,6 +4,7 @@ import { BusinessState1795334600000 } from './1795334600000-business-state';
 import { PrintJobs1795334800000 } from './1795334800000-print-jobs';
 import { TerminalCardholder1795335160000 } from './1795335160000-terminal-cardholder';
 import { TransactionCounters1795335400000 } from './1795335400000-transaction-counters';
+import { CardholderSetBy1795335600000 } from './1795335600000-cardholder-set-by';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const API_MIGRATIONS = [
   PrintJobs1795334800000,
   TerminalCardholder1795335160000,
   TransactionCounters1795335400000,
+  CardholderSetBy1795335600000,
 ];
