@@ -882,8 +882,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a simulated terminal's settings (pace, printer)
-         * @description Pace: `instant` (tests), `fast` or `realistic`. Printer: `ok`, or `cover_open` / `paper_out` to fail the next jobs.
+         * Change a simulated terminal's settings (pace, printer, cardholder)
+         * @description Pace: `instant` (tests), `fast` or `realistic`. Printer: `ok`, or `cover_open` / `paper_out` to fail the next jobs. Cardholder: `manual` records when and from which client address it was set, and lapses back to `auto` after CARDHOLDER_MANUAL_LAPSE_MS (10 minutes by default).
          */
         patch: operations["SandboxTerminalsController_update"];
         trace?: never;
@@ -1994,6 +1994,23 @@ export interface components {
              */
             room?: string;
         };
+        CardholderManualDoc: {
+            /**
+             * Format: date-time
+             * @description when manual was set (real time, UTC)
+             */
+            setAt: string;
+            /**
+             * @description the client address that set it
+             * @example 203.0.113.7
+             */
+            setFrom: string;
+            /**
+             * Format: date-time
+             * @description when it goes back to auto unless set again
+             */
+            lapsesAt: string;
+        };
         TerminalRecordDoc: {
             /** @example SIM0000002 */
             serialNumber: string;
@@ -2017,6 +2034,8 @@ export interface components {
              * @enum {string}
              */
             cardholder: "auto" | "manual";
+            /** @description set while cardholder is manual (contract §15), else null */
+            cardholderManual: components["schemas"]["CardholderManualDoc"] | null;
         };
         UpdateTerminalDto: {
             /** @enum {string} */
