@@ -89,11 +89,14 @@ export class ApiConfig {
   @Min(100)
   RATE_LIMIT_WINDOW_MS = 1000;
 
-  /** Sandbox accounts each client address may create per window (`POST /sandbox/accounts`). */
+  /**
+   * Sandbox accounts each client address may create per window (`POST /sandbox/accounts`): room
+   * for CI matrices behind one NAT address (a 20-job matrix makes 20 a wave, several waves a minute).
+   */
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  ACCOUNT_RATE_LIMIT_MAX = 60;
+  ACCOUNT_RATE_LIMIT_MAX = 300;
 
   @Type(() => Number)
   @IsInt()
