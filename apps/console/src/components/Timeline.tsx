@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ConsoleClient } from '../api/client';
 import type { TransactionView } from '../model/store';
+import { mexicoCityTimeOfDay } from '../model/time-words';
 import type { DeliveryRecord, PrintJob } from '../model/types';
 
 interface TimelineProps {
@@ -15,10 +16,6 @@ interface Step {
   status: string;
   occurredAt: string;
   detail: string;
-}
-
-function time(iso: string): string {
-  return iso.slice(11, 23);
 }
 
 function stepsOf(view: TransactionView): Step[] {
@@ -121,7 +118,7 @@ export function Timeline({ client, view, deliveryTick, onPrinted }: TimelineProp
             <li key={step.eventId} class="step" data-status={step.status}>
               <div class="step-event">
                 <span class={`badge status-${step.status}`}>{step.status}</span>
-                <span class="mono muted">{time(step.occurredAt)}</span>
+                <span class="mono muted">{mexicoCityTimeOfDay(step.occurredAt)}</span>
                 {step.detail !== '' && <span>{step.detail}</span>}
               </div>
               <div class="step-webhooks">
@@ -134,7 +131,9 @@ export function Timeline({ client, view, deliveryTick, onPrinted }: TimelineProp
                         #{a.n} {a.status_code ?? a.error} · {a.latency_ms} ms
                       </span>
                     ))}
-                    {d.next_attempt_at !== null && <span class="muted">next {time(d.next_attempt_at)}</span>}
+                    {d.next_attempt_at !== null && (
+                      <span class="muted">next {mexicoCityTimeOfDay(d.next_attempt_at)}</span>
+                    )}
                     <button
                       class="quiet"
                       aria-label={`Redeliver ${step.status}`}

@@ -1,4 +1,4 @@
-import { agoWords, mexicoCityText, offsetWords, sandboxClockText } from './time-words';
+import { agoWords, mexicoCityText, mexicoCityTimeOfDay, offsetWords, sandboxClockText } from './time-words';
 
 const NOON_UTC = Date.parse('2026-11-26T12:00:00.000Z');
 
@@ -7,6 +7,11 @@ describe('time as the console words it', () => {
     expect(mexicoCityText(NOON_UTC)).toBe('2026-11-26 06:00:00');
     expect(sandboxClockText(NOON_UTC + 1000, 0)).toBe('2026-11-26 06:00:01 Mexico City');
     expect(sandboxClockText(NOON_UTC, 29 * 86_400)).toBe('2026-12-25 06:00:00 Mexico City');
+  });
+
+  it("reads an event's time of day in Mexico City too, to the millisecond (the timeline)", () => {
+    expect(mexicoCityTimeOfDay('2026-11-26T12:00:00.123Z')).toBe('06:00:00.123');
+    expect(mexicoCityTimeOfDay('2026-11-26T03:04:05.007Z')).toBe('21:04:05.007');
   });
 
   it('shows an offset of a day or more in days, and below a day in hours and minutes', () => {

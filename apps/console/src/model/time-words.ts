@@ -6,6 +6,12 @@ export function mexicoCityText(atMs: number): string {
   return new Date(atMs + MEXICO_CITY_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** `HH:MM:SS.mmm` in Mexico City for an ISO instant (an event's `occurred_at`), as the list and header read time. */
+export function mexicoCityTimeOfDay(iso: string): string {
+  const atMs = Date.parse(iso);
+  return `${mexicoCityText(atMs).slice(11)}.${String(atMs % 1000).padStart(3, '0')}`;
+}
+
 /** The sandbox clock as the header shows it: real time moved forward by the merchant's offset. */
 export function sandboxClockText(realNowMs: number, offsetSeconds: number): string {
   return `${mexicoCityText(realNowMs + offsetSeconds * 1000)} Mexico City`;
