@@ -51,6 +51,8 @@ export interface ErrorBody {
 export class ContractError extends Error {
   readonly status: number;
   readonly type: ErrorType;
+  /** When the caller should come back, for the refusals that say so (the HTTP layer sends Retry-After). */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,
@@ -73,7 +75,7 @@ export class ContractError extends Error {
 /** 429 RATE-001, telling the caller when to come back (the HTTP layer adds Retry-After). */
 export class RateLimitedError extends ContractError {
   constructor(
-    readonly retryAfterSeconds: number,
+    override readonly retryAfterSeconds: number,
     what = 'too many requests for this merchant',
   ) {
     super('RATE-001', `${what}; retry after ${retryAfterSeconds} s`);
@@ -83,7 +85,7 @@ export class RateLimitedError extends ContractError {
 /** 503 INT-002: the service could not store what the request needs, so it kept nothing of it. */
 export class StorageUnavailableError extends ContractError {
   /** Long enough for a full disk to be noticed, short enough for a CI job to ride it out. */
-  readonly retryAfterSeconds = 2;
+  override readonly retryAfterSeconds = 2;
 
   constructor(override readonly cause: unknown) {
     super('INT-002', 'the service cannot write to its storage right now; retry later');
@@ -96,7 +98,7 @@ export class StorageUnavailableError extends ContractError {
  * id answers the outcome once storage works (the terminal sends its events again).
  */
 export class OutcomeNotStoredError extends ContractError {
-  readonly retryAfterSeconds = 2;
+  override readonly retryAfterSeconds = 2;
 
   constructor(
     clientTransactionId: string,

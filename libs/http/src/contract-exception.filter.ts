@@ -1,12 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import {
-  ContractError,
-  FollowableOutcomeUnknownError,
-  OutcomeNotStoredError,
-  RateLimitedError,
-  StorageUnavailableError,
-} from '@tps/domain';
+import { ContractError, FollowableOutcomeUnknownError, StorageUnavailableError } from '@tps/domain';
 import { isStorageFailure } from '@tps/database';
 import { requestIdOf } from './request-id';
 
@@ -62,11 +56,7 @@ export class ContractExceptionFilter implements ExceptionFilter {
       this.logger.error(id === undefined ? detail : `request ${id}: ${detail}`);
     }
     if (response.headersSent) return;
-    if (
-      error instanceof RateLimitedError ||
-      error instanceof StorageUnavailableError ||
-      error instanceof OutcomeNotStoredError
-    )
+    if (error.retryAfterSeconds !== undefined)
       response.setHeader('Retry-After', String(error.retryAfterSeconds));
     if (error instanceof FollowableOutcomeUnknownError) response.setHeader('Location', error.location);
     response.status(error.status).json(error.toBody());
