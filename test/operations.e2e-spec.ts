@@ -1,4 +1,5 @@
 import { Stack, WebhookReceiver } from '@tps/testing';
+import { describeOnStores } from './stores';
 import {
   SERIAL_OF,
   UUID,
@@ -70,12 +71,12 @@ function expectAuthorizationResponse(body: Json, transactionType: string, author
   });
 }
 
-describe('every payment operation, sync and async, Local and Cloud form', () => {
+describeOnStores('every payment operation, sync and async, Local and Cloud form', (store) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
     receiver = await WebhookReceiver.start();
     await ensureDaytime(stack.client());
   });

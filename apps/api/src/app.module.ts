@@ -40,7 +40,13 @@ export class AppModule {
       global: true,
       imports: [
         TypeOrmModule.forRoot(
-          dataSourceOptions({ url: config.DATABASE_URL, entities: API_ENTITIES, migrations: API_MIGRATIONS }),
+          dataSourceOptions({
+            url: config.DATABASE_URL,
+            entities: API_ENTITIES,
+            migrations: API_MIGRATIONS,
+            poolSize: config.DATABASE_POOL_SIZE,
+            applicationName: 'tps-api',
+          }),
         ),
         AuthModule,
         LiveModule,

@@ -31,6 +31,8 @@ export class SimulatorModule {
             url: config.DATABASE_URL,
             entities: TERMINAL_ENTITIES,
             migrations: TERMINAL_MIGRATIONS,
+            poolSize: config.DATABASE_POOL_SIZE,
+            applicationName: 'tps-terminal-simulator',
           }),
         ),
         TypeOrmModule.forFeature(TERMINAL_ENTITIES),

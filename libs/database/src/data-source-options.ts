@@ -13,6 +13,10 @@ export interface DatabaseSettings {
   url: string;
   entities: NonNullable<DataSourceOptions['entities']>;
   migrations: ClassList;
+  /** PostgreSQL: connections in the pool (the API's reads and writes share it). */
+  poolSize?: number;
+  /** PostgreSQL: how the server names the connections (pg_stat_activity), e.g. `tps-api`. */
+  applicationName?: string;
 }
 
 const URL_DRIVERS = {
@@ -21,6 +25,11 @@ const URL_DRIVERS = {
   'mysql:': 'mysql',
   'mariadb:': 'mariadb',
 } as const;
+
+/** A server that does not accept a connection within this is down for this write (503 INT-002). */
+const POSTGRES_CONNECT_TIMEOUT_MS = 3000;
+/** A statement with no answer within this is a storage failure; no statement of ours runs that long. */
+const POSTGRES_QUERY_TIMEOUT_MS = 10_000;
 
 export function sqlitePath(url: string): string | undefined {
   if (url.startsWith('sqlite:')) return url.slice('sqlite:'.length);
@@ -51,5 +60,20 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
   const scheme = new URL(settings.url).protocol as keyof typeof URL_DRIVERS;
   const type = URL_DRIVERS[scheme];
   if (type === undefined) throw new Error(`unsupported database URL scheme ${scheme}`);
-  return { ...common, type, url: settings.url };
+  if (type !== 'postgres') return { ...common, type, url: settings.url };
+  return {
+    ...common,
+    type,
+    url: settings.url,
+    // Every integer column is bigint there (amounts reach 9,999,999,999); all stay below 2^53.
+    parseInt8: true,
+    applicationName: settings.applicationName,
+    poolSize: settings.poolSize,
+    connectTimeoutMS: POSTGRES_CONNECT_TIMEOUT_MS,
+    extra: {
+      // A server that stops answering (stopped, cut off) fails the statement instead of hanging it.
+      query_timeout: POSTGRES_QUERY_TIMEOUT_MS,
+      keepAlive: true,
+    },
+  };
 }

@@ -8,6 +8,12 @@ type Where<Entity> = Partial<Entity>;
 export interface FindOptions<Entity> {
   orderBy?: Array<[keyof Entity & string, 'ASC' | 'DESC']>;
   limit?: number;
+  /**
+   * Inside a write, keeps the rows found from changing until it commits (`FOR UPDATE` on
+   * PostgreSQL), so that what the write decides from them still holds when it commits. SQLite
+   * needs none: a write there holds the whole database from its BEGIN IMMEDIATE.
+   */
+  lock?: boolean;
 }
 
 interface Layout {
@@ -139,21 +145,26 @@ export class EntityTable<Entity extends ObjectLiteral> {
   async find(sql: Sql, where: Where<Entity>, options: FindOptions<Entity> = {}): Promise<Entity[]> {
     const filter = this.filter(where);
     const order = options.orderBy ?? [];
-    const key = `find:${filter.key}:${order.map(([p, d]) => `${p} ${d}`).join(',')}:${options.limit ?? ''}`;
+    const lock = options.lock === true && this.dataSource.options.type === 'postgres';
+    const key = `find:${filter.key}:${order.map(([p, d]) => `${p} ${d}`).join(',')}:${options.limit ?? ''}:${lock}`;
     const text = this.text(key, (layout) => {
       const orderBy =
         order.length === 0
           ? ''
           : ` ORDER BY ${order.map(([property, direction]) => `${this.name(layout.column(property))} ${direction}`).join(', ')}`;
       const limit = options.limit === undefined ? '' : ` LIMIT ${options.limit}`;
-      return `SELECT * FROM ${layout.table}${filter.clause(layout)}${orderBy}${limit}`;
+      return `SELECT * FROM ${layout.table}${filter.clause(layout)}${orderBy}${limit}${lock ? ' FOR UPDATE' : ''}`;
     });
     const rows = await sql.all<Record<string, unknown>>(text, filter.params);
     return rows.map((row) => this.hydrate(row));
   }
 
-  async findOne(sql: Sql, where: Where<Entity>): Promise<Entity | null> {
-    const [found] = await this.find(sql, where, { limit: 1 });
+  async findOne(
+    sql: Sql,
+    where: Where<Entity>,
+    options: Pick<FindOptions<Entity>, 'lock'> = {},
+  ): Promise<Entity | null> {
+    const [found] = await this.find(sql, where, { ...options, limit: 1 });
     return found ?? null;
   }
 

@@ -3,7 +3,7 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { BatchGuard } from './batch-guard';
 import { overlaps, runKeyed } from './keyed-batch';
 import { sqlOf } from './sql';
-import { isStorageFailure } from './storage-failure';
+import { isStorageFailure, isWriteConflict } from './storage-failure';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
@@ -30,6 +30,9 @@ const MAX_BATCH = 64;
  * `up` between two failing writes.
  */
 const PROBE_AFTER_MS = 1000;
+
+/** How many times a write that lost to a concurrent one (PostgreSQL: 40001, 40P01) runs again. */
+const CONFLICT_RETRIES = 5;
 
 /** Whether the last write reached the storage; `down` until one does again. */
 export interface StorageHealth {
@@ -134,7 +137,7 @@ class WriteQueue {
     const outcomes: Array<() => void> = [];
     for (const job of batch) {
       outcomes.push(
-        await this.transaction(job.work).then(
+        await this.transactionRetried(job.work).then(
           (value) => () => job.resolve(value),
           (error: unknown) => () => job.reject(isStorageFailure(error) ? this.unavailable(error) : error),
         ),
@@ -145,6 +148,17 @@ class WriteQueue {
 
   private unavailable(error: unknown): StorageUnavailableError {
     return error instanceof StorageUnavailableError ? error : new StorageUnavailableError(error);
+  }
+
+  /** A write alone, run again while it loses to concurrent writes of other processes. */
+  private async transactionRetried<T>(work: Work<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.transaction(work);
+      } catch (error) {
+        if (!isWriteConflict(error) || attempt > CONFLICT_RETRIES) throw error;
+      }
+    }
   }
 
   /** `guarded`: its writes run at the same time (SQLite only), under the BatchGuard. */

@@ -1,4 +1,4 @@
-import { CannotExecuteNotConnectedError, type EntityManager } from 'typeorm';
+import { CannotExecuteNotConnectedError, type EntityManager, type QueryResult } from 'typeorm';
 import { PreparedDatabase, type SqlValue } from './prepared-sqlite';
 
 /** Fixed SQL with `?` placeholders, run on the manager's connection (inside its write, if any). */
@@ -28,10 +28,22 @@ function preparedSql(manager: EntityManager): Sql {
   };
 }
 
-/**
- * Any other TypeORM driver: the same SQL through `manager.query`, with PostgreSQL's numbered
- * placeholders. The embedded SQLite is what the tests run; this keeps other drivers possible.
- */
+/** A statement on the manager's connection (its transaction's, if any), with its row count. */
+async function structuredQuery(
+  manager: EntityManager,
+  text: string,
+  params: readonly SqlValue[],
+): Promise<QueryResult> {
+  if (manager.queryRunner !== undefined) return manager.queryRunner.query(text, [...params], true);
+  const runner = manager.connection.createQueryRunner();
+  try {
+    return await runner.query(text, [...params], true);
+  } finally {
+    await runner.release();
+  }
+}
+
+/** PostgreSQL (or another TypeORM driver): the same SQL through `manager.query`, with numbered placeholders. */
 function portableSql(manager: EntityManager): Sql {
   const numbered = manager.connection.driver.options.type === 'postgres';
   const textOf = (text: string): string => {
@@ -40,13 +52,15 @@ function portableSql(manager: EntityManager): Sql {
   };
   return {
     run: async (text, params) => {
-      const result: unknown = await manager.query(textOf(text), [...params]);
-      // PostgreSQL answers an UPDATE or DELETE as [rows, affected]; MySQL with affectedRows.
-      if (Array.isArray(result) && typeof result[1] === 'number') return result[1];
-      const affected = (result as { affectedRows?: unknown } | null)?.affectedRows;
-      return typeof affected === 'number' ? affected : 0;
+      // The structured result counts the rows of every command (an INSERT … ON CONFLICT DO NOTHING
+      // too); the plain one counts only an UPDATE's or a DELETE's.
+      const result = await structuredQuery(manager, textOf(text), params);
+      return result.affected ?? 0;
     },
-    all: <T>(text: string, params: readonly SqlValue[]) => manager.query<T[]>(textOf(text), [...params]),
+    all: async <T>(text: string, params: readonly SqlValue[]) => {
+      const result = await structuredQuery(manager, textOf(text), params);
+      return result.records as T[];
+    },
     script: async (text) => {
       for (const statement of text.split(';').map((part) => part.trim())) {
         if (statement !== '') await manager.query(statement);

@@ -19,6 +19,27 @@ const STORAGE_CODES = new Set([
   'SQLITE_PROTOCOL',
 ]);
 
+/**
+ * PostgreSQL SQLSTATE classes and codes that say the server, not the statement, failed: a lost or
+ * refused connection (08), no space or memory (53), the server shutting down or starting (57P),
+ * an I/O error (58), a read-only server (25006), a database not accepting connections (55000, as
+ * while it is being dropped or fenced off).
+ */
+const POSTGRES_CLASSES = ['08', '53', '57P', '58'];
+const POSTGRES_CODES = new Set(['25006', '55000']);
+
+/** What node-postgres and Node's sockets say when no answer came from the server at all. */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|terminating connection/i;
+
 function codeOf(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, driverError } = error as { code?: unknown; driverError?: unknown };
@@ -31,7 +52,26 @@ export function isStorageFailure(error: unknown): boolean {
   // The write queue closed the connection to reopen it, and could not yet.
   if (error instanceof Error && error.name === 'CannotExecuteNotConnectedError') return true;
   const code = codeOf(error);
-  return code !== undefined && STORAGE_CODES.has(code);
+  if (code !== undefined) {
+    if (STORAGE_CODES.has(code) || CONNECTION_CODES.has(code) || POSTGRES_CODES.has(code)) return true;
+    if (/^[0-9A-Z]{5}$/.test(code)) return POSTGRES_CLASSES.some((prefix) => code.startsWith(prefix));
+  }
+  return CONNECTION_MESSAGES.test(messageOf(error));
+}
+
+function messageOf(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return '';
+  const { message, driverError } = error as { message?: unknown; driverError?: unknown };
+  return `${typeof message === 'string' ? message : ''} ${driverError === undefined ? '' : messageOf(driverError)}`;
+}
+
+/**
+ * A write that lost to another one at the same time on PostgreSQL (a serialization failure, a
+ * deadlock): nothing of it is stored, and the same write may simply run again.
+ */
+export function isWriteConflict(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '40001' || code === '40P01';
 }
 
 /** A write refused by a unique key: SQLite, PostgreSQL and MySQL each say it their own way. */

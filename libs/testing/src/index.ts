@@ -9,3 +9,4 @@ export * from './fleet';
 export * from './silent-host';
 export * from './browser';
 export * from './share-holder';
+export * from './test-store';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_ENTRY, AppProcess, SIMULATOR_ENTRY } from './app-process';
 import { SignedClient } from './signed-client';
+import { TestStore, type StoreKind } from './test-store';
 
 export interface StackOptions {
   apiEnv?: Record<string, string>;
@@ -13,6 +14,8 @@ export interface StackOptions {
   withoutSimulator?: boolean;
   /** Node flags for both apps, e.g. `--inspect=127.0.0.1:0` for a benchmark that reads their heap. */
   nodeArgs?: string[];
+  /** Where both apps store: SQLite files (the default) or databases of their own on PostgreSQL. */
+  store?: StoreKind;
 }
 
 export const SEEDED_SERIALS = ['SIM0000001', 'SIM0000002', 'SIM0000003'];
@@ -28,14 +31,16 @@ async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeou
   }
 }
 
-/** Both apps as real processes on ephemeral ports, each on its own SQLite file. */
+/** Both apps as real processes on ephemeral ports, each on a store of its own (SQLite file or PostgreSQL database). */
 export class Stack {
   api!: AppProcess;
   simulator: AppProcess | undefined;
   readonly dir: string;
+  readonly store: TestStore;
 
   private constructor(private readonly options: StackOptions) {
     this.dir = mkdtempSync(join(tmpdir(), 'tps-e2e-'));
+    this.store = new TestStore(options.store ?? 'sqlite', this.dir);
   }
 
   static async start(options: StackOptions = {}): Promise<Stack> {
@@ -66,8 +71,9 @@ export class Stack {
     return new SignedClient(this.api.url);
   }
 
+  /** The API's SQLite file (SQLite stacks only). */
   get apiDatabase(): string {
-    return join(this.dir, 'api.sqlite');
+    return this.store.sqliteFile('api');
   }
 
   async startApi(extraEnv: Record<string, string> = {}): Promise<void> {
@@ -77,7 +83,7 @@ export class Stack {
       {
         PORT: '0',
         HOST: '127.0.0.1',
-        DATABASE_URL: `sqlite:${this.apiDatabase}`,
+        DATABASE_URL: await this.store.url('api'),
         LINK_SECRET,
         ...this.options.apiEnv,
         ...extraEnv,
@@ -100,7 +106,7 @@ export class Stack {
         PORT: '0',
         HOST: '127.0.0.1',
         API_URL: this.api.url,
-        DATABASE_URL: `sqlite:${join(this.dir, 'terminal.sqlite')}`,
+        DATABASE_URL: await this.store.url('terminal'),
         LINK_SECRET,
         RECONNECT_MIN_MS: '20',
         ...this.options.simulatorEnv,
@@ -140,6 +146,7 @@ export class Stack {
   async stop(): Promise<void> {
     await this.simulator?.stop();
     await this.api?.stop();
+    await this.store.drop();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

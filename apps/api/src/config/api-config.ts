@@ -20,6 +20,13 @@ export class ApiConfig {
   @IsString()
   DATABASE_URL = 'sqlite:data/api.sqlite';
 
+  /** PostgreSQL only: connections this process keeps to the server, reads and writes together. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
   @IsIn(PROFILES)
   PROFILE: Profile = 'sandbox';
 

@@ -55,10 +55,11 @@ export class EventRunState {
     let found = this.touched.get(key);
     if (found === undefined) {
       found = this.transactions
-        .findOne(this.sql, {
-          merchantId: event.merchant_id,
-          clientTransactionId: event.client_transaction_id,
-        })
+        .findOne(
+          this.sql,
+          { merchantId: event.merchant_id, clientTransactionId: event.client_transaction_id },
+          { lock: true },
+        )
         .then((transaction) => (transaction === null ? null : this.touch(transaction)));
       this.touched.set(key, found);
     }
@@ -83,7 +84,11 @@ export class EventRunState {
         return transaction;
       }
     }
-    return this.transactions.findOne(this.sql, { merchantId, transactionReference: reference });
+    return this.transactions.findOne(
+      this.sql,
+      { merchantId, transactionReference: reference },
+      { lock: true },
+    );
   }
 
   /**

@@ -105,7 +105,7 @@ export class TransactionRepository {
 
   /** An approved transaction of this merchant by its reference; another merchant's is unknown. */
   findByReference(merchantId: string, transactionReference: string): Promise<TransactionEntity | null> {
-    return this.readerOf(this.transactions.manager).findByReference(merchantId, transactionReference);
+    return this.table.findOne(sqlOf(this.transactions.manager), { merchantId, transactionReference });
   }
 
   /**
@@ -317,11 +317,16 @@ export class TransactionRepository {
     });
   }
 
+  /**
+   * The reads that decide a follow-up, inside its write. The transaction it acts on is locked
+   * first (PostgreSQL): another write deciding on it, in this process or another, waits for this
+   * one to commit, then reads what it stored (its follow-up running, its new totals).
+   */
   private readerOf(manager: EntityManager): FollowUpReader {
     const sql = sqlOf(manager);
     return {
       findByReference: (merchantId, transactionReference) =>
-        this.table.findOne(sql, { merchantId, transactionReference }),
+        this.table.findOne(sql, { merchantId, transactionReference }, { lock: true }),
       hasFollowUpRunning: async (merchantId, targetReference) =>
         (await this.table.findOne(sql, { merchantId, targetReference, outcome: null })) !== null,
       isTaken: async (merchantId, clientTransactionId) =>

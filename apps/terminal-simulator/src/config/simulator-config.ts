@@ -20,6 +20,13 @@ export class SimulatorConfig {
   @IsString()
   DATABASE_URL = 'sqlite:data/terminal.sqlite';
 
+  /** PostgreSQL only: connections this process keeps to the server, reads and writes together. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
   @IsString()
   @MinLength(16)
   LINK_SECRET = 'sandbox-link-secret-change-me';

@@ -1,9 +1,11 @@
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from '../column-types';
 
 export class InitialApiSchema1795334400000 implements MigrationInterface {
   name = 'InitialApiSchema1795334400000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const types = columnTypes(queryRunner);
     await queryRunner.createTable(
       new Table({
         name: 'merchants',
@@ -12,8 +14,8 @@ export class InitialApiSchema1795334400000 implements MigrationInterface {
           { name: 'secret_key', type: 'varchar', length: '128' },
           { name: 'bound_terminal_serial', type: 'varchar', length: '32', isNullable: true },
           { name: 'webhook_secret', type: 'varchar', length: '128', isNullable: true },
-          { name: 'clock_offset_seconds', type: 'integer', default: 0 },
-          { name: 'created_at', type: 'datetime', default: 'CURRENT_TIMESTAMP' },
+          { name: 'clock_offset_seconds', type: types.integer, default: 0 },
+          { name: 'created_at', type: types.time, default: 'CURRENT_TIMESTAMP' },
         ],
       }),
     );
@@ -29,7 +31,7 @@ export class InitialApiSchema1795334400000 implements MigrationInterface {
           { name: 'pace', type: 'varchar', length: '16' },
           { name: 'printer', type: 'varchar', length: '16', default: "'ok'" },
           { name: 'offline', type: 'boolean', default: false },
-          { name: 'created_at', type: 'datetime', default: 'CURRENT_TIMESTAMP' },
+          { name: 'created_at', type: types.time, default: 'CURRENT_TIMESTAMP' },
         ],
         indices: [new TableIndex({ columnNames: ['merchant_id'] })],
       }),
@@ -48,15 +50,15 @@ export class InitialApiSchema1795334400000 implements MigrationInterface {
           { name: 'terminal_serial', type: 'varchar', length: '32' },
           { name: 'status', type: 'varchar', length: '24', isNullable: true },
           { name: 'amount', type: 'text' },
-          { name: 'tip', type: 'integer', default: 0 },
+          { name: 'tip', type: types.integer, default: 0 },
           { name: 'metadata', type: 'text' },
           { name: 'events_webhook_url', type: 'varchar', length: '2048', default: "''" },
           { name: 'transaction_reference', type: 'varchar', length: '36', isNullable: true },
           { name: 'target_reference', type: 'varchar', length: '36', isNullable: true },
           { name: 'acknowledgement', type: 'text', isNullable: true },
           { name: 'outcome', type: 'text', isNullable: true },
-          { name: 'created_at', type: 'datetime', default: 'CURRENT_TIMESTAMP' },
-          { name: 'updated_at', type: 'datetime', default: 'CURRENT_TIMESTAMP' },
+          { name: 'created_at', type: types.time, default: 'CURRENT_TIMESTAMP' },
+          { name: 'updated_at', type: types.time, default: 'CURRENT_TIMESTAMP' },
         ],
         indices: [
           new TableIndex({ columnNames: ['merchant_id', 'client_transaction_id'], isUnique: true }),
@@ -71,12 +73,12 @@ export class InitialApiSchema1795334400000 implements MigrationInterface {
         columns: [
           { name: 'event_id', type: 'varchar', length: '36', isPrimary: true },
           { name: 'transaction_id', type: 'varchar', length: '36' },
-          { name: 'sequence', type: 'integer' },
+          { name: 'sequence', type: types.integer },
           { name: 'status', type: 'varchar', length: '24' },
           { name: 'previous_status', type: 'varchar', length: '24' },
           { name: 'occurred_at', type: 'varchar', length: '32' },
           { name: 'envelope', type: 'text' },
-          { name: 'received_at', type: 'datetime', default: 'CURRENT_TIMESTAMP' },
+          { name: 'received_at', type: types.time, default: 'CURRENT_TIMESTAMP' },
         ],
         indices: [new TableIndex({ columnNames: ['transaction_id', 'sequence'], isUnique: true })],
       }),

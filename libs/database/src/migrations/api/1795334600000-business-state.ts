@@ -1,4 +1,5 @@
 import { TableColumn, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from '../column-types';
 
 /**
  * The business state of approved transactions (contract §9) and a creation time in merchant-clock
@@ -8,11 +9,12 @@ export class BusinessState1795334600000 implements MigrationInterface {
   name = 'BusinessState1795334600000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const types = columnTypes(queryRunner);
     await queryRunner.addColumns('transactions', [
       new TableColumn({ name: 'business_state', type: 'varchar', length: '24', isNullable: true }),
       new TableColumn({ name: 'business_amount', type: 'text', isNullable: true }),
-      new TableColumn({ name: 'business_tip', type: 'integer', default: 0 }),
-      new TableColumn({ name: 'refunded_total', type: 'integer', default: 0 }),
+      new TableColumn({ name: 'business_tip', type: types.integer, default: 0 }),
+      new TableColumn({ name: 'refunded_total', type: types.integer, default: 0 }),
       new TableColumn({ name: 'card_type', type: 'varchar', length: '16', isNullable: true }),
       new TableColumn({ name: 'approved_at_ms', type: 'bigint', isNullable: true }),
       new TableColumn({ name: 'valid_from_ms', type: 'bigint', isNullable: true }),

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { columnTypes } from '../column-types';
 
 /**
  * Counters on the transaction row: how many events it has and how many deliveries were staged
@@ -9,9 +10,14 @@ export class TransactionCounters1795335400000 implements MigrationInterface {
   name = 'TransactionCounters1795335400000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const types = columnTypes(queryRunner);
     // ADD COLUMN, not TypeORM's addColumn: SQLite would copy the whole table for it.
-    await queryRunner.query('ALTER TABLE transactions ADD COLUMN event_count integer NOT NULL DEFAULT 0');
-    await queryRunner.query('ALTER TABLE transactions ADD COLUMN delivery_count integer NOT NULL DEFAULT 0');
+    await queryRunner.query(
+      `ALTER TABLE transactions ADD COLUMN event_count ${types.integer} NOT NULL DEFAULT 0`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE transactions ADD COLUMN delivery_count ${types.integer} NOT NULL DEFAULT 0`,
+    );
     await queryRunner.query(
       'UPDATE transactions SET event_count = (SELECT COUNT(*) FROM transaction_events e WHERE e.transaction_id = transactions.id)',
     );

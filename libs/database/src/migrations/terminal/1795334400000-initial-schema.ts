@@ -1,9 +1,11 @@
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from '../column-types';
 
 export class InitialTerminalSchema1795334400000 implements MigrationInterface {
   name = 'InitialTerminalSchema1795334400000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const types = columnTypes(queryRunner);
     await queryRunner.createTable(
       new Table({
         name: 'terminal_transactions',
@@ -24,7 +26,7 @@ export class InitialTerminalSchema1795334400000 implements MigrationInterface {
         columns: [
           {
             name: 'seq',
-            type: 'integer',
+            type: types.integer,
             isPrimary: true,
             isGenerated: true,
             generationStrategy: 'increment',

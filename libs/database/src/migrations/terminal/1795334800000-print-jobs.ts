@@ -1,17 +1,19 @@
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from '../column-types';
 
 /** The terminal's print queue (issue 6). */
 export class TerminalPrintJobs1795334800000 implements MigrationInterface {
   name = 'TerminalPrintJobs1795334800000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const types = columnTypes(queryRunner);
     await queryRunner.createTable(
       new Table({
         name: 'terminal_print_jobs',
         columns: [
           {
             name: 'seq',
-            type: 'integer',
+            type: types.integer,
             isPrimary: true,
             isGenerated: true,
             generationStrategy: 'increment',
@@ -24,8 +26,8 @@ export class TerminalPrintJobs1795334800000 implements MigrationInterface {
           { name: 'error_message', type: 'varchar', length: '255', isNullable: true },
           { name: 'printed_text', type: 'text', isNullable: true },
           { name: 'callback', type: 'text', isNullable: true },
-          { name: 'version', type: 'integer', default: 1 },
-          { name: 'reported_version', type: 'integer', default: 0 },
+          { name: 'version', type: types.integer, default: 1 },
+          { name: 'reported_version', type: types.integer, default: 0 },
           { name: 'updated_at', type: 'varchar', length: '32' },
         ],
         indices: [new TableIndex({ columnNames: ['serial_number', 'status', 'seq'] })],

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { Database } from 'sqlite3';
+import { sqliteRows } from './sqlite-rows';
+
+/** The two stores the apps run on (contract: "Two stores"). */
+export type StoreKind = 'sqlite' | 'postgres';
+
+/**
+ * The stores the money-path suites run on: both, unless TEST_STORES narrows them (a comma list),
+ * say to try one quickly by hand.
+ */
+export const STORES: readonly StoreKind[] = (process.env.TEST_STORES ?? 'sqlite,postgres')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name): name is StoreKind => name === 'sqlite' || name === 'postgres');
+
+/** The machine's PostgreSQL server; tests make a database of their own there and drop it. */
+export const TEST_POSTGRES_URL =
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * An app's databases for one test: SQLite files in the test's folder, or databases of their own
+ * on the PostgreSQL server, made on first use and dropped by `drop`.
+ */
+export class TestStore {
+  private readonly databases = new Map<string, string>();
+  private readonly prefix = `tps_e2e_${randomBytes(5).toString('hex')}`;
+
+  constructor(
+    readonly kind: StoreKind,
+    private readonly dir: string,
+  ) {}
+
+  /** The database URL for `name` (`api`, `terminal`, …), made if it does not exist yet. */
+  async url(name: string): Promise<string> {
+    if (this.kind === 'sqlite') return `sqlite:${this.sqliteFile(name)}`;
+    let database = this.databases.get(name);
+    if (database === undefined) {
+      database = `${this.prefix}_${name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
+      const created = database;
+      await onServer((client) => client.query(`CREATE DATABASE ${created}`));
+      this.databases.set(name, database);
+    }
+    return withDatabase(TEST_POSTGRES_URL, database);
+  }
+
+  /** The SQLite file of `name` (SQLite only: what a fault test makes read-only or fills). */
+  sqliteFile(name: string): string {
+    if (this.kind !== 'sqlite') throw new Error(`${name} is on ${this.kind}, not in a SQLite file`);
+    return join(this.dir, `${name}.sqlite`);
+  }
+
+  /** Rows read straight from the store of `name`, to check what an app really stored (`?` placeholders). */
+  async rows<T = Record<string, unknown>>(name: string, sql: string, params: unknown[] = []): Promise<T[]> {
+    if (this.kind === 'sqlite') return sqliteRows<T>(this.sqliteFile(name), sql, params);
+    const client = new Client({ connectionString: await this.url(name) });
+    await client.connect();
+    try {
+      let n = 0;
+      const numbered = sql.replace(/\?/g, () => `$${++n}`);
+      return (await client.query(numbered, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Changes the store of `name` behind its app's back (`?` placeholders), as an older copy of it would be. */
+  async execute(name: string, sql: string, params: unknown[] = []): Promise<void> {
+    if (this.kind === 'sqlite') {
+      const db = new Database(this.sqliteFile(name));
+      await new Promise<void>((resolve, reject) =>
+        db.run(sql, params, (error) => (error ? reject(error) : resolve())),
+      ).finally(() => db.close());
+      return;
+    }
+    await this.rows(name, sql, params);
+  }
+
+  /** Drops the PostgreSQL databases made for the test (their apps must be stopped). */
+  async drop(): Promise<void> {
+    const names = [...this.databases.values()];
+    this.databases.clear();
+    if (names.length === 0) return;
+    await onServer(async (client) => {
+      for (const database of names) await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    });
+  }
+}
