@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { poll, Stack, WebhookReceiver } from '@tps/testing';
+import { describeOnStores } from './stores';
 
 const ISO_UTC_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -33,12 +34,12 @@ function collectKeys(value: unknown, keys: string[] = []): string[] {
   return keys;
 }
 
-describe('async charge end to end', () => {
+describeOnStores('async charge end to end', (store) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
     receiver = await WebhookReceiver.start();
   });
 

@@ -8,15 +8,16 @@ import {
   secondsTo22h,
   type Json,
 } from './payment-helpers';
+import { describeOnStores } from './stores';
 
 const DAY = 24 * 60 * 60;
 
-describe('business state of contract §9, on the merchant clock', () => {
+describeOnStores('business state of contract §9, on the merchant clock', (store) => {
   let stack: Stack;
   let client: SignedClient;
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
     client = stack.client();
     await ensureDaytime(client);
   });

@@ -6,10 +6,10 @@ import {
   WebhookReceiver,
   neverAnswer,
   poll,
-  sqliteRows,
   type ReceivedRequest,
   type SignedClient,
 } from '@tps/testing';
+import { describeOnStores } from './stores';
 
 const HANGING_CHARGES = 300;
 const OTHER_CHARGES = 20;
@@ -47,14 +47,14 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-describe('delivery fairness: one merchant hanging at its receiver', () => {
+describeOnStores('delivery fairness: one merchant hanging at its receiver', (store) => {
   let stack: Stack;
   let hanging: WebhookReceiver;
   let healthy: WebhookReceiver;
 
   beforeAll(async () => {
     // The API's defaults as shipped: each attempt to a receiver that never answers lasts 10 s.
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
     hanging = await WebhookReceiver.start(neverAnswer);
     healthy = await WebhookReceiver.start();
   });
@@ -81,8 +81,8 @@ describe('delivery fairness: one merchant hanging at its receiver', () => {
     await poll(
       "the hanging merchant's events in the outbox",
       async () => {
-        const [row] = await sqliteRows<{ n: number }>(
-          stack.apiDatabase,
+        const [row] = await stack.store.rows<{ n: number }>(
+          'api',
           `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE merchant_id = 'demo-merchant'`,
         );
         return row.n >= HANGING_CHARGES * 3 ? true : undefined;
@@ -106,8 +106,8 @@ describe('delivery fairness: one merchant hanging at its receiver', () => {
 
     const stored = new Map(
       (
-        await sqliteRows<{ event_id: string; created_at: string }>(
-          stack.apiDatabase,
+        await stack.store.rows<{ event_id: string; created_at: string }>(
+          'api',
           `SELECT event_id, created_at FROM webhook_deliveries WHERE merchant_id = 'other-merchant'`,
         )
       ).map((row) => [row.event_id, Date.parse(row.created_at)]),

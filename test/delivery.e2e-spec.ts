@@ -9,6 +9,7 @@ import {
   type ReceivedRequest,
   type Responder,
 } from '@tps/testing';
+import { describeOnStores } from './stores';
 
 type Delivery = {
   id: string;
@@ -33,12 +34,13 @@ const TIMEOUT_MS = 200;
 const eventIdOf = (request: ReceivedRequest): string => (request.body as { event_id: string }).event_id;
 const statusOf = (request: ReceivedRequest): string => (request.body as { status: string }).status;
 
-describe('transaction webhook delivery', () => {
+describeOnStores('transaction webhook delivery', (store) => {
   let stack: Stack;
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     stack = await Stack.start({
+      store,
       apiEnv: { WEBHOOK_RETRY_SCALE: String(RETRY_SCALE), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) },
     });
   });

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import {
   OTHER_MERCHANT,
   poll,
-  sqliteRows,
   Stack,
   WebhookReceiver,
   type SignedClient,
   type Responder,
 } from '@tps/testing';
+import { describeOnStores } from './stores';
 
 type Job = Record<string, any>;
 
@@ -38,13 +37,13 @@ function receipt(value = 'Thank you') {
   ];
 }
 
-describe('print jobs end to end', () => {
+describeOnStores('print jobs end to end', (store) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
   let client: SignedClient;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apiEnv: { PRINT_CALLBACK_TIMEOUT_MS: String(CALLBACK_TIMEOUT_MS) } });
+    stack = await Stack.start({ store, apiEnv: { PRINT_CALLBACK_TIMEOUT_MS: String(CALLBACK_TIMEOUT_MS) } });
     receiver = await WebhookReceiver.start(byPath);
     client = stack.client();
   });
@@ -256,8 +255,11 @@ describe('print jobs end to end', () => {
       const row = await poll(
         'the approved charge',
         async () => {
-          const rows = await sqliteRows<{ transaction_reference: string | null; outcome: string | null }>(
-            join(stack.dir, 'api.sqlite'),
+          const rows = await stack.store.rows<{
+            transaction_reference: string | null;
+            outcome: string | null;
+          }>(
+            'api',
             'SELECT transaction_reference, outcome FROM transactions WHERE client_transaction_id = ?',
             [clientTransactionId],
           );
@@ -397,11 +399,11 @@ describe('print jobs end to end', () => {
   });
 });
 
-describe('print jobs with no terminal reachable', () => {
+describeOnStores('print jobs with no terminal reachable', (store) => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ withoutSimulator: true });
+    stack = await Stack.start({ store, withoutSimulator: true });
   });
 
   afterAll(async () => {
@@ -412,7 +414,7 @@ describe('print jobs with no terminal reachable', () => {
     const response = await stack.client().post(path, { commands: receipt() });
     expect(response.status).toBe(503);
     expect(response.body).toMatchObject({ type: 'TERMINAL', code: 'TER-001' });
-    const rows = await sqliteRows(join(stack.dir, 'api.sqlite'), 'SELECT print_job_id FROM print_jobs');
+    const rows = await stack.store.rows('api', 'SELECT print_job_id FROM print_jobs');
     expect(rows).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import {
   WebhookReceiver,
 } from '@tps/testing';
 import { amountOf, type Json } from './payment-helpers';
+import { describeOnStores } from './stores';
 
 const ACCOUNTS = 20;
 const DAY = 24 * 60 * 60;
@@ -41,12 +42,12 @@ async function newAccount(stack: Stack, body?: unknown): Promise<{ account: Acco
   };
 }
 
-describe('sandbox accounts for CI (contract §14)', () => {
+describeOnStores('sandbox accounts for CI (contract §14)', (store) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apiEnv: { ACCOUNT_RATE_LIMIT_MAX: String(ACCOUNTS + 8) } });
+    stack = await Stack.start({ store, apiEnv: { ACCOUNT_RATE_LIMIT_MAX: String(ACCOUNTS + 8) } });
     receiver = await WebhookReceiver.start();
   });
 
@@ -142,12 +143,12 @@ describe('sandbox accounts for CI (contract §14)', () => {
   });
 });
 
-describe('sandbox account input, reset and removal', () => {
+describeOnStores('sandbox account input, reset and removal', (store) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
     receiver = await WebhookReceiver.start();
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { Stack, WebhookReceiver, sqliteRows } from '@tps/testing';
+import { Stack, WebhookReceiver } from '@tps/testing';
+import { describeOnStores } from './stores';
 
 interface StoredEvent {
   event_id: string;
@@ -9,29 +9,42 @@ interface StoredEvent {
 
 /** Both stores' view of one transaction: its events in order and its final status. */
 async function storedViews(stack: Stack, clientTransactionId: string) {
-  const api = await sqliteRows<StoredEvent & { tx_status: string }>(
-    join(stack.dir, 'api.sqlite'),
+  const api = await stack.store.rows<StoredEvent & { tx_status: string }>(
+    'api',
     `SELECT e.event_id, e.status, t.status AS tx_status FROM transaction_events e
      JOIN transactions t ON t.id = e.transaction_id
      WHERE t.client_transaction_id = ? ORDER BY e.sequence`,
     [clientTransactionId],
   );
-  const terminal = await sqliteRows<StoredEvent & { tx_status: string; acked: number }>(
-    join(stack.dir, 'terminal.sqlite'),
-    `SELECT e.event_id, json_extract(e.envelope, '$.status') AS status, t.status AS tx_status, e.acked
+  const rows = await stack.store.rows<{
+    event_id: string;
+    envelope: string;
+    tx_status: string;
+    acked: unknown;
+  }>(
+    'terminal',
+    `SELECT e.event_id, e.envelope, t.status AS tx_status, e.acked
      FROM terminal_events e JOIN terminal_transactions t ON t.key = e.transaction_key
      WHERE t.key = ? ORDER BY e.seq`,
     [`demo-merchant:${clientTransactionId}`],
   );
+  // The envelope's status read here, not in SQL (each store has its own JSON functions); a
+  // boolean is 1 in SQLite and true in PostgreSQL.
+  const terminal = rows.map(({ event_id, envelope, tx_status, acked }) => ({
+    event_id,
+    status: (JSON.parse(envelope) as StoredEvent).status,
+    tx_status,
+    acked: acked === true || acked === 1,
+  }));
   return { api, terminal };
 }
 
-describe('the simulator killed in the middle of a transaction', () => {
+describeOnStores('the simulator killed in the middle of a transaction', (store) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
 
   beforeEach(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
     receiver = await WebhookReceiver.start();
   });
 
@@ -64,7 +77,7 @@ describe('the simulator killed in the middle of a transaction', () => {
     expect(api.map((e) => e.status).at(-1)).toBe(finalStatus);
     expect(new Set(api.map((e) => e.tx_status))).toEqual(new Set([finalStatus]));
     expect(new Set(terminal.map((e) => e.tx_status))).toEqual(new Set([finalStatus]));
-    expect(terminal.every((e) => e.acked === 1)).toBe(true);
+    expect(terminal.every((e) => e.acked)).toBe(true);
     const delivered = receiver.bodies<StoredEvent & { previous_status: string }>();
     delivered.forEach((event, i) => {
       if (i > 0) expect(event.previous_status).toBe(delivered[i - 1].status);

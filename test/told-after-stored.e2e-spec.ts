@@ -1,20 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { Database } from 'sqlite3';
-import { poll, sqliteRows, Stack } from '@tps/testing';
+import { poll, Stack } from '@tps/testing';
 import { amountOf, newBody, operationPath, searchPath, type Form, type Json } from './payment-helpers';
-
-/** Deletes a transaction's row behind the API's back, as an older copy of its database would lack it. */
-function forget(file: string, clientTransactionId: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const db = new Database(file);
-    db.run('DELETE FROM transactions WHERE client_transaction_id = ?', [clientTransactionId], (error) => {
-      db.close();
-      if (error) reject(error);
-      else resolve();
-    });
-  });
-}
+import { describeOnStores } from './stores';
 
 const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED'];
 
@@ -22,11 +9,11 @@ const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED']
  * Contract §13: nothing is told before it is stored, "outcome unknown" is not "offline", and
  * nothing a terminal did is dropped. Each case reproduces a finding of issue 12 for real.
  */
-describe('what the service tells, it has stored', () => {
+describeOnStores('what the service tells, it has stored', (store) => {
   let stack: Stack;
 
   beforeEach(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
   });
 
   afterEach(async () => {
@@ -142,8 +129,8 @@ describe('what the service tells, it has stored', () => {
     await poll(
       'the terminal to ask the acquirer',
       async () => {
-        const asked = await sqliteRows(
-          join(stack.dir, 'terminal.sqlite'),
+        const asked = await stack.store.rows(
+          'terminal',
           `SELECT seq FROM terminal_events WHERE transaction_key = ? AND envelope LIKE '%"status":"APPROVAL_REQUESTED"%'`,
           [`demo-merchant:${body.client_transaction_id as string}`],
         );
@@ -158,7 +145,10 @@ describe('what the service tells, it has stored', () => {
     // The service keeps what it knows of it; even a service with no record at all (restored from
     // an older copy, here: the row removed) records it from the terminal's events. The restarted
     // terminal asks the acquirer again (it had asked, nothing more), and scenario 95 approves.
-    await forget(stack.apiDatabase, body.client_transaction_id as string);
+    // Its row removed behind the API's back, as an older copy of the database would lack it.
+    await stack.store.execute('api', 'DELETE FROM transactions WHERE client_transaction_id = ?', [
+      body.client_transaction_id,
+    ]);
     await stack.startSimulator();
     await stack.waitLinked(2);
     expect((await stack.client().post('/sandbox/terminals/SIM0000001/online')).status).toBe(200);

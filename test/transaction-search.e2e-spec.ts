@@ -1,9 +1,10 @@
 import { OTHER_MERCHANT, Stack, type SignedClient } from '@tps/testing';
 import { amountOf, ensureDaytime, newBody, operate, searchPath, type Json } from './payment-helpers';
+import { describeOnStores } from './stores';
 
 const ONLINE = searchPath('local', 'online');
 
-describe('transaction search, online and local', () => {
+describeOnStores('transaction search, online and local', (store) => {
   let stack: Stack;
   let client: SignedClient;
   let other: SignedClient;
@@ -11,7 +12,7 @@ describe('transaction search, online and local', () => {
     {} as never;
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
     client = stack.client();
     other = client.as(OTHER_MERCHANT);
     await ensureDaytime(client);

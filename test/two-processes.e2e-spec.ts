@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { LinkPeer, UPLINK_PATH, type EventsReceipt, type LinkEvent } from '@tps/link';
 import {
@@ -10,12 +9,13 @@ import {
   ShareHolder,
   SignedClient,
   SIMULATOR_ENTRY,
-  sqliteRows,
   Stack,
+  TestStore,
   WebhookReceiver,
   type ReceivedRequest,
 } from '@tps/testing';
 import { amountOf, type Json } from './payment-helpers';
+import { describeOnStores } from './stores';
 
 const CHARGE = '/terminal/v1/SIM0000002/sync/charge';
 const REFUND = '/terminal/v1/SIM0000002/sync/refund';
@@ -43,9 +43,9 @@ async function linkAs(apiPort: number, serial: string): Promise<{ peer: LinkPeer
  * The events of a transaction the terminal ran, as they travel up its link: envelope, outcome
  * and, on the acknowledgement, the order (from the terminal's own store).
  */
-async function linkEventsOf(terminalDatabase: string, clientTransactionId: string): Promise<LinkEvent[]> {
-  const rows = await sqliteRows<{ envelope: string; outcome: string | null; order: string }>(
-    terminalDatabase,
+async function linkEventsOf(store: TestStore, clientTransactionId: string): Promise<LinkEvent[]> {
+  const rows = await store.rows<{ envelope: string; outcome: string | null; order: string }>(
+    'terminal',
     `SELECT e.envelope AS envelope, e.outcome AS outcome, t."order" AS "order" FROM terminal_events e
      JOIN terminal_transactions t ON t.key = e.transaction_key WHERE t.key = ? ORDER BY e.seq`,
     [`demo-merchant:${clientTransactionId}`],
@@ -78,18 +78,18 @@ function asNewTransaction(links: LinkEvent[], webhookUrl: string): LinkEvent[] {
  * Contract §13, "several processes, one database": two API processes on one SQLite file (WAL),
  * each with a simulator linked to it. Idempotency and follow-up limits rest on the database.
  */
-describe('two API processes sharing one database', () => {
+describeOnStores('two API processes sharing one database', (store) => {
   let stack: Stack;
   let secondApi: AppProcess;
   let secondSimulator: AppProcess;
   let clients: [SignedClient, SignedClient];
 
   beforeAll(async () => {
-    stack = await Stack.start({ apiEnv: { WEBHOOK_RETRY_SCALE: RETRY_SCALE } });
+    stack = await Stack.start({ store, apiEnv: { WEBHOOK_RETRY_SCALE: RETRY_SCALE } });
     secondApi = await AppProcess.start('api-2', API_ENTRY, {
       PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${stack.apiDatabase}`,
+      DATABASE_URL: await stack.store.url('api'),
       LINK_SECRET,
       WEBHOOK_RETRY_SCALE: RETRY_SCALE,
     });
@@ -97,7 +97,7 @@ describe('two API processes sharing one database', () => {
       PORT: '0',
       HOST: '127.0.0.1',
       API_URL: secondApi.url,
-      DATABASE_URL: `sqlite:${join(stack.dir, 'terminal-2.sqlite')}`,
+      DATABASE_URL: await stack.store.url('terminal-2'),
       LINK_SECRET,
       RECONNECT_MIN_MS: '20',
     });
@@ -147,15 +147,15 @@ describe('two API processes sharing one database', () => {
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
       const references = answers.map((a) => (a.body.rawResponse as Json).transaction_reference as string);
       expect(references[0]).toBe(references[1]);
-      const rows = await sqliteRows(
-        stack.apiDatabase,
+      const rows = await stack.store.rows(
+        'api',
         'SELECT id FROM transactions WHERE client_transaction_id = ?',
         [body.client_transaction_id],
       );
       expect(rows).toHaveLength(1);
       const onTerminals = await Promise.all(
-        ['terminal.sqlite', 'terminal-2.sqlite'].map((file) =>
-          sqliteRows(join(stack.dir, file), 'SELECT key FROM terminal_transactions WHERE key = ?', [
+        ['terminal', 'terminal-2'].map((name) =>
+          stack.store.rows(name, 'SELECT key FROM terminal_transactions WHERE key = ?', [
             `demo-merchant:${body.client_transaction_id}`,
           ]),
         ),
@@ -192,14 +192,14 @@ describe('two API processes sharing one database', () => {
       }
     }
     expect(approved).toHaveLength(3);
-    const refunded = await sqliteRows<{ refunded_total: number; business_state: string }>(
-      stack.apiDatabase,
+    const refunded = await stack.store.rows<{ refunded_total: number; business_state: string }>(
+      'api',
       'SELECT refunded_total, business_state FROM transactions WHERE transaction_reference = ?',
       [reference],
     );
     expect(refunded).toEqual([{ refunded_total: 9000, business_state: 'PARTIALLY_REFUNDED' }]);
-    const approvedRefunds = await sqliteRows<{ transaction_reference: string }>(
-      stack.apiDatabase,
+    const approvedRefunds = await stack.store.rows<{ transaction_reference: string }>(
+      'api',
       `SELECT transaction_reference FROM transactions WHERE operation_type = 'refund' AND target_reference = ?
        AND transaction_reference IS NOT NULL`,
       [reference],
@@ -221,10 +221,7 @@ describe('two API processes sharing one database', () => {
       });
       expect(answer.status).toBe(200);
       await receiver.waitFor((all) => all.some((r) => (r.body as Json).status === 'APPROVAL'));
-      const links = asNewTransaction(
-        await linkEventsOf(join(stack.dir, 'terminal.sqlite'), template),
-        receiver.url('/ordered'),
-      );
+      const links = asNewTransaction(await linkEventsOf(stack.store, template), receiver.url('/ordered'));
       expect(links.map((link) => link.event.status)).toEqual([
         'TERMINAL_ACKNOWLEDGED',
         'CARD_PRESENTED',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { Client, types } from 'pg';
 import { Database } from 'sqlite3';
 import { sqliteRows } from './sqlite-rows';
 
@@ -29,6 +29,10 @@ async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
     await client.end();
   }
 }
+
+/** int8 (a COUNT, a bigint column) as a JavaScript number, every other type as pg parses it. */
+const numbersAsNumbers = ((oid: number, format?: 'text' | 'binary') =>
+  oid === types.builtins.INT8 ? Number : types.getTypeParser(oid, format)) as typeof types.getTypeParser;
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -71,7 +75,11 @@ export class TestStore {
   /** Rows read straight from the store of `name`, to check what an app really stored (`?` placeholders). */
   async rows<T = Record<string, unknown>>(name: string, sql: string, params: unknown[] = []): Promise<T[]> {
     if (this.kind === 'sqlite') return sqliteRows<T>(this.sqliteFile(name), sql, params);
-    const client = new Client({ connectionString: await this.url(name) });
+    // A COUNT or a bigint column reads back as a number, as the apps read them (parseInt8).
+    const client = new Client({
+      connectionString: await this.url(name),
+      types: { getTypeParser: numbersAsNumbers },
+    });
     await client.connect();
     try {
       let n = 0;

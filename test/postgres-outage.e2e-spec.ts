@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { createInstantTerminals, poll, Stack, TEST_POSTGRES_URL } from '@tps/testing';
+import { amountOf, searchPath, type Json } from './payment-helpers';
+
+const TERMINALS = 20;
+const PER_TERMINAL = 15;
+const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED'];
+
+/** Runs `sql` on the server as its superuser, outside the apps' databases. */
+async function onServer(sql: string): Promise<void> {
+  const client = new Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The API's PostgreSQL database gone in the middle of a load: its connections are terminated
+ * by the server and no new one is accepted, then it is back. Other suites share the server, so
+ * the outage is the API's database's alone, not a stop of the whole server.
+ */
+async function cutOff(database: string): Promise<void> {
+  await onServer(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+  await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+}
+
+async function restore(database: string): Promise<void> {
+  await onServer(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+}
+
+/**
+ * Contract §19 on PostgreSQL: while the API's database is unreachable, a charge is answered 503
+ * INT-002 (not taken) or 504 (taken, outcome unknown), never 500; the API goes on by itself when
+ * the database is back, every charge answered 2xx is stored with the outcome it was answered, a
+ * same-id retry answers it, and nothing is charged twice.
+ */
+describe('PostgreSQL unreachable in the middle of a load [postgres]', () => {
+  let stack: Stack;
+  let database: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ store: 'postgres' });
+    database = new URL(await stack.store.url('api')).pathname.slice(1);
+  });
+
+  afterAll(async () => {
+    if (database !== undefined) await restore(database).catch(() => undefined);
+    await stack?.stop();
+  });
+
+  it('answers 503/504 while down, resumes without a restart, loses nothing answered', async () => {
+    const client = stack.client();
+    const serials = ['SIM0000002', ...(await createInstantTerminals(client, TERMINALS - 1))];
+    const answered = new Map<string, { approved: boolean; reference: string | null }>();
+    const refusals = new Map<string, number>();
+    const unexpected: string[] = [];
+    let done = 0;
+    let outage: Promise<void> | undefined;
+
+    const chargeUntilAnswered = async (serial: string, id: string, total: number): Promise<void> => {
+      for (let attempt = 0; attempt < 300; attempt++) {
+        const response = await client.post<Json>(`/terminal/v1/${serial}/sync/charge`, {
+          amount: amountOf(total),
+          client_transaction_id: id,
+        });
+        if (response.status === 200) {
+          const raw = response.body.rawResponse as Json;
+          answered.set(id, {
+            approved: response.body.approved === true,
+            reference: raw.transaction_reference ?? null,
+          });
+          return;
+        }
+        const code = String(response.body.code);
+        const expected =
+          (response.status === 503 && code === 'INT-002') ||
+          (response.status === 504 && (code === 'INT-003' || code === 'TER-002'));
+        if (!expected)
+          unexpected.push(`${response.status} ${code}: ${JSON.stringify(response.body).slice(0, 200)}`);
+        refusals.set(code, (refusals.get(code) ?? 0) + 1);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`charge ${id} never answered`);
+    };
+
+    await Promise.all(
+      serials.map(async (serial, t) => {
+        for (let n = 0; n < PER_TERMINAL; n++) {
+          await chargeUntilAnswered(serial, randomUUID(), 10000 + (n === 3 ? 51 : 0) + t * 100);
+          done++;
+          if (done === Math.floor((TERMINALS * PER_TERMINAL) / 3) && outage === undefined) {
+            outage = (async () => {
+              await cutOff(database);
+              // Down until writes have been refused for a while.
+              const deadline = Date.now() + 15_000;
+              while ((refusals.get('INT-002') ?? 0) < 20 && Date.now() < deadline) {
+                await new Promise((resolve) => setTimeout(resolve, 100));
+              }
+              await restore(database);
+            })();
+          }
+        }
+      }),
+    );
+    await outage;
+    expect(unexpected).toEqual([]);
+    expect(answered.size).toBe(TERMINALS * PER_TERMINAL);
+    expect(refusals.get('INT-002') ?? 0).toBeGreaterThan(0);
+
+    // The same API process, never restarted: its storage is up again, and everything a terminal
+    // ran reaches it.
+    await poll(
+      'the API to report its database up',
+      async () => {
+        const health = (await (await fetch(`${stack.apiUrl}/health`)).json()) as Json;
+        return health.database === 'up' ? true : undefined;
+      },
+      15_000,
+    );
+    await stack.waitQueueDrained(30_000);
+
+    const online = new Map<string, Json>();
+    let cursor: string | null = null;
+    do {
+      const page: { body: Json } = await client.post<Json>(searchPath('local', 'online'), {
+        limit: 100,
+        ...(cursor === null ? {} : { cursor }),
+      });
+      for (const item of page.body.items as Json[]) online.set(item.client_transaction_id as string, item);
+      cursor = page.body.next_cursor as string | null;
+    } while (cursor !== null);
+
+    const lost: string[] = [];
+    for (const [id, answer] of answered) {
+      const item = online.get(id);
+      const expected = answer.approved ? 'APPROVAL' : 'DECLINED';
+      if (item?.status !== expected || (answer.approved && item.transaction_reference !== answer.reference)) {
+        lost.push(`${id}: answered ${expected}, search ${item?.status ?? 'nothing'}`);
+      }
+    }
+    expect(lost).toEqual([]);
+
+    // A same-id retry answers what was answered.
+    const [someId, first] = [...answered.entries()][0];
+    const again = await client.post<Json>(`/terminal/v1/SIM0000002/sync/charge`, {
+      amount: amountOf(10000),
+      client_transaction_id: someId,
+    });
+    if (again.status === 200) expect(again.body.approved).toBe(first.approved);
+    else expect(again.body.code).toBe('TRX-001');
+
+    // Nothing stored half, and every terminal transaction is in the service with the same status.
+    const rows = await stack.store.rows<{
+      counted: number;
+      events: number;
+      status: string | null;
+      last: string | null;
+    }>(
+      'api',
+      'SELECT t.status, t.event_count AS counted, ' +
+        '(SELECT COUNT(*) FROM transaction_events e WHERE e.transaction_id = t.id) AS events, ' +
+        '(SELECT e.status FROM transaction_events e WHERE e.transaction_id = t.id ORDER BY e.sequence DESC LIMIT 1) AS last ' +
+        'FROM transactions t',
+    );
+    expect(rows.filter((row) => row.events !== row.counted || row.last !== row.status)).toEqual([]);
+    const onTerminals = await stack.store.rows<{ key: string; status: string }>(
+      'terminal',
+      "SELECT key, status FROM terminal_transactions WHERE key LIKE 'demo-merchant:%'",
+    );
+    const missing = onTerminals
+      .filter((row) => FINAL.includes(row.status))
+      .filter((row) => online.get(row.key.slice('demo-merchant:'.length))?.status !== row.status)
+      .map((row) => `${row.key} ${row.status}`);
+    expect(missing).toEqual([]);
+    const approvedOnTerminals = onTerminals.filter((row) => row.status === 'APPROVAL').length;
+    expect(approvedOnTerminals).toBe([...answered.values()].filter((a) => a.approved).length);
+  }, 240_000);
+});
