@@ -19,7 +19,6 @@ import {
   type TerminalRequest,
   type TransactionOutcome,
 } from '@tps/link';
-import type { TransactionEntity } from '../transactions/transaction.entity';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from '../transactions/transaction-from-order';
 import type {
@@ -27,6 +26,7 @@ import type {
   MerchantTime,
   OperationPorts,
   OperationStore,
+  StoredTransaction,
   TerminalGateway,
   Timer,
 } from './operation-ports';
@@ -52,7 +52,7 @@ function checkAmounts(request: OperationRequest): void {
 }
 
 /** A repeat must be the same request as the recorded one (contract §5): else 409 TRX-001. */
-function checkSameRequest(existing: TransactionEntity, request: OperationRequest): void {
+function checkSameRequest(existing: StoredTransaction, request: OperationRequest): void {
   if (existing.fingerprint !== request.fingerprint && existing.fingerprint !== RECORDED_FROM_TERMINAL) {
     throw new ContractError(
       'TRX-001',
@@ -64,7 +64,7 @@ function checkSameRequest(existing: TransactionEntity, request: OperationRequest
 
 /** A recorded request and the order that hands it to its terminal. */
 interface Recorded {
-  transaction: TransactionEntity;
+  transaction: StoredTransaction;
   order: OperationOrder;
 }
 
@@ -86,7 +86,7 @@ interface AnswerReader<T> {
   /** From the events the terminal answered with, once they are committed. */
   fromEvents: (events: LinkEvent[]) => T | undefined;
   /** From the stored record of an earlier request with the same id; undefined while not known. */
-  fromStored: (existing: TransactionEntity) => T | undefined;
+  fromStored: (existing: StoredTransaction) => T | undefined;
 }
 
 const ASYNC_ANSWER: AnswerReader<TransactionEvent> = {
@@ -207,14 +207,14 @@ export class OperationUseCase {
    * record is dropped and the request runs now.
    */
   private async answerRepeat<T>(
-    existing: TransactionEntity,
+    existing: StoredTransaction,
     terminal: TerminalEntity,
     request: OperationRequest,
     answer: AnswerReader<T>,
   ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
     const timeout = this.ports.replyTimeoutMs;
     const deadline = this.timer.now() + timeout;
-    let record: TransactionEntity | null = existing;
+    let record: StoredTransaction | null = existing;
     for (;;) {
       const value = answer.fromStored(record);
       if (value !== undefined) return { value };
@@ -229,7 +229,7 @@ export class OperationUseCase {
   }
 
   private async reconcile<T>(
-    record: TransactionEntity,
+    record: StoredTransaction,
     terminal: TerminalEntity,
     request: OperationRequest,
     answer: AnswerReader<T>,
@@ -280,7 +280,7 @@ export class OperationUseCase {
     request: OperationRequest,
     terminal: TerminalEntity,
     events: LinkEvent[],
-    fresh?: TransactionEntity,
+    fresh?: StoredTransaction,
   ): Promise<void> {
     try {
       await this.transactions.storeEvents(terminal, events, fresh);
@@ -322,7 +322,7 @@ export class OperationUseCase {
     terminal: TerminalEntity,
     targetReference: string | null,
     request: OperationRequest,
-  ): TransactionEntity {
+  ): StoredTransaction {
     return transactionFromOrder(order, terminal.serialNumber, {
       fingerprint: request.fingerprint,
       targetReference,
