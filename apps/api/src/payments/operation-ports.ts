@@ -7,9 +7,22 @@ import type {
 } from '@tps/domain';
 import type { TransactionEvent } from '@tps/contracts';
 import type { LinkEvent, OriginalCard, TerminalRequest, TransactionOutcome } from '@tps/link';
-import type { MerchantEntity } from '../auth/merchant.entity';
-import type { TerminalEntity } from '../terminals/terminal.entity';
 import type { RequestForm } from '../terminals/request-form';
+
+/** The merchant a request is for, by what the use case and its ports read. */
+export interface OperationMerchant {
+  merchantId: string;
+  /** The terminal of its Local-form requests. */
+  boundTerminalSerial: string | null;
+  /** Its sandbox clock's offset (contract §8). */
+  clockOffsetSeconds: number;
+}
+
+/** A terminal as the use case names it; the gateway hands it out and takes it back. */
+export interface OperationTerminal {
+  serialNumber: string;
+  merchantId: string;
+}
 
 /** A transaction as the use case records and reads it: its money record and its request's. */
 export interface StoredTransaction extends TransactionRecord<TransactionOutcome, TransactionEvent> {
@@ -36,7 +49,7 @@ export interface TransactionName {
 export type FollowUpReader = FollowUpReads<StoredTransaction>;
 
 /** Where the use case keeps its records; the repository and the event ingest in the app. */
-export interface OperationStore {
+export interface OperationStore<Terminal extends OperationTerminal = OperationTerminal> {
   findByClientId(merchantId: string, clientTransactionId: string): Promise<StoredTransaction | null>;
   /**
    * Inserts what `decide` builds from what it reads, in one write; null when the id is taken (the
@@ -55,27 +68,22 @@ export interface OperationStore {
    * stored events for it since: the store may then use it instead of reading it (and reads it
    * after all if it finds that something did).
    */
-  storeEvents(terminal: TerminalEntity, events: LinkEvent[], recorded?: StoredTransaction): Promise<void>;
+  storeEvents(terminal: Terminal, events: LinkEvent[], recorded?: StoredTransaction): Promise<void>;
 }
 
 /** The terminals: which one a request is for, and the link to it. */
-export interface TerminalGateway {
-  resolve(merchant: MerchantEntity, serial: string | undefined): Promise<TerminalEntity>;
+export interface TerminalGateway<Terminal extends OperationTerminal> {
+  resolve(merchant: OperationMerchant, serial: string | undefined): Promise<Terminal>;
   /** TER-001 when it was never sent; TER-002 when sent and not answered (lost or timed out). */
-  send<T>(
-    terminal: TerminalEntity,
-    form: RequestForm,
-    request: TerminalRequest,
-    timeoutMs: number,
-  ): Promise<T>;
+  send<T>(terminal: Terminal, form: RequestForm, request: TerminalRequest, timeoutMs: number): Promise<T>;
   /** Tells the terminal its reply's events are stored (they need not come up its uplink too). */
-  stored(terminal: TerminalEntity, events: LinkEvent[]): void;
+  stored(terminal: Terminal, events: LinkEvent[]): void;
 }
 
 /** The merchant's sandbox clock. */
 export interface MerchantTime {
-  now(merchant: MerchantEntity): Date;
-  offsetMs(merchant: MerchantEntity): number;
+  now(merchant: OperationMerchant): Date;
+  offsetMs(merchant: OperationMerchant): number;
 }
 
 /** Real time, for waiting on a repeat's answer. */
@@ -86,7 +94,7 @@ export interface Timer {
 
 /** A follow-up request, as its planning reads it. */
 export interface FollowUpAsk {
-  merchant: MerchantEntity;
+  merchant: OperationMerchant;
   type: FollowUpType;
   transactionReference: string;
   amount?: AmountCentavos;
@@ -107,9 +115,9 @@ export interface FollowUpPlanning {
 }
 
 /** Everything the operation use case needs from the outside, so it runs without the framework. */
-export interface OperationPorts {
-  store: OperationStore;
-  terminals: TerminalGateway;
+export interface OperationPorts<Terminal extends OperationTerminal> {
+  store: OperationStore<Terminal>;
+  terminals: TerminalGateway<Terminal>;
   clock: MerchantTime;
   timer: Timer;
   planner: FollowUpPlanning;

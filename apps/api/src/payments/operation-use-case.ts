@@ -19,13 +19,13 @@ import {
   type TerminalRequest,
   type TransactionOutcome,
 } from '@tps/link';
-import type { TerminalEntity } from '../terminals/terminal.entity';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from '../transactions/transaction-from-order';
 import type {
   FollowUpPlanning,
   MerchantTime,
   OperationPorts,
   OperationStore,
+  OperationTerminal,
   StoredTransaction,
   TerminalGateway,
   Timer,
@@ -118,17 +118,17 @@ const FRESH_REPLY_MS = 250;
  * is read from what is committed: the terminal's events are stored before the caller hears them
  * (contract §13), and a request the terminal may have taken is never forgotten.
  */
-export class OperationUseCase {
+export class OperationUseCase<Terminal extends OperationTerminal> {
   /** Requests being run right now, so that a concurrent repeat waits for the first answer. */
   private readonly inFlight = new Map<string, Promise<void>>();
 
-  private readonly transactions: OperationStore;
-  private readonly links: TerminalGateway;
+  private readonly transactions: OperationStore<Terminal>;
+  private readonly links: TerminalGateway<Terminal>;
   private readonly clock: MerchantTime;
   private readonly timer: Timer;
   private readonly planner: FollowUpPlanning;
 
-  constructor(private readonly ports: OperationPorts) {
+  constructor(private readonly ports: OperationPorts<Terminal>) {
     this.transactions = ports.store;
     this.links = ports.terminals;
     this.clock = ports.clock;
@@ -174,7 +174,7 @@ export class OperationUseCase {
    */
   private async runOnce<T>(
     request: OperationRequest,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     answer: AnswerReader<T>,
   ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
     const recorded = await this.record(request, terminal).catch((error: unknown) =>
@@ -208,7 +208,7 @@ export class OperationUseCase {
    */
   private async answerRepeat<T>(
     existing: StoredTransaction,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     request: OperationRequest,
     answer: AnswerReader<T>,
   ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
@@ -230,7 +230,7 @@ export class OperationUseCase {
 
   private async reconcile<T>(
     record: StoredTransaction,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     request: OperationRequest,
     answer: AnswerReader<T>,
   ): Promise<{ value: T } | { rerun: true }> {
@@ -278,7 +278,7 @@ export class OperationUseCase {
   /** Stores what the terminal answered; it has taken the operation, so a failure is INT-003. */
   private async storeAnswered(
     request: OperationRequest,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     events: LinkEvent[],
     fresh?: StoredTransaction,
   ): Promise<void> {
@@ -290,7 +290,7 @@ export class OperationUseCase {
   }
 
   /** Records the request; a follow-up is checked against the business state in the same write. */
-  private async record(request: OperationRequest, terminal: TerminalEntity): Promise<Recorded | null> {
+  private async record(request: OperationRequest, terminal: Terminal): Promise<Recorded | null> {
     const type = request.type;
     let order = this.orderOf(request, request.amount ?? ZERO_AMOUNT);
     // A new transaction's record reads nothing: its write may run beside others.
@@ -319,7 +319,7 @@ export class OperationUseCase {
 
   private newRecord(
     order: OperationOrder,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     targetReference: string | null,
     request: OperationRequest,
   ): StoredTransaction {
@@ -338,7 +338,7 @@ export class OperationUseCase {
    */
   private async handToTerminal(
     { transaction, order }: Recorded,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     request: OperationRequest,
   ): Promise<LinkEvent[]> {
     try {
