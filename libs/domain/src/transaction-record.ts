@@ -60,9 +60,6 @@ export interface TransactionRecord<
   eventCount: number;
 }
 
-/** What a decision changes on a stored transaction. */
-export type RecordChanges<R extends TransactionRecord> = Partial<R>;
-
 /** The business side of a stored transaction, for the rules of contract §9; null where it has none. */
 export function businessRecordOf(record: TransactionRecord): BusinessRecord | null {
   const { businessState, businessAmount, approvedAtMs, validFromMs } = record;

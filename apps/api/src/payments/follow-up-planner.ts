@@ -7,7 +7,7 @@ import {
   totalCentavos,
   type AmountCentavos,
 } from '@tps/domain';
-import { originalCardOf } from '../transactions/business-record';
+import { originalCardOf } from '../transactions/original-card';
 import type {
   FollowUpAsk,
   FollowUpPlan,

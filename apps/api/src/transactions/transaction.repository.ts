@@ -152,10 +152,10 @@ export class TransactionRepository {
 
   /**
    * Appends a terminal's run of events, in order and in one write, each to the transaction it
-   * names, moving the stored state through the domain's transition function. An event already
-   * stored (a replay) changes nothing. The acknowledgement of a transaction the service has no
-   * record of (its request was lost with a crash or a cut link) records it from the order the
-   * terminal took; an event of another terminal's transaction is dropped. `alongsideIn` makes,
+   * names, as the domain decides it (decideEventRun): an event already stored (a replay) changes
+   * nothing; the acknowledgement of a transaction the service has no record of (its request was
+   * lost with a crash or a cut link) records it from the order the terminal took; an event of
+   * another terminal's transaction is dropped. This stores what was decided. `alongsideIn` makes,
    * for each run of the write (the write queue may run it again after a rollback), what stores
    * what follows from an event (its webhook) in the same write, so neither is ever kept without
    * the other. The run stops at the first event that does not follow its transaction's state: the

@@ -7,7 +7,7 @@ import type { FollowUpReader, OperationStore, StoredTransaction } from '../opera
 /**
  * The operation store in memory, for unit tests of the use case: one record per merchant and
  * client_transaction_id (the unique key), events applied in order. Business effects are the
- * domain's and the repository's, tested there.
+ * domain's (decideEventRun), tested there.
  */
 export class InMemoryOperationStore implements OperationStore {
   readonly records = new Map<string, StoredTransaction>();
