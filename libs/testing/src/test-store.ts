@@ -30,9 +30,14 @@ async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** int8 (a COUNT, a bigint column) as a JavaScript number, every other type as pg parses it. */
-const numbersAsNumbers = ((oid: number, format?: 'text' | 'binary') =>
-  oid === types.builtins.INT8 ? Number : types.getTypeParser(oid, format)) as typeof types.getTypeParser;
+/** pg's type id of int8 (a COUNT, a bigint column). */
+const INT8_OID = 20;
+
+/** int8 as a JavaScript number, every other type as pg parses it. */
+function numbersAsNumbers(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  if (oid === INT8_OID) return Number;
+  return types.getTypeParser(oid, format) as (value: string) => unknown;
+}
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -78,7 +83,7 @@ export class TestStore {
     // A COUNT or a bigint column reads back as a number, as the apps read them (parseInt8).
     const client = new Client({
       connectionString: await this.url(name),
-      types: { getTypeParser: numbersAsNumbers },
+      types: { getTypeParser: numbersAsNumbers as typeof types.getTypeParser },
     });
     await client.connect();
     try {

@@ -13,17 +13,20 @@ export interface ClockReading {
  * The merchant's business clock: real time, moved forward by the sandbox (contract §8). Every
  * business rule reads it and everything written for the merchant is dated by it.
  */
+/** The one field of a merchant its clock reads. */
+type ClockOwner = Pick<MerchantEntity, 'clockOffsetSeconds'>;
+
 @Injectable()
 export class MerchantClock {
-  offsetMs(merchant: MerchantEntity): number {
+  offsetMs(merchant: ClockOwner): number {
     return merchant.clockOffsetSeconds * 1000;
   }
 
-  now(merchant: MerchantEntity): Date {
+  now(merchant: ClockOwner): Date {
     return new Date(Date.now() + this.offsetMs(merchant));
   }
 
-  reading(merchant: MerchantEntity): ClockReading {
+  reading(merchant: ClockOwner): ClockReading {
     const now = this.now(merchant);
     return { now: now.toISOString(), local: mexicoCityIso(now), offset_seconds: merchant.clockOffsetSeconds };
   }

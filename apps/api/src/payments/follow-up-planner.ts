@@ -2,34 +2,19 @@ import {
   ContractError,
   ZERO_AMOUNT,
   allowFollowUp,
-  referenceStandsForTarget,
+  businessRecordOf,
+  followUpTargetReference,
   totalCentavos,
   type AmountCentavos,
-  type FollowUpType,
 } from '@tps/domain';
-import type { OriginalCard } from '@tps/link';
-import type { MerchantEntity } from '../auth/merchant.entity';
-import type { MerchantTime } from './operation-ports';
-import { businessRecordOf, originalCardOf } from '../transactions/business-record';
-import type { TransactionEntity } from '../transactions/transaction.entity';
-import type { FollowUpReader } from '../transactions/transaction.repository';
-
-/** What a follow-up hands its terminal, once the rules of contract §9 allowed it. */
-export interface FollowUpPlan {
-  /** The operation's amount: the request's, or the one of the transaction acted on. */
-  amount: AmountCentavos;
-  original: OriginalCard | undefined;
-  /** The reference of the charge, authorization or capture it acts on. */
-  targetReference: string;
-}
-
-export interface FollowUpAsk {
-  merchant: MerchantEntity;
-  type: FollowUpType;
-  transactionReference: string;
-  amount?: AmountCentavos;
-  tip?: number;
-}
+import { originalCardOf } from '../transactions/original-card';
+import type {
+  FollowUpAsk,
+  FollowUpPlan,
+  FollowUpReader,
+  MerchantTime,
+  StoredTransaction,
+} from './operation-ports';
 
 /**
  * Checks a follow-up against the business state of the transaction it names (contract §9).
@@ -70,12 +55,10 @@ export class FollowUpPlanner {
     reader: FollowUpReader,
     merchantId: string,
     reference: string,
-  ): Promise<TransactionEntity> {
+  ): Promise<StoredTransaction> {
     const named = await reader.findByReference(merchantId, reference);
-    const target =
-      named !== null && referenceStandsForTarget(named.operationType) && named.targetReference !== null
-        ? await reader.findByReference(merchantId, named.targetReference)
-        : named;
+    const actedOn = followUpTargetReference(named, reference);
+    const target = actedOn === reference ? named : await reader.findByReference(merchantId, actedOn);
     if (target === null) {
       throw new ContractError('NF-001', `transaction ${reference} not found`, 'transaction_reference');
     }

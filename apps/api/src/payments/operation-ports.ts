@@ -1,23 +1,65 @@
-import type { LinkEvent, TerminalRequest } from '@tps/link';
-import type { MerchantEntity } from '../auth/merchant.entity';
-import type { TerminalEntity } from '../terminals/terminal.entity';
-import type { TransactionEntity } from '../transactions/transaction.entity';
-import type { FollowUpReader, TransactionName } from '../transactions/transaction.repository';
+import type {
+  AmountCentavos,
+  FollowUpReads,
+  FollowUpType,
+  OperationMode,
+  TransactionRecord,
+} from '@tps/domain';
+import type { TransactionEvent } from '@tps/contracts';
+import type { LinkEvent, OriginalCard, TerminalRequest, TransactionOutcome } from '@tps/link';
 import type { RequestForm } from '../terminals/request-form';
-import type { FollowUpAsk, FollowUpPlan } from './follow-up-planner';
+
+/** The merchant a request is for, by what the use case and its ports read. */
+export interface OperationMerchant {
+  merchantId: string;
+  /** The terminal of its Local-form requests. */
+  boundTerminalSerial: string | null;
+  /** Its sandbox clock's offset (contract §8). */
+  clockOffsetSeconds: number;
+}
+
+/** A terminal as the use case names it; the gateway hands it out and takes it back. */
+export interface OperationTerminal {
+  serialNumber: string;
+  merchantId: string;
+}
+
+/** A transaction as the use case records and reads it: its money record and its request's. */
+export interface StoredTransaction extends TransactionRecord<TransactionOutcome, TransactionEvent> {
+  /** Method, path and body of the first request: a different one under the same id is TRX-001. */
+  fingerprint: string;
+  mode: OperationMode;
+  form: RequestForm;
+  metadata: Record<string, string>;
+  eventsWebhookUrl: string;
+  /** Merchant-clock creation time. */
+  createdAtMs: number;
+  deliveryCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A transaction as a request names it. */
+export interface TransactionName {
+  merchantId: string;
+  clientTransactionId: string;
+}
+
+/** What deciding a follow-up reads, inside the write that records it. */
+export type FollowUpReader = FollowUpReads<StoredTransaction>;
 
 /** Where the use case keeps its records; the repository and the event ingest in the app. */
-export interface OperationStore {
-  findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null>;
+export interface OperationStore<Terminal extends OperationTerminal = OperationTerminal> {
+  findByClientId(merchantId: string, clientTransactionId: string): Promise<StoredTransaction | null>;
   /**
    * Inserts what `decide` builds from what it reads, in one write; null when the id is taken (the
    * unique key says so, or `decide` found it taken). `alone`: `decide` reads nothing, and the write
    * touches that one transaction only (it may then share its batch with others at once).
    */
   insertDecided(
-    decide: (reader: FollowUpReader) => Promise<TransactionEntity | null>,
+    decide: (reader: FollowUpReader) => Promise<StoredTransaction | null>,
     alone?: TransactionName,
-  ): Promise<TransactionEntity | null>;
+  ): Promise<StoredTransaction | null>;
   /** Forgets a request the terminal never took. */
   remove(id: string): Promise<void>;
   /**
@@ -26,27 +68,22 @@ export interface OperationStore {
    * stored events for it since: the store may then use it instead of reading it (and reads it
    * after all if it finds that something did).
    */
-  storeEvents(terminal: TerminalEntity, events: LinkEvent[], recorded?: TransactionEntity): Promise<void>;
+  storeEvents(terminal: Terminal, events: LinkEvent[], recorded?: StoredTransaction): Promise<void>;
 }
 
 /** The terminals: which one a request is for, and the link to it. */
-export interface TerminalGateway {
-  resolve(merchant: MerchantEntity, serial: string | undefined): Promise<TerminalEntity>;
+export interface TerminalGateway<Terminal extends OperationTerminal> {
+  resolve(merchant: OperationMerchant, serial: string | undefined): Promise<Terminal>;
   /** TER-001 when it was never sent; TER-002 when sent and not answered (lost or timed out). */
-  send<T>(
-    terminal: TerminalEntity,
-    form: RequestForm,
-    request: TerminalRequest,
-    timeoutMs: number,
-  ): Promise<T>;
+  send<T>(terminal: Terminal, form: RequestForm, request: TerminalRequest, timeoutMs: number): Promise<T>;
   /** Tells the terminal its reply's events are stored (they need not come up its uplink too). */
-  stored(terminal: TerminalEntity, events: LinkEvent[]): void;
+  stored(terminal: Terminal, events: LinkEvent[]): void;
 }
 
 /** The merchant's sandbox clock. */
 export interface MerchantTime {
-  now(merchant: MerchantEntity): Date;
-  offsetMs(merchant: MerchantEntity): number;
+  now(merchant: OperationMerchant): Date;
+  offsetMs(merchant: OperationMerchant): number;
 }
 
 /** Real time, for waiting on a repeat's answer. */
@@ -55,14 +92,32 @@ export interface Timer {
   sleep(ms: number): Promise<void>;
 }
 
+/** A follow-up request, as its planning reads it. */
+export interface FollowUpAsk {
+  merchant: OperationMerchant;
+  type: FollowUpType;
+  transactionReference: string;
+  amount?: AmountCentavos;
+  tip?: number;
+}
+
+/** What a follow-up hands its terminal, once the rules of contract §9 allowed it. */
+export interface FollowUpPlan {
+  /** The operation's amount: the request's, or the one of the transaction acted on. */
+  amount: AmountCentavos;
+  original: OriginalCard | undefined;
+  /** The reference of the charge, authorization or capture it acts on. */
+  targetReference: string;
+}
+
 export interface FollowUpPlanning {
   plan(ask: FollowUpAsk, reader: FollowUpReader): Promise<FollowUpPlan>;
 }
 
 /** Everything the operation use case needs from the outside, so it runs without the framework. */
-export interface OperationPorts {
-  store: OperationStore;
-  terminals: TerminalGateway;
+export interface OperationPorts<Terminal extends OperationTerminal> {
+  store: OperationStore<Terminal>;
+  terminals: TerminalGateway<Terminal>;
   clock: MerchantTime;
   timer: Timer;
   planner: FollowUpPlanning;

@@ -3,6 +3,7 @@ import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import { MerchantClock } from '../clock/merchant-clock';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
+import type { TerminalEntity } from '../terminals/terminal.entity';
 import { TerminalResolver } from '../terminals/terminal-resolver';
 import { EventIngest } from '../transactions/event-ingest';
 import { TransactionRepository } from '../transactions/transaction.repository';
@@ -14,7 +15,7 @@ import { OperationUseCase } from './operation-use-case';
 /** The operation use case wired to the app's repository, links and clock. */
 @Injectable()
 export class OperationService {
-  private readonly useCase: OperationUseCase;
+  private readonly useCase: OperationUseCase<TerminalEntity>;
 
   constructor(
     config: ApiConfig,
@@ -25,7 +26,7 @@ export class OperationService {
     ingest: EventIngest,
     planner: FollowUpPlanner,
   ) {
-    this.useCase = new OperationUseCase({
+    this.useCase = new OperationUseCase<TerminalEntity>({
       store: {
         findByClientId: (merchantId, id) => transactions.findByClientId(merchantId, id),
         insertDecided: (decide, alone) => transactions.insertDecided(decide, alone),

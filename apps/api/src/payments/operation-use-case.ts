@@ -19,14 +19,14 @@ import {
   type TerminalRequest,
   type TransactionOutcome,
 } from '@tps/link';
-import type { TransactionEntity } from '../transactions/transaction.entity';
-import type { TerminalEntity } from '../terminals/terminal.entity';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from '../transactions/transaction-from-order';
 import type {
   FollowUpPlanning,
   MerchantTime,
   OperationPorts,
   OperationStore,
+  OperationTerminal,
+  StoredTransaction,
   TerminalGateway,
   Timer,
 } from './operation-ports';
@@ -52,7 +52,7 @@ function checkAmounts(request: OperationRequest): void {
 }
 
 /** A repeat must be the same request as the recorded one (contract §5): else 409 TRX-001. */
-function checkSameRequest(existing: TransactionEntity, request: OperationRequest): void {
+function checkSameRequest(existing: StoredTransaction, request: OperationRequest): void {
   if (existing.fingerprint !== request.fingerprint && existing.fingerprint !== RECORDED_FROM_TERMINAL) {
     throw new ContractError(
       'TRX-001',
@@ -64,7 +64,7 @@ function checkSameRequest(existing: TransactionEntity, request: OperationRequest
 
 /** A recorded request and the order that hands it to its terminal. */
 interface Recorded {
-  transaction: TransactionEntity;
+  transaction: StoredTransaction;
   order: OperationOrder;
 }
 
@@ -86,7 +86,7 @@ interface AnswerReader<T> {
   /** From the events the terminal answered with, once they are committed. */
   fromEvents: (events: LinkEvent[]) => T | undefined;
   /** From the stored record of an earlier request with the same id; undefined while not known. */
-  fromStored: (existing: TransactionEntity) => T | undefined;
+  fromStored: (existing: StoredTransaction) => T | undefined;
 }
 
 const ASYNC_ANSWER: AnswerReader<TransactionEvent> = {
@@ -118,17 +118,17 @@ const FRESH_REPLY_MS = 250;
  * is read from what is committed: the terminal's events are stored before the caller hears them
  * (contract §13), and a request the terminal may have taken is never forgotten.
  */
-export class OperationUseCase {
+export class OperationUseCase<Terminal extends OperationTerminal> {
   /** Requests being run right now, so that a concurrent repeat waits for the first answer. */
   private readonly inFlight = new Map<string, Promise<void>>();
 
-  private readonly transactions: OperationStore;
-  private readonly links: TerminalGateway;
+  private readonly transactions: OperationStore<Terminal>;
+  private readonly links: TerminalGateway<Terminal>;
   private readonly clock: MerchantTime;
   private readonly timer: Timer;
   private readonly planner: FollowUpPlanning;
 
-  constructor(private readonly ports: OperationPorts) {
+  constructor(private readonly ports: OperationPorts<Terminal>) {
     this.transactions = ports.store;
     this.links = ports.terminals;
     this.clock = ports.clock;
@@ -174,7 +174,7 @@ export class OperationUseCase {
    */
   private async runOnce<T>(
     request: OperationRequest,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     answer: AnswerReader<T>,
   ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
     const recorded = await this.record(request, terminal).catch((error: unknown) =>
@@ -207,14 +207,14 @@ export class OperationUseCase {
    * record is dropped and the request runs now.
    */
   private async answerRepeat<T>(
-    existing: TransactionEntity,
-    terminal: TerminalEntity,
+    existing: StoredTransaction,
+    terminal: Terminal,
     request: OperationRequest,
     answer: AnswerReader<T>,
   ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
     const timeout = this.ports.replyTimeoutMs;
     const deadline = this.timer.now() + timeout;
-    let record: TransactionEntity | null = existing;
+    let record: StoredTransaction | null = existing;
     for (;;) {
       const value = answer.fromStored(record);
       if (value !== undefined) return { value };
@@ -229,8 +229,8 @@ export class OperationUseCase {
   }
 
   private async reconcile<T>(
-    record: TransactionEntity,
-    terminal: TerminalEntity,
+    record: StoredTransaction,
+    terminal: Terminal,
     request: OperationRequest,
     answer: AnswerReader<T>,
   ): Promise<{ value: T } | { rerun: true }> {
@@ -278,9 +278,9 @@ export class OperationUseCase {
   /** Stores what the terminal answered; it has taken the operation, so a failure is INT-003. */
   private async storeAnswered(
     request: OperationRequest,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     events: LinkEvent[],
-    fresh?: TransactionEntity,
+    fresh?: StoredTransaction,
   ): Promise<void> {
     try {
       await this.transactions.storeEvents(terminal, events, fresh);
@@ -290,7 +290,7 @@ export class OperationUseCase {
   }
 
   /** Records the request; a follow-up is checked against the business state in the same write. */
-  private async record(request: OperationRequest, terminal: TerminalEntity): Promise<Recorded | null> {
+  private async record(request: OperationRequest, terminal: Terminal): Promise<Recorded | null> {
     const type = request.type;
     let order = this.orderOf(request, request.amount ?? ZERO_AMOUNT);
     // A new transaction's record reads nothing: its write may run beside others.
@@ -319,10 +319,10 @@ export class OperationUseCase {
 
   private newRecord(
     order: OperationOrder,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     targetReference: string | null,
     request: OperationRequest,
-  ): TransactionEntity {
+  ): StoredTransaction {
     return transactionFromOrder(order, terminal.serialNumber, {
       fingerprint: request.fingerprint,
       targetReference,
@@ -338,7 +338,7 @@ export class OperationUseCase {
    */
   private async handToTerminal(
     { transaction, order }: Recorded,
-    terminal: TerminalEntity,
+    terminal: Terminal,
     request: OperationRequest,
   ): Promise<LinkEvent[]> {
     try {

@@ -8,10 +8,9 @@ import {
   type SearchFilters,
   type SearchItem,
 } from '@tps/contracts';
-import { ContractError, currentState } from '@tps/domain';
+import { ContractError, businessRecordOf, currentState } from '@tps/domain';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantClock } from '../clock/merchant-clock';
-import { businessRecordOf } from '../transactions/business-record';
 import type { TransactionEventEntity } from '../transactions/transaction-event.entity';
 import type { TransactionEntity } from '../transactions/transaction.entity';
 import { TransactionRepository } from '../transactions/transaction.repository';

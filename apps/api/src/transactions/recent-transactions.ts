@@ -14,7 +14,7 @@ const keyOf = (merchantId: string, clientTransactionId: string): string =>
  * next run of the same transaction (an async operation's events up the uplink, a few
  * milliseconds after its acknowledgement) takes its row from here instead of reading it. A row
  * taken is only a hint: the run's UPDATE requires the stored row to hold the same event and
- * delivery counts, and the run is written again from the store if it does not (EventRunState).
+ * delivery counts, and the run is written again from the store if it does not (RecordMovedOnError).
  * Final rows are not kept: a follow-up (a void, a capture) changes them without an event.
  */
 export class RecentTransactions {

@@ -1,34 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
-import {
-  approvalEffects,
-  isFollowUp,
-  referenceStandsForTarget,
-  totalCentavos,
-  transition,
-  type BusinessRecord,
-  type LifecycleStatus,
-} from '@tps/domain';
+import { decideEventRun, isFollowUp, type EventRunReads, type FollowUpReads } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
 import { EntityTable, SerialWriter, isUniqueViolation, sqlOf, type Sql } from '@tps/database';
-import type { LinkEvent, OperationOrder } from '@tps/link';
-import { businessRecordOf } from './business-record';
+import type { LinkEvent } from '@tps/link';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
-import { EventRunState, RecordMovedOnError } from './event-run-state';
+import { RecordMovedOnError } from './record-moved-on-error';
 import { RecentTransactions } from './recent-transactions';
 import { transactionWriteKey } from './transaction-write-key';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from './transaction-from-order';
-
-/** What deciding a follow-up reads: inside the write that records it, so nothing falls between. */
-export interface FollowUpReader {
-  findByReference(merchantId: string, transactionReference: string): Promise<TransactionEntity | null>;
-  /** Whether a follow-up on this reference was started and has no outcome yet. */
-  hasFollowUpRunning(merchantId: string, targetReference: string): Promise<boolean>;
-  /** Whether a request already took this client_transaction_id (then it is answered as a repeat). */
-  isTaken(merchantId: string, clientTransactionId: string): Promise<boolean>;
-}
 
 /** A transaction as a request names it. */
 export interface TransactionName {
@@ -60,20 +42,6 @@ export interface AppendedRun<T> {
   appended: Array<Appended<T>>;
   /** Why the event after the appended ones was refused; absent when the whole run went in. */
   refusal?: Error;
-}
-
-/** The state an event moves its transaction to, or why it cannot: checked before any write. */
-function followingStatus(transaction: TransactionEntity, event: LinkEvent['event']): LifecycleStatus | Error {
-  if (event.previous_status !== (transaction.status ?? '')) {
-    return new Error(
-      `event ${event.event_id} follows ${event.previous_status || '(none)'} but ${transaction.clientTransactionId} is at ${transaction.status ?? '(none)'}`,
-    );
-  }
-  try {
-    return transition(transaction.status, event.status);
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
 }
 
 @Injectable()
@@ -165,7 +133,7 @@ export class TransactionRepository {
    * the write may run beside others in its batch (SerialWriter's keys).
    */
   insertDecided(
-    decide: (reader: FollowUpReader) => Promise<TransactionEntity | null>,
+    decide: (reader: FollowUpReads<TransactionEntity>) => Promise<TransactionEntity | null>,
     alone?: TransactionName,
   ): Promise<TransactionEntity | null> {
     const keys = alone && [transactionWriteKey(alone.merchantId, alone.clientTransactionId)];
@@ -184,10 +152,10 @@ export class TransactionRepository {
 
   /**
    * Appends a terminal's run of events, in order and in one write, each to the transaction it
-   * names, moving the stored state through the domain's transition function. An event already
-   * stored (a replay) changes nothing. The acknowledgement of a transaction the service has no
-   * record of (its request was lost with a crash or a cut link) records it from the order the
-   * terminal took; an event of another terminal's transaction is dropped. `alongsideIn` makes,
+   * names, as the domain decides it (decideEventRun): an event already stored (a replay) changes
+   * nothing; the acknowledgement of a transaction the service has no record of (its request was
+   * lost with a crash or a cut link) records it from the order the terminal took; an event of
+   * another terminal's transaction is dropped. This stores what was decided. `alongsideIn` makes,
    * for each run of the write (the write queue may run it again after a rollback), what stores
    * what follows from an event (its webhook) in the same write, so neither is ever kept without
    * the other. The run stops at the first event that does not follow its transaction's state: the
@@ -252,69 +220,90 @@ export class TransactionRepository {
   ): Promise<{ appended: AppendedRun<T>; written: TransactionEntity[] }> {
     return this.writer.writeKeyed(keysOfRun(links, recorded), async (manager) => {
       const sql = sqlOf(manager);
-      const alongside = alongsideIn(manager);
-      const run = new EventRunState(sql, this.table, this.eventTable, recorded);
-      const decided: Array<{
-        link: LinkEvent;
-        transaction: TransactionEntity | null;
-        result: Appended<T>['result'];
-      }> = [];
-      let refusal: Error | undefined;
-      for (const link of links) {
-        const transaction =
-          (await run.transaction(link.event)) ?? (await this.adopt(sql, run, terminal, link));
-        if (transaction === null || transaction.terminalSerial !== terminal.serialNumber) {
-          decided.push({ link, transaction: null, result: 'unknown' });
-          continue;
-        }
-        const status = followingStatus(transaction, link.event);
-        if (status instanceof Error) {
-          // Only an event that does not follow can be one stored already: the lifecycle never
-          // goes back to the state an event left.
-          if (await run.isStored(link.event.event_id)) {
-            decided.push({ link, transaction, result: 'duplicate' });
-            continue;
-          }
-          refusal = status;
-          break;
-        }
-        run.appendEvent(
-          transaction,
-          link.event,
-          status,
-          await this.outcomeChanges(sql, run, transaction, link),
-        );
-        decided.push({ link, transaction, result: 'appended' });
-      }
+      const decision = await decideEventRun(terminal, links, this.runReads(sql, recorded), (order, details) =>
+        transactionFromOrder(order, terminal.serialNumber, {
+          fingerprint: RECORDED_FROM_TERMINAL,
+          ...details,
+        }),
+      );
       // Given a row that has moved on, an event may seem not to follow: read it, and decide again.
-      if (recorded !== undefined && refusal !== undefined) throw new RecordMovedOnError(recorded.id);
+      if (recorded !== undefined && decision.refusal !== undefined) throw new RecordMovedOnError(recorded.id);
+      if (decision.inserts.length > 0) await this.table.insert(sql, decision.inserts);
+      // A follow-up changes the transaction it acted on before it shows its own end.
+      for (const { record, changes } of decision.targetUpdates) {
+        await this.table.update(sql, { id: record.id }, changes);
+      }
       try {
-        await run.insertEvents();
+        await this.eventTable.insert(sql, decision.events);
       } catch (error) {
         // Given a row that has moved on, an event stored already seems new: its key refuses it.
         throw recorded !== undefined && isUniqueViolation(error)
           ? new RecordMovedOnError(recorded.id)
           : error;
       }
+      const deliveriesBefore = new Map(decision.updates.map(({ record }) => [record, record.deliveryCount]));
+      const alongside = alongsideIn(manager);
       const appended: Array<Appended<T>> = [];
-      for (const { link, transaction, result } of decided) {
-        if (transaction === null || result === 'unknown') appended.push({ link, result: 'unknown' });
+      for (const decided of decision.results) {
+        if (decided.result === 'unknown') appended.push({ link: decided.link, result: 'unknown' });
         else
           appended.push({
-            link,
-            result,
-            alongside: await alongside.each(transaction, link.event, result),
+            link: decided.link,
+            result: decided.result,
+            alongside: await alongside.each(decided.transaction, decided.link.event, decided.result),
           });
       }
       await alongside.end();
       // Last: where reads share the writer's connection (an in-memory SQLite), whoever sees the new
       // status then also sees its events, its reference, its deliveries and the business state.
-      await run.updateTransactions();
-      return {
-        appended: refusal === undefined ? { appended } : { appended, refusal },
-        written: run.written(),
-      };
+      const written: TransactionEntity[] = [];
+      for (const { record, changes } of decision.updates) {
+        const delivered = record.deliveryCount !== deliveriesBefore.get(record);
+        if (delivered) changes.deliveryCount = record.deliveryCount;
+        if (Object.keys(changes).length === 0) continue;
+        await this.updateRow(sql, record, changes, recorded);
+        written.push(record);
+      }
+      const { refusal } = decision;
+      return { appended: refusal === undefined ? { appended } : { appended, refusal }, written };
     });
+  }
+
+  /**
+   * One UPDATE of a row the run changed. A row taken unread (`recorded`) is updated only if it
+   * still holds the events and deliveries it had: else RecordMovedOnError.
+   */
+  private async updateRow(
+    sql: Sql,
+    row: TransactionEntity,
+    changes: Partial<TransactionEntity>,
+    recorded: TransactionEntity | undefined,
+  ): Promise<void> {
+    if (recorded === undefined || recorded.id !== row.id) {
+      await this.table.update(sql, { id: row.id }, changes);
+      return;
+    }
+    const { eventCount, deliveryCount } = recorded;
+    const changed = await this.table.update(sql, { id: row.id, eventCount, deliveryCount }, changes);
+    if (changed === 0) throw new RecordMovedOnError(row.id);
+  }
+
+  /**
+   * What deciding a run reads; a row taken unread (`recorded`) stands in for its read. Rows read
+   * are locked until the write commits (PostgreSQL), so that what is decided from them holds.
+   */
+  private runReads(sql: Sql, recorded: TransactionEntity | undefined): EventRunReads<TransactionEntity> {
+    return {
+      byName: (merchantId, clientTransactionId) =>
+        recorded !== undefined &&
+        recorded.merchantId === merchantId &&
+        recorded.clientTransactionId === clientTransactionId
+          ? Promise.resolve(recorded)
+          : this.table.findOne(sql, { merchantId, clientTransactionId }),
+      byReference: (merchantId, transactionReference) =>
+        this.table.findOne(sql, { merchantId, transactionReference }),
+      isStored: async (eventId) => (await this.eventTable.findOne(sql, { eventId })) !== null,
+    };
   }
 
   /**
@@ -322,7 +311,7 @@ export class TransactionRepository {
    * first (PostgreSQL): another write deciding on it, in this process or another, waits for this
    * one to commit, then reads what it stored (its follow-up running, its new totals).
    */
-  private readerOf(manager: EntityManager): FollowUpReader {
+  private readerOf(manager: EntityManager): FollowUpReads<TransactionEntity> {
     const sql = sqlOf(manager);
     return {
       findByReference: (merchantId, transactionReference) =>
@@ -332,84 +321,6 @@ export class TransactionRepository {
       isTaken: async (merchantId, clientTransactionId) =>
         (await this.table.findOne(sql, { merchantId, clientTransactionId })) !== null,
     };
-  }
-
-  /** Records a transaction the terminal took but the service never stored, from its order. */
-  private async adopt(
-    sql: Sql,
-    run: EventRunState,
-    terminal: TerminalIdentity,
-    { event, order }: LinkEvent,
-  ): Promise<TransactionEntity | null> {
-    if (
-      event.status !== 'TERMINAL_ACKNOWLEDGED' ||
-      order === undefined ||
-      order.merchantId !== terminal.merchantId ||
-      order.merchantId !== event.merchant_id ||
-      order.clientTransactionId !== event.client_transaction_id
-    ) {
-      return null;
-    }
-    const transaction = transactionFromOrder(order, terminal.serialNumber, {
-      fingerprint: RECORDED_FROM_TERMINAL,
-      targetReference: await this.targetReferenceOf(run, order),
-      createdAt: new Date(event.occurred_at),
-    });
-    await this.table.insert(sql, transaction);
-    run.adopt(transaction);
-    return transaction;
-  }
-
-  /** The reference of the transaction a follow-up acts on, as the planner resolved it. */
-  private async targetReferenceOf(run: EventRunState, order: OperationOrder): Promise<string | null> {
-    const reference = order.transactionReference;
-    if (reference === undefined || !isFollowUp(order.type)) return null;
-    const named = await run.findByReference(order.merchantId, reference);
-    return named !== null && referenceStandsForTarget(named.operationType) && named.targetReference !== null
-      ? named.targetReference
-      : reference;
-  }
-
-  /**
-   * The changes that store the outcome, once. An approval's business effects (contract §9) come
-   * from the domain; an approved follow-up changes the transaction it acted on here, in the same
-   * write, before the follow-up itself shows its end.
-   */
-  private async outcomeChanges(
-    sql: Sql,
-    run: EventRunState,
-    transaction: TransactionEntity,
-    { outcome }: LinkEvent,
-  ): Promise<Partial<TransactionEntity>> {
-    if (outcome === undefined || transaction.outcome !== null) return {};
-    const changes: Partial<TransactionEntity> = { outcome };
-    if (outcome.kind !== 'acquirer' || !outcome.response.approved) return changes;
-    const { rawResponse, timestamp } = outcome.response;
-    changes.transactionReference = rawResponse.transaction_reference;
-    const target =
-      isFollowUp(transaction.operationType) && transaction.targetReference !== null
-        ? await run.findByReference(transaction.merchantId, transaction.targetReference)
-        : null;
-    const effects = approvalEffects(
-      { type: transaction.operationType, total: totalCentavos(transaction.amount), tip: transaction.tip },
-      { cardType: rawResponse.card_type, at: timestamp },
-      target === null ? null : businessRecordOf(target),
-    );
-    if (effects.own !== null) {
-      Object.assign(changes, {
-        businessState: effects.own.state,
-        businessAmount: transaction.amount,
-        cardType: effects.own.cardType,
-        approvedAtMs: effects.own.approvedAt,
-        validFromMs: effects.own.validFrom,
-      });
-    }
-    if (target !== null && effects.target !== null) {
-      const onTarget = targetChanges(effects.target, transaction);
-      await this.table.update(sql, { id: target.id }, onTarget);
-      run.changeTarget(target, onTarget);
-    }
-    return changes;
   }
 }
 
@@ -427,19 +338,4 @@ function allName(links: LinkEvent[], { merchantId, clientTransactionId }: Transa
   return links.every(
     ({ event }) => event.merchant_id === merchantId && event.client_transaction_id === clientTransactionId,
   );
-}
-
-/** The columns a follow-up's effects change on the transaction it acted on. */
-function targetChanges(
-  after: Partial<BusinessRecord>,
-  followUp: TransactionEntity,
-): Partial<TransactionEntity> {
-  const changes: Partial<TransactionEntity> = {};
-  if (after.state !== undefined) changes.businessState = after.state;
-  if (after.tip !== undefined) changes.businessTip = after.tip;
-  if (after.refunded !== undefined) changes.refundedTotal = after.refunded;
-  if (after.validFrom !== undefined) changes.validFromMs = after.validFrom;
-  // A re-authorization sets a new authorized amount: its own.
-  if (after.total !== undefined) changes.businessAmount = followUp.amount;
-  return changes;
 }

@@ -2,29 +2,27 @@ import { randomUUID } from 'node:crypto';
 import type { TransactionEvent } from '@tps/contracts';
 import { isFinalStatus } from '@tps/domain';
 import type { LinkEvent } from '@tps/link';
-import type { TransactionEntity } from '../../transactions/transaction.entity';
-import type { FollowUpReader } from '../../transactions/transaction.repository';
-import type { OperationStore } from '../operation-ports';
+import type { FollowUpReader, OperationStore, StoredTransaction } from '../operation-ports';
 
 /**
  * The operation store in memory, for unit tests of the use case: one record per merchant and
  * client_transaction_id (the unique key), events applied in order. Business effects are the
- * domain's and the repository's, tested there.
+ * domain's (decideEventRun), tested there.
  */
 export class InMemoryOperationStore implements OperationStore {
-  readonly records = new Map<string, TransactionEntity>();
+  readonly records = new Map<string, StoredTransaction>();
   readonly events = new Map<string, TransactionEvent[]>();
   /** Set to make the next writes fail, as a full disk would. */
   failWrites: Error | undefined;
 
-  findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null> {
+  findByClientId(merchantId: string, clientTransactionId: string): Promise<StoredTransaction | null> {
     const found = this.records.get(`${merchantId}:${clientTransactionId}`);
     return this.later(found === undefined ? null : { ...found });
   }
 
   async insertDecided(
-    decide: (reader: FollowUpReader) => Promise<TransactionEntity | null>,
-  ): Promise<TransactionEntity | null> {
+    decide: (reader: FollowUpReader) => Promise<StoredTransaction | null>,
+  ): Promise<StoredTransaction | null> {
     const reader: FollowUpReader = {
       findByReference: async (merchantId, reference) =>
         [...this.records.values()].find(
