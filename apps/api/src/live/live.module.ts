@@ -1,11 +1,26 @@
-import { Global, Module } from '@nestjs/common';
-import { LiveFeed } from './live-feed';
+import { Global, Logger, Module } from '@nestjs/common';
+import { InProcessMessagePort } from '@tps/messaging';
+import { API_MESSAGES, type ApiTopics } from './api-messages';
 import { PaymentOutcomeLog } from './payment-outcome-log';
 
-/** The live bus of what is stored, in every profile (the console's stream is sandbox only). */
+/**
+ * The message port between the write paths and whoever watches (the console's live stream, the
+ * payment outcome log, the webhook dispatcher), in every profile; within this process for now.
+ */
 @Global()
 @Module({
-  providers: [LiveFeed, PaymentOutcomeLog],
-  exports: [LiveFeed],
+  providers: [
+    {
+      provide: API_MESSAGES,
+      useFactory: () => {
+        const logger = new Logger('Messages');
+        return new InProcessMessagePort<ApiTopics>((topic, error) =>
+          logger.error(`a subscriber of ${topic} failed: ${String(error)}`),
+        );
+      },
+    },
+    PaymentOutcomeLog,
+  ],
+  exports: [API_MESSAGES],
 })
 export class LiveModule {}

@@ -1,8 +1,8 @@
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { Subscription } from 'rxjs';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { TransactionEvent } from '@tps/contracts';
 import { isFinalStatus } from '@tps/domain';
-import { LiveFeed } from './live-feed';
+import type { Unsubscribe } from '@tps/messaging';
+import { API_MESSAGES, type ApiMessages } from './api-messages';
 import { outcomeLine } from './outcome-line';
 
 /** Acknowledgements waiting for their outcome; bounded, so an outcome that never comes costs nothing lasting. */
@@ -13,18 +13,16 @@ export class PaymentOutcomeLog implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Payments');
   /** Acknowledgement time by transaction, from the events' own timestamps (both on the merchant clock). */
   private readonly started = new Map<string, number>();
-  private subscription: Subscription | undefined;
+  private unsubscribe: Unsubscribe | undefined;
 
-  constructor(private readonly feed: LiveFeed) {}
+  constructor(@Inject(API_MESSAGES) private readonly messages: ApiMessages) {}
 
   onModuleInit(): void {
-    this.subscription = this.feed.notices.subscribe((notice) => {
-      if (notice.kind === 'event') this.take(notice.event);
-    });
+    this.unsubscribe = this.messages.subscribe('transaction.event', ({ event }) => this.take(event));
   }
 
   onModuleDestroy(): void {
-    this.subscription?.unsubscribe();
+    this.unsubscribe?.();
   }
 
   private take(event: TransactionEvent): void {

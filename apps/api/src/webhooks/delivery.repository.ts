@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
 import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
@@ -12,7 +12,7 @@ import {
   type RecordedAttempt,
 } from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
-import { LiveFeed } from '../live/live-feed';
+import { API_MESSAGES, type ApiMessages } from '../live/api-messages';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 
@@ -142,7 +142,7 @@ export class DeliveryRepository implements DeliveryStore {
     private readonly writer: SerialWriter,
     @InjectRepository(DeliveryEntity) private readonly deliveries: Repository<DeliveryEntity>,
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
-    private readonly live: LiveFeed,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
     this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
@@ -278,7 +278,9 @@ export class DeliveryRepository implements DeliveryStore {
    * and a busy outbox pays one commit per batch instead of one per attempt.
    */
   record(id: string, attempt: RecordedAttempt): Promise<void> {
-    return this.records.add({ id, attempt }).then(() => this.live.deliveryAttempt(id));
+    return this.records
+      .add({ id, attempt })
+      .then(() => this.messages.publish('delivery.attempt', { deliveryId: id }));
   }
 
   async earlierPending({ orderKey, position }: PendingDelivery): Promise<boolean> {
