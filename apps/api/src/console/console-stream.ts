@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Observable, filter, from, map, mergeMap, share } from 'rxjs';
 import type { PrintCommand, PrintJobRecord, TransactionEvent } from '@tps/contracts';
-import { API_MESSAGES, type ApiMessages, type ApiTopics } from '../live/api-messages';
+import { API_MESSAGES, type ApiMessages, type ApiTopics } from '../messages/api-messages';
 import { printJobRecord } from '../print/print-service';
 import { PrintJobRepository } from '../print-jobs/print-job.repository';
 import { TerminalRepository } from '../terminals/terminal.repository';

@@ -4,7 +4,7 @@ import { ContractError } from '@tps/domain';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
-import { API_MESSAGES, type ApiMessages } from '../live/api-messages';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { DeliveryRepository, pendingOf } from '../webhooks/delivery.repository';
 import { DeliveriesQueryDto } from './deliveries-query.dto';

@@ -1,26 +1,8 @@
-import { Global, Logger, Module } from '@nestjs/common';
-import { InProcessMessagePort } from '@tps/messaging';
-import { API_MESSAGES, type ApiTopics } from './api-messages';
+import { Module } from '@nestjs/common';
 import { PaymentOutcomeLog } from './payment-outcome-log';
 
-/**
- * The message port between the write paths and whoever watches (the console's live stream, the
- * payment outcome log, the webhook dispatcher), in every profile; within this process for now.
- */
-@Global()
+/** One log line per payment outcome, in every profile (the console's stream is sandbox only). */
 @Module({
-  providers: [
-    {
-      provide: API_MESSAGES,
-      useFactory: () => {
-        const logger = new Logger('Messages');
-        return new InProcessMessagePort<ApiTopics>((topic, error) =>
-          logger.error(`a subscriber of ${topic} failed: ${String(error)}`),
-        );
-      },
-    },
-    PaymentOutcomeLog,
-  ],
-  exports: [API_MESSAGES],
+  providers: [PaymentOutcomeLog],
 })
 export class LiveModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { PrintJobReport } from '@tps/link';
-import { API_MESSAGES, type ApiMessages } from '../live/api-messages';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { PrintCallbacks } from './print-callbacks';
 import { PrintJobRepository } from './print-job.repository';
 

@@ -5,7 +5,7 @@ import type { MerchantEntity } from '../auth/merchant.entity';
 import type { MerchantClock } from '../clock/merchant-clock';
 import type { ApiConfig } from '../config/api-config';
 import type { TerminalLinks } from '../link/terminal-links';
-import type { ApiMessages } from '../live/api-messages';
+import type { ApiMessages } from '../messages/api-messages';
 import type { PrintCallbacks } from '../print-jobs/print-callbacks';
 import { PrintJobEntity } from '../print-jobs/print-job.entity';
 import { PrintJobRepository } from '../print-jobs/print-job.repository';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import type { PendingDelivery } from '@tps/delivery';
 import type { LinkEvent } from '@tps/link';
-import { API_MESSAGES, type ApiMessages } from '../live/api-messages';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { TransactionWebhooks } from './transaction-webhooks';
 import type { TransactionEntity } from './transaction.entity';
 import { TransactionRepository, type TerminalIdentity } from './transaction.repository';

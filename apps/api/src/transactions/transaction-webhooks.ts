@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { TransactionEvent } from '@tps/contracts';
 import type { PendingDelivery } from '@tps/delivery';
-import { API_MESSAGES, type ApiMessages } from '../live/api-messages';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { DeliveryRepository } from '../webhooks/delivery.repository';
 import type { TransactionEntity } from './transaction.entity';
 

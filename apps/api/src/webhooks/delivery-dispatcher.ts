@@ -9,7 +9,8 @@ import { Agent } from 'undici';
 import { Dispatcher, guardedConnector, postWebhook, scaledSchedule } from '@tps/delivery';
 import type { Unsubscribe } from '@tps/messaging';
 import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/api-config';
-import { API_MESSAGES, type ApiMessages } from '../live/api-messages';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
+import { ApiMetrics } from '../metrics/api-metrics';
 import { DeliveryRepository } from './delivery.repository';
 
 /** The service's one webhook dispatcher: resumes the outbox at start, cuts it cleanly at stop. */
@@ -25,7 +26,12 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   private readonly connections: Agent;
   private readonly unsubscribe: Unsubscribe;
 
-  constructor(config: ApiConfig, store: DeliveryRepository, @Inject(API_MESSAGES) messages: ApiMessages) {
+  constructor(
+    config: ApiConfig,
+    store: DeliveryRepository,
+    @Inject(API_MESSAGES) messages: ApiMessages,
+    metrics: ApiMetrics,
+  ) {
     const connections = new Agent({ connect: guardedConnector(destinationRules(config)) });
     this.connections = connections;
     this.dispatcher = new Dispatcher({
@@ -45,6 +51,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     });
     // A delivery staged before start() waits in its queue and goes once the outbox is resumed.
     this.unsubscribe = messages.subscribe('delivery.staged', (delivery) => this.dispatcher.add(delivery));
+    metrics.watchOutbox(async () => {
+      const { depth, oldestCreatedAt } = await store.backlog();
+      const age = oldestCreatedAt === null ? 0 : (Date.now() - Date.parse(oldestCreatedAt)) / 1000;
+      return { depth, oldestAgeSeconds: Math.max(0, age) };
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -3,7 +3,7 @@ import type { TransactionEvent } from '@tps/contracts';
 import { SerialWriter } from '@tps/database';
 import type { PendingDelivery, RecordedAttempt } from '@tps/delivery';
 import { InProcessMessagePort } from '@tps/messaging';
-import type { ApiTopics } from '../live/api-messages';
+import type { ApiTopics } from '../messages/api-messages';
 import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';

@@ -12,7 +12,7 @@ import {
   type RecordedAttempt,
 } from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
-import { API_MESSAGES, type ApiMessages } from '../live/api-messages';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 
@@ -278,9 +278,21 @@ export class DeliveryRepository implements DeliveryStore {
    * and a busy outbox pays one commit per batch instead of one per attempt.
    */
   record(id: string, attempt: RecordedAttempt): Promise<void> {
+    const outcome = attempt.step.state === 'pending' ? 'retrying' : attempt.step.state;
     return this.records
       .add({ id, attempt })
-      .then(() => this.messages.publish('delivery.attempt', { deliveryId: id }));
+      .then(() => this.messages.publish('delivery.attempt', { deliveryId: id, outcome }));
+  }
+
+  /** How many deliveries are pending, and when the oldest of them was staged (for the metrics). */
+  async backlog(): Promise<{ depth: number; oldestCreatedAt: string | null }> {
+    const [row] = await sqlOf(this.deliveries.manager).all<{
+      depth: number | string;
+      oldest: string | null;
+    }>('SELECT COUNT(*) AS depth, MIN(created_at) AS oldest FROM webhook_deliveries WHERE state = ?', [
+      'pending',
+    ]);
+    return { depth: Number(row?.depth ?? 0), oldestCreatedAt: row?.oldest ?? null };
   }
 
   async earlierPending({ orderKey, position }: PendingDelivery): Promise<boolean> {

@@ -7,8 +7,8 @@ import type { MessagePort } from '@tps/messaging';
 export interface ApiTopics {
   /** An event of a transaction, newly stored. */
   'transaction.event': { serial: string; event: TransactionEvent };
-  /** A webhook attempt, recorded. */
-  'delivery.attempt': { deliveryId: string };
+  /** A webhook attempt, recorded, and what follows it. */
+  'delivery.attempt': { deliveryId: string; outcome: 'delivered' | 'retrying' | 'failed' };
   /**
    * A delivery, newly in the outbox, for the dispatcher to send at once. `firstTarget` (which holds
    * the signing secret) is a hint for the dispatcher of the same process: a port that crosses
