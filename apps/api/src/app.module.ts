@@ -3,7 +3,6 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { API_MIGRATIONS, SerialWriter, openSerialWriter, dataSourceOptions } from '@tps/database';
 import { DataSource } from 'typeorm';
-import { ContractExceptionFilter } from '@tps/http';
 import { AbortModule } from './abort/abort.module';
 import { AccountsModule } from './accounts/accounts.module';
 import { API_ENTITIES } from './api-entities';
@@ -20,6 +19,9 @@ import { HomeController } from './home/home.controller';
 import { ReadyController } from './health/ready.controller';
 import { LinkModule } from './link/link.module';
 import { LiveModule } from './live/live.module';
+import { MessagesModule } from './messages/messages.module';
+import { MeteredExceptionFilter } from './metrics/metered-exception.filter';
+import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
 import { SandboxModule } from './sandbox/sandbox.module';
@@ -49,6 +51,8 @@ export class AppModule {
           }),
         ),
         AuthModule,
+        MessagesModule,
+        MetricsModule,
         LiveModule,
         WebhooksModule,
         TerminalsModule,
@@ -69,7 +73,7 @@ export class AppModule {
           inject: [DataSource],
         },
         { provide: ApiConfig, useValue: config },
-        { provide: APP_FILTER, useClass: ContractExceptionFilter },
+        { provide: APP_FILTER, useClass: MeteredExceptionFilter },
         // Global guards run in this order: authentication first, then the destination check.
         { provide: APP_GUARD, useExisting: MerchantAuthGuard },
         { provide: APP_GUARD, useClass: WebhookDestinationGuard },

@@ -1,10 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { assignRequestId, contractValidationPipe, useContractJsonBody } from '@tps/http';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
+import { ApiMetrics } from './metrics/api-metrics';
+import { serveMetrics } from './metrics/metrics-endpoint';
+import { requestMetrics } from './metrics/request-metrics';
 import { signDocsRequest } from './openapi/docs-request-signer';
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { securityHeaders } from './http/security-headers';
@@ -26,6 +30,18 @@ export async function createApi(
   // Before anything that may answer: a preflight, a refused body and an error carry them too.
   app.use(assignRequestId);
   app.use(securityHeaders(config.PROFILE));
+  if (config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined) {
+    const metrics = app.get(ApiMetrics);
+    const token = config.METRICS_TOKEN;
+    // On the API's own port only behind its token; scrapes are not counted as requests.
+    if (config.METRICS_PORT === undefined && token !== undefined) {
+      app.use((request: Request, response: Response, next: NextFunction) => {
+        if (request.method !== 'GET' || request.path !== '/metrics') return next();
+        void serveMetrics(metrics.registry, token, request, response);
+      });
+    }
+    app.use(requestMetrics(metrics));
+  }
   // Before the body parser, so that a preflight is answered before any check of a body it does not have.
   if (config.PROFILE === 'sandbox') app.enableCors(SANDBOX_CORS);
   useContractJsonBody(app);

@@ -1,5 +1,16 @@
+import { hostname } from 'node:os';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 import { DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS } from '@tps/domain';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
@@ -137,6 +148,31 @@ export class ApiConfig {
   /** Production only: let webhooks and callbacks reach loopback, private and link-local addresses. */
   @IsIn(['true', 'false'])
   ALLOW_PRIVATE_WEBHOOKS = 'false';
+
+  /**
+   * `GET /metrics` on a listener of its own, on HOST (0: any free port, named in the log line
+   * `metrics on port N`). Unset, with METRICS_TOKEN unset too, there is no metrics route.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT: number | undefined = undefined;
+
+  /**
+   * `GET /metrics` answers only with `Authorization: Bearer <token>`; without METRICS_PORT it is
+   * served on the API's own port.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  METRICS_TOKEN: string | undefined = undefined;
+
+  /** The `replica` label of every metric: this process among several. */
+  @IsString()
+  @MinLength(1)
+  REPLICA_ID = `${hostname()}-${process.pid}`;
 }
 
 /** The rules every webhook and callback URL must meet under this configuration. */

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { filter, from, map, mergeMap, share, type Observable } from 'rxjs';
+import { Inject, Injectable } from '@nestjs/common';
+import { Observable, filter, from, map, mergeMap, share } from 'rxjs';
 import type { PrintCommand, PrintJobRecord, TransactionEvent } from '@tps/contracts';
-import { LiveFeed, type LiveNotice } from '../live/live-feed';
+import { API_MESSAGES, type ApiMessages, type ApiTopics } from '../messages/api-messages';
 import { printJobRecord } from '../print/print-service';
 import { PrintJobRepository } from '../print-jobs/print-job.repository';
 import { TerminalRepository } from '../terminals/terminal.repository';
@@ -13,23 +13,41 @@ export type ConsoleMessage =
   | { type: 'delivery'; delivery_id: string; event_id: string; client_transaction_id: string }
   | { type: 'print'; job: PrintJobRecord & { commands: PrintCommand[] } };
 
+/** The notices the console shows, as the message port carries them. */
+type LiveNotice =
+  | ({ kind: 'event' } & ApiTopics['transaction.event'])
+  | ({ kind: 'attempt' } & ApiTopics['delivery.attempt'])
+  | ({ kind: 'print' } & ApiTopics['print.report']);
+
+/** The three topics as one stream, subscribed while someone watches. */
+function liveNotices(messages: ApiMessages): Observable<LiveNotice> {
+  return new Observable<LiveNotice>((subscriber) => {
+    const stops = [
+      messages.subscribe('transaction.event', (message) => subscriber.next({ kind: 'event', ...message })),
+      messages.subscribe('delivery.attempt', (message) => subscriber.next({ kind: 'attempt', ...message })),
+      messages.subscribe('print.report', (message) => subscriber.next({ kind: 'print', ...message })),
+    ];
+    return () => stops.forEach((stop) => stop());
+  });
+}
+
 interface Addressed {
   merchantId: string;
   message: ConsoleMessage;
 }
 
-/** The live bus, each notice addressed to its merchant: looked up once, whoever watches. */
+/** The live notices, each addressed to its merchant: looked up once, whoever watches. */
 @Injectable()
 export class ConsoleStream {
   private readonly addressed: Observable<Addressed>;
 
   constructor(
-    feed: LiveFeed,
+    @Inject(API_MESSAGES) messages: ApiMessages,
     private readonly outbox: DeliveryRepository,
     private readonly terminals: TerminalRepository,
     private readonly printJobs: PrintJobRepository,
   ) {
-    this.addressed = feed.notices.pipe(
+    this.addressed = liveNotices(messages).pipe(
       // A lookup that fails loses one notice, never the stream: the console refreshes on its own too.
       mergeMap((notice) => from(this.address(notice).catch(() => undefined))),
       filter((addressed): addressed is Addressed => addressed !== undefined),

@@ -1,11 +1,11 @@
-import { Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ContractError } from '@tps/domain';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ApiErrors } from '../openapi/api-errors.decorator';
-import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher';
 import { DeliveryRepository, pendingOf } from '../webhooks/delivery.repository';
 import { DeliveriesQueryDto } from './deliveries-query.dto';
 import { DeliveryList, DeliveryRecord, deliveryRecord } from './delivery-record';
@@ -19,7 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class DeliveriesController {
   constructor(
     private readonly outbox: DeliveryRepository,
-    private readonly dispatcher: DeliveryDispatcher,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {}
 
   @Get()
@@ -52,7 +52,7 @@ export class DeliveriesController {
     const delivery = UUID.test(id) ? await this.outbox.redeliver(merchant.merchantId, id, Date.now()) : null;
     // Another merchant's delivery is as unknown as one that never was.
     if (delivery === null) throw new ContractError('NF-004', `delivery ${id.slice(0, 40)} not found`);
-    this.dispatcher.add(pendingOf(delivery));
+    this.messages.publish('delivery.staged', pendingOf(delivery));
     return deliveryRecord({ delivery, attempts: [] });
   }
 }

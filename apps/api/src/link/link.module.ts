@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { ApiConfig } from '../config/api-config';
 import { PrintJobsModule } from '../print-jobs/print-jobs.module';
 import { TransactionsModule } from '../transactions/transactions.module';
+import { LinkMetrics } from './link-metrics';
 import { LinkServer } from './link-server';
 import { ShareRegistry } from './share-registry';
 import { TerminalLinks } from './terminal-links';
@@ -15,6 +16,7 @@ const HEARTBEATS_MISSED = 3;
   providers: [
     TerminalLinks,
     LinkServer,
+    LinkMetrics,
     {
       provide: ShareRegistry,
       useFactory: (config: ApiConfig) =>

@@ -1,11 +1,8 @@
-import { Global, Module } from '@nestjs/common';
-import { LiveFeed } from './live-feed';
+import { Module } from '@nestjs/common';
 import { PaymentOutcomeLog } from './payment-outcome-log';
 
-/** The live bus of what is stored, in every profile (the console's stream is sandbox only). */
-@Global()
+/** One log line per payment outcome, in every profile (the console's stream is sandbox only). */
 @Module({
-  providers: [LiveFeed, PaymentOutcomeLog],
-  exports: [LiveFeed],
+  providers: [PaymentOutcomeLog],
 })
 export class LiveModule {}

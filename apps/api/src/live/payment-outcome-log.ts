@@ -1,30 +1,33 @@
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { Subscription } from 'rxjs';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { TransactionEvent } from '@tps/contracts';
 import { isFinalStatus } from '@tps/domain';
-import { LiveFeed } from './live-feed';
+import type { Unsubscribe } from '@tps/messaging';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
+import { ApiMetrics } from '../metrics/api-metrics';
 import { outcomeLine } from './outcome-line';
 
 /** Acknowledgements waiting for their outcome; bounded, so an outcome that never comes costs nothing lasting. */
 const MAX_OPEN = 10_000;
 
+/** One log line per payment outcome, and its time from acknowledgement in the metrics. */
 @Injectable()
 export class PaymentOutcomeLog implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Payments');
   /** Acknowledgement time by transaction, from the events' own timestamps (both on the merchant clock). */
   private readonly started = new Map<string, number>();
-  private subscription: Subscription | undefined;
+  private unsubscribe: Unsubscribe | undefined;
 
-  constructor(private readonly feed: LiveFeed) {}
+  constructor(
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
+    private readonly metrics: ApiMetrics,
+  ) {}
 
   onModuleInit(): void {
-    this.subscription = this.feed.notices.subscribe((notice) => {
-      if (notice.kind === 'event') this.take(notice.event);
-    });
+    this.unsubscribe = this.messages.subscribe('transaction.event', ({ event }) => this.take(event));
   }
 
   onModuleDestroy(): void {
-    this.subscription?.unsubscribe();
+    this.unsubscribe?.();
   }
 
   private take(event: TransactionEvent): void {
@@ -38,8 +41,9 @@ export class PaymentOutcomeLog implements OnModuleInit, OnModuleDestroy {
     const start = this.started.get(key);
     this.started.delete(key);
     // Acknowledged before this process started: the outcome is logged without its duration.
-    this.logger.log(
-      outcomeLine(event, start === undefined ? undefined : Date.parse(event.occurred_at) - start),
-    );
+    const elapsedMs = start === undefined ? undefined : Date.parse(event.occurred_at) - start;
+    this.logger.log(outcomeLine(event, elapsedMs));
+    if (elapsedMs !== undefined)
+      this.metrics.operationEnded(event.operation.type, event.status, elapsedMs / 1000);
   }
 }

@@ -1,6 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { PrintJobReport } from '@tps/link';
-import { LiveFeed } from '../live/live-feed';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { PrintCallbacks } from './print-callbacks';
 import { PrintJobRepository } from './print-job.repository';
 
@@ -15,7 +15,7 @@ export class PrintReportIngest {
   constructor(
     private readonly jobs: PrintJobRepository,
     private readonly callbacks: PrintCallbacks,
-    private readonly live: LiveFeed,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {}
 
   async ingest(serial: string, report: PrintJobReport): Promise<void> {
@@ -26,7 +26,7 @@ export class PrintReportIngest {
       );
       return;
     }
-    this.live.printReport(serial, report);
+    this.messages.publish('print.report', { serial, report });
     if (result.finished !== null) this.callbacks.send(result.finished);
   }
 }

@@ -5,7 +5,7 @@ import type { MerchantEntity } from '../auth/merchant.entity';
 import type { MerchantClock } from '../clock/merchant-clock';
 import type { ApiConfig } from '../config/api-config';
 import type { TerminalLinks } from '../link/terminal-links';
-import type { LiveFeed } from '../live/live-feed';
+import type { ApiMessages } from '../messages/api-messages';
 import type { PrintCallbacks } from '../print-jobs/print-callbacks';
 import { PrintJobEntity } from '../print-jobs/print-job.entity';
 import { PrintJobRepository } from '../print-jobs/print-job.repository';
@@ -20,6 +20,7 @@ import { PrintService } from './print-service';
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({
   Injectable: () => () => undefined,
+  Inject: () => () => undefined,
   Logger: class {
     warn(): void {}
   },
@@ -66,7 +67,7 @@ describe('PrintService hand-off (real SQLite, fake link)', () => {
     const callbacks = {
       send: (job: PrintJobEntity) => called.push(job.printJobId),
     } as unknown as PrintCallbacks;
-    ingest = new PrintReportIngest(jobs, callbacks, { printReport: () => undefined } as unknown as LiveFeed);
+    ingest = new PrintReportIngest(jobs, callbacks, { publish: () => undefined } as unknown as ApiMessages);
     service = new PrintService(
       { PRINT_HANDOFF_TIMEOUT_MS: HANDOFF_TIMEOUT_MS } as ApiConfig,
       { now: () => new Date(at), offsetMs: () => 0 } as unknown as MerchantClock,

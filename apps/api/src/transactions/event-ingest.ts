@@ -1,8 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import type { PendingDelivery } from '@tps/delivery';
 import type { LinkEvent } from '@tps/link';
-import { LiveFeed } from '../live/live-feed';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { TransactionWebhooks } from './transaction-webhooks';
 import type { TransactionEntity } from './transaction.entity';
 import { TransactionRepository, type TerminalIdentity } from './transaction.repository';
@@ -15,7 +15,7 @@ export class EventIngest {
   constructor(
     private readonly transactions: TransactionRepository,
     private readonly webhooks: TransactionWebhooks,
-    private readonly live: LiveFeed,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {}
 
   /**
@@ -77,7 +77,10 @@ export class EventIngest {
       } else {
         if (appended.alongside !== null) deliveries.push(appended.alongside);
         if (appended.result === 'appended')
-          this.live.transactionEvent(terminal.serialNumber, appended.link.event);
+          this.messages.publish('transaction.event', {
+            serial: terminal.serialNumber,
+            event: appended.link.event,
+          });
       }
     }
     // Sent once the answer this write allows has left: an async reply's run may hold the whole

@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { TransactionEvent } from '@tps/contracts';
 import type { PendingDelivery } from '@tps/delivery';
-import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { DeliveryRepository } from '../webhooks/delivery.repository';
 import type { TransactionEntity } from './transaction.entity';
 
@@ -20,14 +20,14 @@ export interface Stager {
 
 /**
  * Puts each later event of an async transaction in the outbox, in the write that stores the
- * event, then hands it to the dispatcher once stored, which sends it at once, retries it as
+ * event, then tells the dispatcher once stored, which sends it at once, retries it as
  * contract §6 says, and keeps the transaction's order.
  */
 @Injectable()
 export class TransactionWebhooks {
   constructor(
     private readonly outbox: DeliveryRepository,
-    private readonly dispatcher: DeliveryDispatcher,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {}
 
   /**
@@ -52,8 +52,8 @@ export class TransactionWebhooks {
     };
   }
 
-  /** Sends a staged delivery; call only once its write is committed. */
+  /** Tells the dispatcher of a staged delivery; call only once its write is committed. */
   dispatch(delivery: PendingDelivery): void {
-    this.dispatcher.add(delivery);
+    this.messages.publish('delivery.staged', delivery);
   }
 }

@@ -1,18 +1,16 @@
 import {
+  Inject,
   Injectable,
   Logger,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Agent } from 'undici';
-import {
-  Dispatcher,
-  guardedConnector,
-  postWebhook,
-  scaledSchedule,
-  type PendingDelivery,
-} from '@tps/delivery';
+import { Dispatcher, guardedConnector, postWebhook, scaledSchedule } from '@tps/delivery';
+import type { Unsubscribe } from '@tps/messaging';
 import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/api-config';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
+import { ApiMetrics } from '../metrics/api-metrics';
 import { DeliveryRepository } from './delivery.repository';
 
 /** The service's one webhook dispatcher: resumes the outbox at start, cuts it cleanly at stop. */
@@ -26,8 +24,14 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
    * and an address accepted under other settings is refused under the current ones.
    */
   private readonly connections: Agent;
+  private readonly unsubscribe: Unsubscribe;
 
-  constructor(config: ApiConfig, store: DeliveryRepository) {
+  constructor(
+    config: ApiConfig,
+    store: DeliveryRepository,
+    @Inject(API_MESSAGES) messages: ApiMessages,
+    metrics: ApiMetrics,
+  ) {
     const connections = new Agent({ connect: guardedConnector(destinationRules(config)) });
     this.connections = connections;
     this.dispatcher = new Dispatcher({
@@ -45,6 +49,13 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       maxPerDestination: config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION,
       onError: (message) => this.logger.error(message),
     });
+    // A delivery staged before start() waits in its queue and goes once the outbox is resumed.
+    this.unsubscribe = messages.subscribe('delivery.staged', (delivery) => this.dispatcher.add(delivery));
+    metrics.watchOutbox(async () => {
+      const { depth, oldestCreatedAt } = await store.backlog();
+      const age = oldestCreatedAt === null ? 0 : (Date.now() - Date.parse(oldestCreatedAt)) / 1000;
+      return { depth, oldestAgeSeconds: Math.max(0, age) };
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -55,13 +66,9 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
 
   /** Before the database closes: no attempt is left half recorded. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.unsubscribe();
     await this.dispatcher.stop();
     await this.connections.destroy();
     this.logger.log(`webhook dispatcher stopped: ${this.dispatcher.pendingCount} deliveries stay pending`);
-  }
-
-  /** Sends a delivery the outbox has just saved, at once. */
-  add(delivery: PendingDelivery): void {
-    this.dispatcher.add(delivery);
   }
 }

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { TransactionEvent } from '@tps/contracts';
 import { SerialWriter } from '@tps/database';
 import type { PendingDelivery, RecordedAttempt } from '@tps/delivery';
-import { LiveFeed } from '../live/live-feed';
+import { InProcessMessagePort } from '@tps/messaging';
+import type { ApiTopics } from '../messages/api-messages';
 import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 import { DeliveryRepository } from './delivery.repository';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
-jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
+jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined, Inject: () => () => undefined }));
 jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const URL = 'http://127.0.0.1:9/hook';
@@ -56,7 +57,7 @@ describe('DeliveryRepository on a real SQLite file', () => {
       writer,
       dataSource.getRepository(DeliveryEntity),
       dataSource.getRepository(DeliveryAttemptEntity),
-      new LiveFeed(),
+      new InProcessMessagePort<ApiTopics>(() => undefined),
     );
     statements = [];
     database.onStatement((sql) => statements.push(sql.split(' ')[0]));

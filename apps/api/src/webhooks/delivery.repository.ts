@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
 import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
@@ -12,7 +12,7 @@ import {
   type RecordedAttempt,
 } from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
-import { LiveFeed } from '../live/live-feed';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 
@@ -142,7 +142,7 @@ export class DeliveryRepository implements DeliveryStore {
     private readonly writer: SerialWriter,
     @InjectRepository(DeliveryEntity) private readonly deliveries: Repository<DeliveryEntity>,
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
-    private readonly live: LiveFeed,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
     this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
@@ -278,7 +278,21 @@ export class DeliveryRepository implements DeliveryStore {
    * and a busy outbox pays one commit per batch instead of one per attempt.
    */
   record(id: string, attempt: RecordedAttempt): Promise<void> {
-    return this.records.add({ id, attempt }).then(() => this.live.deliveryAttempt(id));
+    const outcome = attempt.step.state === 'pending' ? 'retrying' : attempt.step.state;
+    return this.records
+      .add({ id, attempt })
+      .then(() => this.messages.publish('delivery.attempt', { deliveryId: id, outcome }));
+  }
+
+  /** How many deliveries are pending, and when the oldest of them was staged (for the metrics). */
+  async backlog(): Promise<{ depth: number; oldestCreatedAt: string | null }> {
+    const [row] = await sqlOf(this.deliveries.manager).all<{
+      depth: number | string;
+      oldest: string | null;
+    }>('SELECT COUNT(*) AS depth, MIN(created_at) AS oldest FROM webhook_deliveries WHERE state = ?', [
+      'pending',
+    ]);
+    return { depth: Number(row?.depth ?? 0), oldestCreatedAt: row?.oldest ?? null };
   }
 
   async earlierPending({ orderKey, position }: PendingDelivery): Promise<boolean> {

@@ -11,6 +11,6 @@ import { WebhookSecretRepository } from './webhook-secret.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity])],
   providers: [DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
-  exports: [DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
+  exports: [DeliveryRepository, WebhookSecretRepository],
 })
 export class WebhooksModule {}

@@ -1,0 +1,25 @@
+import type { TransactionEvent } from '@tps/contracts';
+import type { PendingDelivery } from '@tps/delivery';
+import type { PrintJobReport } from '@tps/link';
+import type { MessagePort } from '@tps/messaging';
+
+/** What the API's write paths tell, each once its write has committed. */
+export interface ApiTopics {
+  /** An event of a transaction, newly stored. */
+  'transaction.event': { serial: string; event: TransactionEvent };
+  /** A webhook attempt, recorded, and what follows it. */
+  'delivery.attempt': { deliveryId: string; outcome: 'delivered' | 'retrying' | 'failed' };
+  /**
+   * A delivery, newly in the outbox, for the dispatcher to send at once. `firstTarget` (which holds
+   * the signing secret) is a hint for the dispatcher of the same process: a port that crosses
+   * processes drops it, and the receiver reads the target from the outbox.
+   */
+  'delivery.staged': PendingDelivery;
+  /** A print job report of a terminal, applied to its job. */
+  'print.report': { serial: string; report: PrintJobReport };
+}
+
+export type ApiMessages = MessagePort<ApiTopics>;
+
+/** The injection token of the API's message port. */
+export const API_MESSAGES = Symbol('ApiMessages');

@@ -1,0 +1,44 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ContractError } from '@tps/domain';
+import type { Registry } from 'prom-client';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/** Whether the request carries `Authorization: Bearer <token>`, compared in constant time. */
+export function bearerMatches(request: IncomingMessage, token: string): boolean {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return false;
+  return timingSafeEqual(digest(header.slice('Bearer '.length)), digest(token));
+}
+
+function answerError(response: ServerResponse, error: ContractError): void {
+  response.statusCode = error.status;
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.end(JSON.stringify(error.toBody()));
+}
+
+/**
+ * Answers `GET /metrics` in the Prometheus text format; with a token, only a request that
+ * carries it (401 AUTH-001 otherwise, in the contract's error body).
+ */
+export async function serveMetrics(
+  registry: Registry,
+  token: string | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  if (token !== undefined && !bearerMatches(request, token)) {
+    response.setHeader('WWW-Authenticate', 'Bearer');
+    answerError(response, new ContractError('AUTH-001', 'GET /metrics needs its bearer token'));
+    return;
+  }
+  try {
+    const text = await registry.metrics();
+    response.setHeader('Content-Type', registry.contentType);
+    response.end(text);
+  } catch {
+    // A gauge read at scrape time failed (the outbox's storage): this scrape is lost, not the service.
+    answerError(response, new ContractError('INT-001', 'metrics could not be read'));
+  }
+}

@@ -1,0 +1,2 @@
+export * from './message-port';
+export * from './in-process-port';
