@@ -114,7 +114,9 @@ export class EntityTable<Entity extends ObjectLiteral> {
     const text = this.text(`updateEach:${key}:${size}:${properties.join(',')}`, (layout) => {
       const names = properties.map((property) => this.name(layout.column(property)));
       const keyName = this.name(layout.column(key));
-      const row = `(${properties.map(() => '?').join(', ')})`;
+      // PostgreSQL types a VALUES list from its values alone: a parameter is text there, which a
+      // bigint or boolean column refuses. Each is cast to its column's type.
+      const row = `(${properties.map((property) => this.typedPlaceholder(layout.column(property))).join(', ')})`;
       const sets = properties
         .filter((property) => property !== key)
         .map((property) => {
@@ -218,6 +220,12 @@ export class EntityTable<Entity extends ObjectLiteral> {
 
   private name(column: ColumnMetadata): string {
     return this.dataSource.driver.escape(column.databaseName);
+  }
+
+  /** `?`, cast to the column's type where the driver cannot infer it from the statement (PostgreSQL). */
+  private typedPlaceholder(column: ColumnMetadata): string {
+    if (this.dataSource.options.type !== 'postgres') return '?';
+    return `CAST(? AS ${this.dataSource.driver.normalizeType(column)})`;
   }
 
   private text(key: string, build: (layout: Layout) => string): string {
