@@ -1,13 +1,16 @@
 import { APPS_ROOT, REPO_ROOT } from '../libs/testing/src/app-process';
 import { staleBuild } from '../libs/testing/src/build-stamp';
+import { dropLeftOverTestDatabases } from '../libs/testing/src/test-store';
 
 /**
  * The e2e project's globalSetup: the suites start the apps built in dist/ (this checkout's, or
- * BENCH_APPS_ROOT's), so they refuse to run against a build older than the sources.
+ * BENCH_APPS_ROOT's), so they refuse to run against a build older than the sources. It also
+ * clears the PostgreSQL test databases that killed runs left behind.
  */
-export default function distIsCurrent(): void {
+export default async function distIsCurrent(): Promise<void> {
   for (const root of new Set([REPO_ROOT, APPS_ROOT])) {
     const stale = staleBuild(root);
     if (stale !== undefined) throw new Error(stale);
   }
+  await dropLeftOverTestDatabases();
 }

@@ -20,6 +20,31 @@ export const STORES: readonly StoreKind[] = (process.env.TEST_STORES ?? 'sqlite,
 export const TEST_POSTGRES_URL =
   process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+const TEST_DATABASE_PREFIX = 'tps_e2e_';
+
+/** A test database older than this belongs to a run that was killed before it could drop it. */
+const LEFT_OVER_AFTER_SECONDS = 3 * 3600;
+
+/**
+ * Drops the test databases that runs killed before their end left behind (older than three hours,
+ * and with nobody connected: a database in use is never dropped).
+ */
+export async function dropLeftOverTestDatabases(): Promise<void> {
+  await onServer(async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE datname LIKE $1',
+      [`${TEST_DATABASE_PREFIX}%`],
+    );
+    const now = Date.now() / 1000;
+    for (const { datname } of rows) {
+      const created = Number(/^tps_e2e_(\d+)_/.exec(datname)?.[1]);
+      // Older names (no time in them) are left over by definition.
+      if (Number.isFinite(created) && now - created < LEFT_OVER_AFTER_SECONDS) continue;
+      await client.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
+    }
+  });
+}
+
 async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: TEST_POSTGRES_URL });
   await client.connect();
@@ -51,7 +76,8 @@ function withDatabase(url: string, database: string): string {
  */
 export class TestStore {
   private readonly databases = new Map<string, string>();
-  private readonly prefix = `tps_e2e_${randomBytes(5).toString('hex')}`;
+  /** Names start with the creation time, so that a run killed before it dropped them is known later. */
+  private readonly prefix = `${TEST_DATABASE_PREFIX}${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
 
   constructor(
     readonly kind: StoreKind,
