@@ -94,6 +94,20 @@ describeOnStores('business state of contract §9, on the merchant clock', (store
     expectRefused(await sync('void', { transaction_reference: charge }), 'TRX-006');
   });
 
+  it('keeps the largest amounts whole: a 99,999,999 peso charge, as large a tip, a refund of both', async () => {
+    // Beyond a 32-bit integer: the tip, the business tip and the refunded total are 64-bit on both stores.
+    const largest = 9_999_999_900;
+    const charge = await approved('charge', { amount: amountOf(largest) });
+    await approved('pos_tip', { transaction_reference: charge, tip: largest });
+    const refund = await sync('refund', { transaction_reference: charge });
+    expect(refund.body.rawResponse.authorized_amount).toBe(2 * largest);
+    expect(await businessState(charge)).toBe('REFUNDED');
+    const answer = await client.post<Json>('/terminal/v1/sync/transaction_search_online', {
+      transaction_reference: charge,
+    });
+    expect(answer.body.items[0]).toMatchObject({ amount: { tip: largest, total: 2 * largest } });
+  });
+
   it('lets only one of two refunds racing on two terminals pass when both would exceed the charge', async () => {
     const charge = await approved('charge', { amount: amountOf(10000) });
     // Both terminals idle first, so that the race is between the refunds, not with earlier work.
