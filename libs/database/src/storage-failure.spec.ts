@@ -1,0 +1,69 @@
+import { QueryFailedError } from 'typeorm';
+import { isStorageFailure, isUniqueViolation, isWriteConflict } from './storage-failure';
+
+/** An error as node-postgres makes it: a SQLSTATE in `code`. */
+function postgresError(code: string, message = 'postgres said no'): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** The same error as TypeORM wraps it when its own query hit it. */
+function wrapped(error: Error): QueryFailedError {
+  return new QueryFailedError('SELECT 1', [], error);
+}
+
+describe('isStorageFailure on PostgreSQL', () => {
+  it.each([
+    ['08006', 'connection failure'],
+    ['08001', 'unable to connect'],
+    ['53100', 'disk full'],
+    ['57P01', 'terminated by the administrator'],
+    ['57P03', 'the server is starting up'],
+    ['58030', 'an I/O error'],
+    ['25006', 'a read-only server'],
+    ['55000', 'a database not accepting connections'],
+  ])('%s (%s) is the storage failing', (code) => {
+    expect(isStorageFailure(postgresError(code))).toBe(true);
+    expect(isStorageFailure(wrapped(postgresError(code)))).toBe(true);
+  });
+
+  it.each([
+    ['ECONNREFUSED', 'the server is not listening'],
+    ['ECONNRESET', 'the connection was cut'],
+    ['ETIMEDOUT', 'no answer'],
+  ])('a socket error %s (%s) is the storage failing', (code) => {
+    expect(isStorageFailure(postgresError(code))).toBe(true);
+  });
+
+  it('node-postgres losing its connection without a code is the storage failing', () => {
+    expect(isStorageFailure(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isStorageFailure(new Error('Query read timeout'))).toBe(true);
+    expect(isStorageFailure(wrapped(new Error('timeout exceeded when trying to connect')))).toBe(true);
+  });
+
+  it.each([
+    ['23505', 'a unique key'],
+    ['23502', 'a missing value'],
+    ['42601', 'a syntax error'],
+    ['42703', 'an unknown column'],
+    ['22003', 'a number out of range'],
+    ['40001', 'a serialization failure'],
+  ])("%s (%s) is the write's own fault, not the storage's", (code) => {
+    expect(isStorageFailure(postgresError(code))).toBe(false);
+  });
+
+  it('tells a unique violation and a write conflict', () => {
+    expect(
+      isUniqueViolation(wrapped(postgresError('23505', 'duplicate key value violates unique constraint'))),
+    ).toBe(true);
+    expect(isWriteConflict(postgresError('40001'))).toBe(true);
+    expect(isWriteConflict(wrapped(postgresError('40P01')))).toBe(true);
+    expect(isWriteConflict(postgresError('23505'))).toBe(false);
+  });
+});
+
+describe('isStorageFailure on SQLite', () => {
+  it('keeps its codes: a full disk fails the storage, a constraint the write', () => {
+    expect(isStorageFailure(postgresError('SQLITE_FULL'))).toBe(true);
+    expect(isStorageFailure(postgresError('SQLITE_CONSTRAINT'))).toBe(false);
+  });
+});
