@@ -134,6 +134,34 @@ describe('runConformance (contract §17)', () => {
     expect(run.reports[0]).toMatchObject({ name: 'gap-reconcile', passed: true });
   });
 
+  it('does not count a search made before the gap was sent (the console reads each charge as it is made)', async () => {
+    const clock = new ManualClock();
+    const reports: CaseReport[] = [];
+    let listener: ((id: string | undefined) => void) | undefined;
+    const done = runConformance(
+      { id: 'run-1', cases: ['gap-reconcile'], secret: SECRET },
+      {
+        clock,
+        post: () => Promise.resolve(OK),
+        transactions: async (kinds) => {
+          listener?.(CLIENT_ID);
+          await clock.advance(1000);
+          return kinds.map(() => eventsOfCharge());
+        },
+        searches: (l) => {
+          listener = l;
+          return () => (listener = undefined);
+        },
+      },
+      LIMITS,
+      (report) => reports.push(report),
+    );
+    await settle();
+    await clock.advance(LIMITS.searchWindowMs);
+    await done;
+    expect(reports[0]).toMatchObject({ name: 'gap-reconcile', passed: false });
+  });
+
   it('sends out-of-order as APPROVAL before APPROVAL_REQUESTED', async () => {
     const run = start(['out-of-order'], (sent) => {
       if (sent.body.status === 'APPROVAL_REQUESTED') run.search();

@@ -100,7 +100,7 @@ export async function runConformance(
 
   const searchedAfter = async (events: TransactionEvent[], sentAt: number): Promise<string> => {
     const id = events[0]?.client_transaction_id ?? '';
-    const at = await sightings.seenBy(id, sentAt + limits.searchWindowMs, runEnd.signal);
+    const at = await sightings.seenBetween(id, sentAt, sentAt + limits.searchWindowMs, runEnd.signal);
     return at === null
       ? `no transaction search for ${id} within ${limits.searchWindowMs / 1000} s`
       : `searched for ${id} ${Math.max(0, at - sentAt)} ms after the event was sent`;
