@@ -43,7 +43,7 @@ function toldAll(sent: Array<[string, ReceiverAnswer]>): string {
   return sent.map(([what, answer]) => `${what}: ${told(answer)}`).join('; ');
 }
 
-/** The event of `status`, the n-th of that status when a transaction has several. */
+/** The first event of `status` in a transaction's chain. */
 function eventOf(events: TransactionEvent[], status: TransactionEvent['status']): TransactionEvent {
   const event = events.find((e) => e.status === status);
   if (event === undefined) throw new Error(`the run's transaction has no ${status} event`);
@@ -78,19 +78,11 @@ export async function runConformance(
   const send = async (payload: object, id: string, signing: Signing = 'valid'): Promise<ReceiverAnswer> => {
     const body = JSON.stringify(payload);
     const nowSeconds = Math.floor(clock.nowMs() / 1000);
-    const headers =
-      signing === 'none'
-        ? {}
-        : signing === 'wrong'
-          ? { ...signWebhook(newWebhookSecret(), id, nowSeconds, body) }
-          : {
-              ...signWebhook(
-                plan.secret,
-                id,
-                signing === 'stale' ? nowSeconds - STALE_SECONDS : nowSeconds,
-                body,
-              ),
-            };
+    const timestamp = signing === 'stale' ? nowSeconds - STALE_SECONDS : nowSeconds;
+    // `wrong`: a correctly shaped signature, made with a secret the receiver does not have.
+    const key = signing === 'wrong' ? newWebhookSecret() : plan.secret;
+    const headers: Record<string, string> =
+      signing === 'none' ? {} : { ...signWebhook(key, id, timestamp, body) };
     const remaining = started + limits.runMs - clock.nowMs();
     if (remaining <= 0 || runEnd.signal.aborted) {
       return { status: null, error: "the run's time ran out before it was sent", latencyMs: 0 };
