@@ -269,6 +269,26 @@ function sandboxRoutes(): Record<string, (a: Footprint) => Probe[]> {
         check: empty,
       },
     ],
+    // B's own runs: none; a run id of A's is as unknown as one that never was (webhook-conformance e2e).
+    'GET /sandbox/conformance-runs': () => [
+      { method: 'GET', path: '/sandbox/conformance-runs', status: 200, check: empty },
+    ],
+    'GET /sandbox/conformance-runs/{id}': () => [
+      { method: 'GET', path: `/sandbox/conformance-runs/${randomUUID()}`, ...notFound('NF-005') },
+    ],
+    'GET /sandbox/conformance-runs/{id}/junit': () => [
+      { method: 'GET', path: `/sandbox/conformance-runs/${randomUUID()}/junit`, ...notFound('NF-005') },
+    ],
+    // Refused before anything is sent or made: a started run would add a terminal to B's fleet.
+    'POST /sandbox/conformance-runs': () => [
+      {
+        method: 'POST',
+        path: '/sandbox/conformance-runs',
+        body: { url: 'not a url' },
+        status: 400,
+        code: 'PAR-004',
+      },
+    ],
     'POST /sandbox/deliveries/{id}/redeliver': (a) =>
       a.deliveryIds.map((id) => ({
         method: 'POST',

@@ -118,15 +118,21 @@ describe('the OpenAPI document a client can trust', () => {
   });
 
   it('gives every success answer a schema: sync operations, search, abort, sandbox routes', () => {
-    // No JSON body by design: two 204s, and the live stream (text/event-stream, checked below).
+    // No JSON body by design: two 204s, the live stream (text/event-stream) and a conformance
+    // run as JUnit XML (both checked below).
     const noJsonBody = [
       'DELETE /sandbox/webhook-secret',
       'DELETE /sandbox/accounts/me',
       'GET /sandbox/events',
+      'GET /sandbox/conformance-runs/{id}/junit',
     ];
     const stream = operations.find((o) => o.route === 'GET /sandbox/events')?.operation;
     expect(Object.keys((stream?.responses['200'] as Json | undefined)?.content ?? {})).toEqual([
       'text/event-stream',
+    ]);
+    const junit = operations.find((o) => o.route === 'GET /sandbox/conformance-runs/{id}/junit')?.operation;
+    expect(Object.keys((junit?.responses['200'] as Json | undefined)?.content ?? {})).toEqual([
+      'application/xml',
     ]);
     const noSchema = operations
       .filter(({ route, operation }) => !noJsonBody.includes(route) && operation.responses)

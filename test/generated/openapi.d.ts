@@ -1116,6 +1116,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/conformance-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's conformance runs, newest first
+         * @description The last 20 runs.
+         */
+        get: operations["ConformanceRunsController_list"];
+        put?: never;
+        /**
+         * Start a conformance run against the account's webhook receiver
+         * @description Makes real transactions of the account on a terminal of its own and sends their events to `url`, signed with the account's webhook secret (made when there is none), as each case says; watches the account's transaction searches. At most 60 s; one run at a time per account (429 RATE-001 with Retry-After otherwise). Follow it with `GET /sandbox/conformance-runs/{id}`.
+         */
+        post: operations["ConformanceRunsController_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/conformance-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conformance run: its score and each case, as JSON or as JUnit XML
+         * @description JSON by default; JUnit XML (one test case per case, for CI report viewers) with `Accept: application/xml`. While `state` is `running`, `cases` holds the cases decided so far.
+         */
+        get: operations["ConformanceRunsController_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/conformance-runs/{id}/junit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conformance run as JUnit XML
+         * @description The same as `GET /sandbox/conformance-runs/{id}` with `Accept: application/xml`.
+         */
+        get: operations["ConformanceRunsController_junit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.TERMINAL_CANCELED": {
@@ -2157,6 +2221,107 @@ export interface components {
             reset: true;
             clock: components["schemas"]["ClockReadingDoc"];
         };
+        RunScoreDoc: {
+            /** @example 9 */
+            passed: number;
+            /** @example 1 */
+            failed: number;
+            /**
+             * @description every case asked for; passed + failed while running is less
+             * @example 10
+             */
+            total: number;
+        };
+        CaseReportDoc: {
+            /**
+             * @example gap-reconcile
+             * @enum {string}
+             */
+            name: "fast-ack" | "duplicate-event" | "unknown-field" | "bad-signature" | "missing-signature" | "stale-timestamp" | "gap-reconcile" | "out-of-order" | "burst" | "print-duplicate";
+            /** @example a previous_status that differs from the last recorded state means a missing event: reconcile through transaction search */
+            rule: string;
+            /** @example APPROVAL whose previous_status skips the last state sent is answered 2xx, and the receiver searches for its client_transaction_id within the window */
+            expected: string;
+            /** @example CARD_PRESENTED: 200 in 2 ms; APPROVAL (previous_status APPROVAL_REQUESTED, never sent): 200 in 1 ms; no transaction search for 6f1c2b4e-8d1a-4c3e-9b7a-2f5d6e7a8b9c within 30 s */
+            observed: string;
+            /** @example false */
+            passed: boolean;
+            /** @example Correlate events by client_transaction_id and compare previous_status with the state you last recorded; when they differ, call transaction search. */
+            hint: string;
+        };
+        RunReportDoc: {
+            /**
+             * Format: uuid
+             * @example 0b3f6a52-3c1e-4f0e-9a55-7c1d2e4b8f10
+             */
+            id: string;
+            /** @example https://pos.example.com/webhooks/payments */
+            url: string;
+            /**
+             * @example finished
+             * @enum {string}
+             */
+            state: "running" | "finished";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T08:00:00.123Z
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description once finished
+             * @example 2026-11-22T08:00:04.456Z
+             */
+            finished_at?: string;
+            score: components["schemas"]["RunScoreDoc"];
+            /** @description the cases decided so far, in the order asked */
+            cases: components["schemas"]["CaseReportDoc"][];
+        };
+        StartConformanceRunDto: {
+            /**
+             * @description the receiver under test; the profile's webhook URL rules apply (PAR-004)
+             * @example https://pos.example.com/webhooks/payments
+             */
+            url: string;
+            /**
+             * @description the cases to run; every case when omitted
+             * @example [
+             *       "gap-reconcile",
+             *       "out-of-order"
+             *     ]
+             */
+            cases?: ("fast-ack" | "duplicate-event" | "unknown-field" | "bad-signature" | "missing-signature" | "stale-timestamp" | "gap-reconcile" | "out-of-order" | "burst" | "print-duplicate")[];
+        };
+        StartedRunDoc: {
+            /**
+             * Format: uuid
+             * @example 0b3f6a52-3c1e-4f0e-9a55-7c1d2e4b8f10
+             */
+            id: string;
+            /** @example https://pos.example.com/webhooks/payments */
+            url: string;
+            /** @enum {string} */
+            state: "running";
+            /**
+             * @example [
+             *       "fast-ack",
+             *       "duplicate-event",
+             *       "unknown-field",
+             *       "bad-signature",
+             *       "missing-signature",
+             *       "stale-timestamp",
+             *       "gap-reconcile",
+             *       "out-of-order",
+             *       "burst",
+             *       "print-duplicate"
+             *     ]
+             */
+            cases: ("fast-ack" | "duplicate-event" | "unknown-field" | "bad-signature" | "missing-signature" | "stale-timestamp" | "gap-reconcile" | "out-of-order" | "burst" | "print-duplicate")[];
+        };
+        RunListDoc: {
+            /** @description newest first */
+            items: components["schemas"]["RunReportDoc"][];
+        };
         ErrorBodyDoc: {
             /**
              * @example PARAMETER
@@ -2167,7 +2332,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "TER-003" | "TER-004" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -13532,6 +13697,678 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "TER-002";
+                    };
+                };
+            };
+        };
+    };
+    ConformanceRunsController_list: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
+                 * @example 1795334400
+                 */
+                timestamp: components["parameters"]["timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the account's runs */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunListDoc"];
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-001`: missing or bad Authorization, unknown merchant or wrong signature
+             *     - `AUTH-002`: `timestamp` missing, not a number, or outside ±300 s of the real clock
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-006`: a body that is not `application/json` (415)
+             */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-006";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `RATE-001`: too many requests for this merchant; see Retry-After
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "RATE-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-001`: internal error, with no detail
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-002";
+                    };
+                };
+            };
+        };
+    };
+    ConformanceRunsController_start: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
+                 * @example 1795334400
+                 */
+                timestamp: components["parameters"]["timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartConformanceRunDto"];
+            };
+        };
+        responses: {
+            /** @description the run, started */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartedRunDoc"];
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-004" | "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-001`: missing or bad Authorization, unknown merchant or wrong signature
+             *     - `AUTH-002`: `timestamp` missing, not a number, or outside ±300 s of the real clock
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-006`: a body that is not `application/json` (415)
+             */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-006";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `RATE-001`: too many requests for this merchant; see Retry-After
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "RATE-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-001`: internal error, with no detail
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-002";
+                    };
+                };
+            };
+        };
+    };
+    ConformanceRunsController_read: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
+                 * @example 1795334400
+                 */
+                timestamp: components["parameters"]["timestamp"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the run */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunReportDoc"];
+                    /**
+                     * @example <?xml version="1.0" encoding="UTF-8"?>
+                     *     <testsuites name="conformance run 0b3f6a52-3c1e-4f0e-9a55-7c1d2e4b8f10" tests="1" failures="1">
+                     *       <testsuite name="webhook receiver conformance: https://pos.example.com/webhooks/payments" tests="1" failures="1" errors="0" timestamp="2026-11-22T08:00:00.123Z">
+                     *         <testcase classname="conformance" name="bad-signature">
+                     *           <failure message="CARD_PRESENTED signed with another secret: 200 in 2 ms" type="bad-signature">…</failure>
+                     *         </testcase>
+                     *       </testsuite>
+                     *     </testsuites>
+                     */
+                    "application/xml": string;
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-001`: missing or bad Authorization, unknown merchant or wrong signature
+             *     - `AUTH-002`: `timestamp` missing, not a number, or outside ±300 s of the real clock
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `NF-005`: no such conformance run for this account
+             */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "NF-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-006`: a body that is not `application/json` (415)
+             */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-006";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `RATE-001`: too many requests for this merchant; see Retry-After
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "RATE-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-001`: internal error, with no detail
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-002";
+                    };
+                };
+            };
+        };
+    };
+    ConformanceRunsController_junit: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
+                 * @example 1795334400
+                 */
+                timestamp: components["parameters"]["timestamp"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the run as JUnit XML */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example <?xml version="1.0" encoding="UTF-8"?>
+                     *     <testsuites name="conformance run 0b3f6a52-3c1e-4f0e-9a55-7c1d2e4b8f10" tests="1" failures="1">
+                     *       <testsuite name="webhook receiver conformance: https://pos.example.com/webhooks/payments" tests="1" failures="1" errors="0" timestamp="2026-11-22T08:00:00.123Z">
+                     *         <testcase classname="conformance" name="bad-signature">
+                     *           <failure message="CARD_PRESENTED signed with another secret: 200 in 2 ms" type="bad-signature">…</failure>
+                     *         </testcase>
+                     *       </testsuite>
+                     *     </testsuites>
+                     */
+                    "application/xml": string;
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-001`: missing or bad Authorization, unknown merchant or wrong signature
+             *     - `AUTH-002`: `timestamp` missing, not a number, or outside ±300 s of the real clock
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `NF-005`: no such conformance run for this account
+             */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "NF-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-006`: a body that is not `application/json` (415)
+             */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-006";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `RATE-001`: too many requests for this merchant; see Retry-After
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "RATE-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-001`: internal error, with no detail
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-002";
                     };
                 };
             };

@@ -9,6 +9,7 @@ import { API_ENTITIES } from './api-entities';
 import { AuthModule } from './auth/auth.module';
 import { MerchantAuthGuard } from './auth/merchant-auth.guard';
 import { SandboxClockModule } from './clock/clock.module';
+import { ConformanceModule } from './conformance/conformance.module';
 import { ConsoleModule } from './console/console.module';
 import { ApiConfig } from './config/api-config';
 import { DeliveriesModule } from './deliveries/deliveries.module';
@@ -35,7 +36,14 @@ export class AppModule {
   static forConfig(config: ApiConfig): DynamicModule {
     const sandboxOnly =
       config.PROFILE === 'sandbox'
-        ? [SandboxModule, SandboxClockModule, DeliveriesModule, ConsoleModule, AccountsModule]
+        ? [
+            SandboxModule,
+            SandboxClockModule,
+            DeliveriesModule,
+            ConsoleModule,
+            AccountsModule,
+            ConformanceModule,
+          ]
         : [];
     return {
       module: AppModule,

@@ -16,6 +16,7 @@ export const ERROR_CATALOGUE = {
   'NF-002': { status: 404, type: 'NOT_FOUND' },
   'NF-003': { status: 404, type: 'NOT_FOUND' },
   'NF-004': { status: 404, type: 'NOT_FOUND' },
+  'NF-005': { status: 404, type: 'NOT_FOUND' },
   'TER-003': { status: 409, type: 'TERMINAL' },
   'TER-004': { status: 409, type: 'TERMINAL' },
   'TER-101': { status: 409, type: 'TERMINAL' },

@@ -107,6 +107,18 @@ export class ApiConfig {
   @Min(100)
   RATE_LIMIT_WINDOW_MS = 1000;
 
+  /** Conformance run (contract §17): how long a receiver has to search after a gap or an out-of-order event. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  CONFORMANCE_SEARCH_WINDOW_MS = 30_000;
+
+  /** Conformance run: how long one request to the receiver waits for its answer. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  CONFORMANCE_ANSWER_TIMEOUT_MS = 5000;
+
   /**
    * Sandbox accounts each client address may create per window (`POST /sandbox/accounts`): room
    * for CI matrices behind one NAT address (a 20-job matrix makes 20 a wave, several waves a minute).

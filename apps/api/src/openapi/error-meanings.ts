@@ -20,6 +20,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'NF-002': "no such terminal for this merchant (also another merchant's), or none bound for the Local form",
   'NF-003': 'no such print job on this terminal',
   'NF-004': 'no such delivery',
+  'NF-005': 'no such conformance run for this account',
   'TER-003': 'the terminal is busy with another operation',
   'TER-004': 'the serial is already taken',
   'TER-101': 'the terminal rejected the operation: no card presented in time',

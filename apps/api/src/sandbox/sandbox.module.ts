@@ -7,5 +7,6 @@ import { SandboxTerminals } from './sandbox-terminals';
 @Module({
   controllers: [SandboxTerminalsController],
   providers: [SandboxTerminals, CardholderLapse, RealClock],
+  exports: [SandboxTerminals],
 })
 export class SandboxModule {}

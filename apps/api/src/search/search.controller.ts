@@ -11,6 +11,7 @@ import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorato
 import { TerminalResolver } from '../terminals/terminal-resolver';
 import { Terminal, bothForms, type TerminalTarget } from '../terminals/terminal-target.decorator';
 import { OnlineSearch } from './online-search';
+import { SearchCalls } from './search-calls';
 import { searchFilters } from './search-filters';
 
 const FILTERS =
@@ -32,6 +33,7 @@ export class SearchController {
     private readonly online: OnlineSearch,
     private readonly resolver: TerminalResolver,
     private readonly links: TerminalLinks,
+    private readonly calls: SearchCalls,
   ) {}
 
   @Post(bothForms('sync/transaction_search_online'))
@@ -48,6 +50,7 @@ export class SearchController {
     @Body() body: OnlineTransactionSearchDto,
   ): Promise<SearchAnswer> {
     if (target.serial !== undefined) await this.resolver.resolve(merchant, target.serial);
+    this.calls.searched(merchant.merchantId, body.client_transaction_id);
     return this.online.search(merchant, searchFilters(body));
   }
 
@@ -66,6 +69,7 @@ export class SearchController {
     @Body() body: TransactionSearchDto,
   ): Promise<SearchAnswer> {
     const terminal = await this.resolver.resolve(merchant, target.serial);
+    this.calls.searched(merchant.merchantId, body.client_transaction_id);
     return this.links.send<SearchAnswer>(
       terminal,
       target.form,

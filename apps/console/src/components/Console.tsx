@@ -4,6 +4,7 @@ import { openLive, type LiveState } from '../api/live';
 import { INITIAL_STATE, isFinal, reduce } from '../model/store';
 import type { LiveMessage, PrintJob, SearchAnswer, TerminalRecord } from '../model/types';
 import { ClockControl } from './ClockControl';
+import { Conformance } from './Conformance';
 import { PaymentForm } from './PaymentForm';
 import { Receipts } from './Receipts';
 import { Search } from './Search';
@@ -140,6 +141,7 @@ export function Console({ client, onSignOut }: { client: ConsoleClient; onSignOu
         <div class="column">
           <PaymentForm client={client} state={state} onStarted={setSelected} />
           <Receipts jobs={state.printJobs} />
+          <Conformance client={client} />
         </div>
       </main>
     </div>

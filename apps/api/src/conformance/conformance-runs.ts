@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { newWebhookSecret, refusalOf } from '@tps/delivery';
+import { ContractError, RateLimitedError } from '@tps/domain';
+import type { MerchantEntity } from '../auth/merchant.entity';
+import { ApiConfig, destinationRules } from '../config/api-config';
+import { SearchCalls } from '../search/search-calls';
+import { WebhookSecretRepository } from '../webhooks/webhook-secret.repository';
+import { CASE_NAMES, type CaseName } from './conformance-cases';
+import type { RunReport } from './conformance-report';
+import { runConformance } from './conformance-runner';
+import { receiverPost } from './receiver-post';
+import { REAL_RUN_CLOCK, type RunClock, type RunLimits } from './run-ports';
+import { reportOf, RunStore, type StoredRun } from './run-store';
+import { RunTransactions } from './run-transactions';
+
+/** Runs going on at once in the whole sandbox: each sends up to 100 requests a second. */
+export const RUNS_AT_ONCE = 4;
+/** A run lasts at most this long (contract §17), so a refused caller can come back then. */
+const RUN_MS = 60_000;
+
+export interface StartedRun {
+  id: string;
+  url: string;
+  state: 'running';
+  cases: CaseName[];
+}
+
+/** Starts, keeps and reports the account's conformance runs (contract §17). */
+@Injectable()
+export class ConformanceRuns {
+  private readonly logger = new Logger('ConformanceRuns');
+  private readonly store = new RunStore();
+  private readonly limits: RunLimits;
+  private readonly clock: RunClock = REAL_RUN_CLOCK;
+
+  constructor(
+    private readonly config: ApiConfig,
+    private readonly secrets: WebhookSecretRepository,
+    private readonly searches: SearchCalls,
+    private readonly transactions: RunTransactions,
+  ) {
+    this.limits = {
+      runMs: RUN_MS,
+      searchWindowMs: config.CONFORMANCE_SEARCH_WINDOW_MS,
+      answerTimeoutMs: config.CONFORMANCE_ANSWER_TIMEOUT_MS,
+      fastAckMs: 2000,
+      burstSpreadMs: 1000,
+    };
+  }
+
+  async start(merchant: MerchantEntity, url: string, cases: CaseName[] | undefined): Promise<StartedRun> {
+    const rules = destinationRules(this.config);
+    const refusal = await refusalOf(url, rules);
+    if (refusal !== null) throw new ContractError('PAR-004', `url ${refusal}`, 'url');
+    const running = this.store.running();
+    const retryAfter = Math.ceil(RUN_MS / 1000);
+    if (running.some((run) => run.merchantId === merchant.merchantId)) {
+      throw new RateLimitedError(retryAfter, 'this account already has a conformance run going on');
+    }
+    if (running.length >= RUNS_AT_ONCE) {
+      throw new RateLimitedError(
+        retryAfter,
+        `the sandbox runs at most ${RUNS_AT_ONCE} conformance runs at once`,
+      );
+    }
+    const secret = merchant.webhookSecret ?? (await this.newSecret(merchant));
+    const chosen = CASE_NAMES.filter((name) => cases === undefined || cases.includes(name));
+    const run: StoredRun = {
+      merchantId: merchant.merchantId,
+      id: randomUUID(),
+      url,
+      cases: chosen,
+      startedAtMs: this.clock.nowMs(),
+      finishedAtMs: null,
+      results: [],
+    };
+    this.store.add(run);
+    const receiver = receiverPost(url, rules);
+    void runConformance(
+      { id: run.id, cases: chosen, secret },
+      {
+        clock: this.clock,
+        post: receiver.post,
+        transactions: (kinds) => this.transactions.make(merchant, run.id, kinds),
+        searches: (listener) => this.searches.listen(merchant.merchantId, listener),
+      },
+      this.limits,
+      (result) => run.results.push(result),
+    )
+      .catch((error: unknown) => this.logger.error(`conformance run ${run.id} stopped: ${String(error)}`))
+      .finally(() => {
+        run.finishedAtMs = this.clock.nowMs();
+        receiver.close();
+      });
+    return { id: run.id, url, state: 'running', cases: chosen };
+  }
+
+  read(merchant: MerchantEntity, id: string): RunReport {
+    const run = this.store.get(merchant.merchantId, id);
+    if (run === undefined) throw new ContractError('NF-005', `conformance run ${id.slice(0, 40)} not found`);
+    return reportOf(run);
+  }
+
+  list(merchant: MerchantEntity): RunReport[] {
+    return this.store.list(merchant.merchantId).map(reportOf);
+  }
+
+  /** Contract §17: a run signs with the account's secret, made for it when there is none. */
+  private async newSecret(merchant: MerchantEntity): Promise<string> {
+    const secret = newWebhookSecret();
+    await this.secrets.set(merchant.merchantId, secret);
+    return secret;
+  }
+}

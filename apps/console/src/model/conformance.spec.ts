@@ -1,0 +1,17 @@
+import { scoreWords, type ConformanceRun } from './conformance';
+
+const run = (state: ConformanceRun['state'], passed: number, failed: number): ConformanceRun => ({
+  id: 'r',
+  url: 'http://127.0.0.1:4000/',
+  state,
+  started_at: '2026-11-22T08:00:00.000Z',
+  score: { passed, failed, total: 10 },
+  cases: [],
+});
+
+describe('scoreWords', () => {
+  it('says how many passed once finished, and how many are decided while running', () => {
+    expect(scoreWords(run('finished', 9, 1))).toBe('9/10 passed');
+    expect(scoreWords(run('running', 2, 1))).toBe('running: 3 of 10 decided');
+  });
+});

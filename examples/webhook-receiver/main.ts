@@ -1,0 +1,30 @@
+/**
+ * Runs the reference webhook receiver:
+ *   WEBHOOK_SECRET=whsec_… MERCHANT_ID=… SECRET_KEY=… SANDBOX_URL=http://127.0.0.1:3000 \
+ *     node dist/examples/webhook-receiver/main.js [PORT]
+ */
+import { createReceiver } from './receiver';
+
+const required = (name: string): string => {
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    process.stderr.write(`${name} is required\n`);
+    process.exit(2);
+  }
+  return value;
+};
+
+const { server } = createReceiver({
+  webhookSecret: required('WEBHOOK_SECRET'),
+  merchantId: required('MERCHANT_ID'),
+  secretKey: required('SECRET_KEY'),
+  baseUrl: (process.env.SANDBOX_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, ''),
+  onStatus: (id, status) => process.stdout.write(`${id} ${status}\n`),
+  onError: (error) => process.stderr.write(`${String(error)}\n`),
+});
+server.listen(Number(process.argv[2] ?? '4000'), '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(
+    `webhook receiver on ${typeof address === 'object' && address ? address.port : '?'}\n`,
+  );
+});

@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+/**
+ * Runs the webhook-consumer conformance run (contract §17) against a receiver and prints its
+ * report card:
+ *   npm run conformance -- --url RECEIVER_URL [--junit FILE] [--sandbox SANDBOX_URL] [--cases a,b]
+ * The sandbox URL comes from --sandbox, else SANDBOX_URL, else http://127.0.0.1:$API_PORT (or
+ * $PORT, or 3000); the account from MERCHANT_ID and SECRET_KEY (the demo merchant by default), as
+ * `npm run sign` takes them. Exit code 0 when every case passed, 1 when one failed, 2 on bad usage,
+ * 3 when the run could not be started or followed.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { signRequest } from '@tps/contracts';
+
+const POLL_MS = 500;
+/** A run lasts at most 60 s; the wait allows for the requests around it. */
+const FOLLOW_MS = 90_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+interface CaseReport {
+  name: string;
+  passed: boolean;
+  expected: string;
+  observed: string;
+  hint: string;
+}
+
+interface RunReport {
+  id: string;
+  state: string;
+  score: { passed: number; failed: number; total: number };
+  cases: CaseReport[];
+}
+
+function usage(): never {
+  process.stderr.write(
+    'usage: npm run conformance -- --url RECEIVER_URL [--junit FILE] [--sandbox SANDBOX_URL] [--cases a,b]\n',
+  );
+  process.exit(2);
+}
+
+class Sandbox {
+  private readonly merchantId = process.env.MERCHANT_ID ?? 'demo-merchant';
+  private readonly secret = process.env.SECRET_KEY ?? 'demo-secret-key';
+
+  constructor(private readonly baseUrl: string) {}
+
+  async call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    accept = 'application/json',
+  ): Promise<Response> {
+    const raw = body === undefined ? '' : JSON.stringify(body);
+    const signed = signRequest({ merchantId: this.merchantId, secret: this.secret, method, path, body: raw });
+    return fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: signed.authorization,
+        timestamp: signed.timestamp,
+        accept,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: raw }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  }
+}
+
+async function failWith(response: Response): Promise<never> {
+  process.stderr.write(`the sandbox answered ${response.status}: ${await response.text()}\n`);
+  process.exit(3);
+}
+
+function card(run: RunReport): string {
+  const lines = [`conformance run ${run.id}: ${run.score.passed}/${run.score.total} passed`, ''];
+  for (const c of run.cases) {
+    lines.push(`${c.passed ? 'PASS' : 'FAIL'}  ${c.name}`);
+    if (!c.passed) {
+      lines.push(
+        `      expected: ${c.expected}`,
+        `      observed: ${c.observed}`,
+        `      hint:     ${c.hint}`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  let values: { url?: string; junit?: string; sandbox?: string; cases?: string };
+  try {
+    values = parseArgs({
+      options: {
+        url: { type: 'string' },
+        junit: { type: 'string' },
+        sandbox: { type: 'string' },
+        cases: { type: 'string' },
+      },
+    }).values;
+  } catch {
+    usage();
+  }
+  if (values.url === undefined) usage();
+  const port = process.env.API_PORT ?? process.env.PORT ?? '3000';
+  const sandbox = new Sandbox(
+    (values.sandbox ?? process.env.SANDBOX_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, ''),
+  );
+  const cases = values.cases?.split(',').map((name) => name.trim());
+  const started = await sandbox.call('POST', '/sandbox/conformance-runs', {
+    url: values.url,
+    ...(cases === undefined ? {} : { cases }),
+  });
+  if (started.status !== 201) await failWith(started);
+  const { id } = (await started.json()) as { id: string };
+  process.stderr.write(`conformance run ${id} started against ${values.url}\n`);
+
+  const path = `/sandbox/conformance-runs/${id}`;
+  const deadline = Date.now() + FOLLOW_MS;
+  let run: RunReport;
+  for (;;) {
+    const answer = await sandbox.call('GET', path);
+    if (answer.status !== 200) await failWith(answer);
+    run = (await answer.json()) as RunReport;
+    if (run.state === 'finished') break;
+    if (Date.now() > deadline) {
+      process.stderr.write(`the run did not finish within ${FOLLOW_MS / 1000} s\n`);
+      process.exit(3);
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  process.stdout.write(card(run));
+  if (values.junit !== undefined) {
+    const xml = await sandbox.call('GET', path, undefined, 'application/xml');
+    if (xml.status !== 200) await failWith(xml);
+    writeFileSync(values.junit, await xml.text());
+  }
+  process.exit(run.score.failed === 0 && run.score.passed === run.score.total ? 0 : 1);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(3);
+});
