@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { newWebhookSecret, refusalOf } from '@tps/delivery';
 import { ContractError, RateLimitedError } from '@tps/domain';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { ApiConfig, destinationRules } from '../config/api-config';
-import { SearchCalls } from '../search/search-calls';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { WebhookSecretRepository } from '../webhooks/webhook-secret.repository';
 import { CASE_NAMES, type CaseName } from './conformance-cases';
 import type { RunReport } from './conformance-report';
@@ -37,7 +37,7 @@ export class ConformanceRuns {
   constructor(
     private readonly config: ApiConfig,
     private readonly secrets: WebhookSecretRepository,
-    private readonly searches: SearchCalls,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
     private readonly transactions: RunTransactions,
   ) {
     this.limits = {
@@ -83,7 +83,10 @@ export class ConformanceRuns {
         clock: this.clock,
         post: receiver.post,
         transactions: (kinds) => this.transactions.make(merchant, run.id, kinds),
-        searches: (listener) => this.searches.listen(merchant.merchantId, listener),
+        searches: (listener) =>
+          this.messages.subscribe('search.call', ({ merchantId, clientTransactionId }) => {
+            if (merchantId === merchant.merchantId) listener(clientTransactionId);
+          }),
       },
       this.limits,
       (result) => run.results.push(result),

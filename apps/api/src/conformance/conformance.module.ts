@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PaymentsModule } from '../payments/payments.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
-import { SearchModule } from '../search/search.module';
 import { TransactionsModule } from '../transactions/transactions.module';
 import { ConformanceRunsController } from './conformance-runs.controller';
 import { ConformanceRuns } from './conformance-runs';
@@ -9,7 +8,7 @@ import { RunTransactions } from './run-transactions';
 
 /** The webhook-consumer conformance run (contract §17, sandbox profile only). */
 @Module({
-  imports: [PaymentsModule, SandboxModule, SearchModule, TransactionsModule],
+  imports: [PaymentsModule, SandboxModule, TransactionsModule],
   controllers: [ConformanceRunsController],
   providers: [ConformanceRuns, RunTransactions],
 })

@@ -17,6 +17,11 @@ export interface ApiTopics {
   'delivery.staged': PendingDelivery;
   /** A print job report of a terminal, applied to its job. */
   'print.report': { serial: string; report: PrintJobReport };
+  /**
+   * A merchant's signed transaction search, online or local, once authenticated: the conformance
+   * run (contract §17) scores a receiver by the searches it makes. Nothing is stored for it.
+   */
+  'search.call': { merchantId: string; clientTransactionId?: string };
 }
 
 export type ApiMessages = MessagePort<ApiTopics>;

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { SearchAnswer } from '@tps/contracts';
 import { OnlineTransactionSearchDto, SearchAnswerDoc, TransactionSearchDto } from '@tps/contracts/dto';
@@ -7,11 +7,11 @@ import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
 import { TerminalLinks } from '../link/terminal-links';
 import { ApiConfig } from '../config/api-config';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorator';
 import { TerminalResolver } from '../terminals/terminal-resolver';
 import { Terminal, bothForms, type TerminalTarget } from '../terminals/terminal-target.decorator';
 import { OnlineSearch } from './online-search';
-import { SearchCalls } from './search-calls';
 import { searchFilters } from './search-filters';
 
 const FILTERS =
@@ -33,7 +33,7 @@ export class SearchController {
     private readonly online: OnlineSearch,
     private readonly resolver: TerminalResolver,
     private readonly links: TerminalLinks,
-    private readonly calls: SearchCalls,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {}
 
   @Post(bothForms('sync/transaction_search_online'))
@@ -50,7 +50,10 @@ export class SearchController {
     @Body() body: OnlineTransactionSearchDto,
   ): Promise<SearchAnswer> {
     if (target.serial !== undefined) await this.resolver.resolve(merchant, target.serial);
-    this.calls.searched(merchant.merchantId, body.client_transaction_id);
+    this.messages.publish('search.call', {
+      merchantId: merchant.merchantId,
+      clientTransactionId: body.client_transaction_id,
+    });
     return this.online.search(merchant, searchFilters(body));
   }
 
@@ -69,7 +72,10 @@ export class SearchController {
     @Body() body: TransactionSearchDto,
   ): Promise<SearchAnswer> {
     const terminal = await this.resolver.resolve(merchant, target.serial);
-    this.calls.searched(merchant.merchantId, body.client_transaction_id);
+    this.messages.publish('search.call', {
+      merchantId: merchant.merchantId,
+      clientTransactionId: body.client_transaction_id,
+    });
     return this.links.send<SearchAnswer>(
       terminal,
       target.form,
