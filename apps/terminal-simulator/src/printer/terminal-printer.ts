@@ -20,7 +20,7 @@ import type { TerminalPrintJobEntity } from './terminal-print-job.entity';
 /** The terminal's uplink as the printer uses it: to report its jobs to the service. */
 export interface PrinterUplink {
   readonly isUp: boolean;
-  request<T>(body: UplinkRequest, timeoutMs: number): Promise<T>;
+  request(body: UplinkRequest, timeoutMs: number): Promise<unknown>;
 }
 
 /** How long the paper takes to come out, by the terminal's pace. */

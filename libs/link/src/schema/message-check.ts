@@ -1,0 +1,114 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import { TypeCompiler, ValueErrorType, type TypeCheck, type ValueError } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Why a received message was refused: the first failing field, as the contract's error body says
+ * it (PAR-001 an unknown field, PAR-002 a missing or invalid one; `param` names the path).
+ */
+export interface Refusal {
+  code: 'PAR-001' | 'PAR-002';
+  /** Such as `links[0].event.status`; empty for the message as a whole. */
+  param: string;
+  message: string;
+}
+
+export type CheckResult<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+
+/** `/links/0/event` → `links[0].event`, the way the contract names a field. */
+function contractPath(pointer: string): string {
+  let path = '';
+  for (const part of pointer.split('/').slice(1)) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (/^\d+$/.test(key)) path += `[${key}]`;
+    else path += path === '' ? key : `.${key}`;
+  }
+  return path;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The literal fields of an object schema (`type`, `kind`, `f`, `ok`), with the values they allow. */
+function tags(variant: TSchema): Array<[string, unknown[]]> {
+  const properties = (variant.properties ?? {}) as Record<string, TSchema>;
+  const found: Array<[string, unknown[]]> = [];
+  for (const [key, property] of Object.entries(properties)) {
+    if ('const' in property) found.push([key, [property.const]]);
+    else if (Array.isArray(property.anyOf) && property.anyOf.every((one: TSchema) => 'const' in one)) {
+      found.push([key, property.anyOf.map((one: TSchema) => one.const as unknown)]);
+    }
+  }
+  return found;
+}
+
+/** The one variant of a union whose literal fields the value has, if exactly one. */
+function variantFor(union: TSchema, value: unknown): TSchema | undefined {
+  if (!isObject(value) || !Array.isArray(union.anyOf)) return undefined;
+  const matching = (union.anyOf as TSchema[]).filter((variant) => {
+    const literal = tags(variant);
+    return literal.length > 0 && literal.every(([key, allowed]) => allowed.includes(value[key]));
+  });
+  return matching.length === 1 ? matching[0] : undefined;
+}
+
+/**
+ * The first error, followed into the variant of a tagged union the value names, so that a refusal
+ * points at the failing field (`request.order.amount.iva`) rather than at the whole union.
+ */
+function firstError(schema: TSchema, value: unknown, prefix = ''): ValueError | undefined {
+  const error = Value.Errors(schema, value).First();
+  if (error?.type !== ValueErrorType.Union) return error && { ...error, path: prefix + error.path };
+  const variant = variantFor(error.schema, error.value);
+  if (variant === undefined) return { ...error, path: prefix + error.path };
+  return firstError(variant, error.value, prefix + error.path);
+}
+
+/** Every variant of a union whose tag field is unknown names the field, with the values it allows. */
+function describe(error: ValueError): string {
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) return 'is not a field of this message';
+  if (error.type === ValueErrorType.Union && isObject(error.value)) {
+    const variants = (error.schema.anyOf ?? []) as TSchema[];
+    const shared = tags(variants[0] ?? {}).map(([key]) => key);
+    const key = shared.find((name) => variants.every((variant) => tags(variant).some(([k]) => k === name)));
+    if (key !== undefined) {
+      const allowed = variants.flatMap((variant) => tags(variant).find(([k]) => k === key)?.[1] ?? []);
+      return `${key} ${JSON.stringify(error.value[key]) ?? 'is missing'}: expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+  }
+  return error.message.toLowerCase();
+}
+
+/**
+ * The compiled check of one kind of link message: one schema, from which the message's type also
+ * comes (Static), so what is declared is what is checked.
+ */
+export class MessageCheck<S extends TSchema> {
+  private readonly compiled: TypeCheck<S>;
+
+  constructor(
+    /** What the message is, for refusals and log lines: `uplink request`, `control notice`. */
+    readonly kind: string,
+    readonly schema: S,
+  ) {
+    this.compiled = TypeCompiler.Compile(schema);
+  }
+
+  check(value: unknown): CheckResult<Static<S>> {
+    if (this.compiled.Check(value)) return { ok: true, value };
+    return { ok: false, refusal: this.refusal(value) };
+  }
+
+  private refusal(value: unknown): Refusal {
+    const error = firstError(this.schema, value);
+    if (error === undefined) return { code: 'PAR-002', param: '', message: `${this.kind}: invalid` };
+    const param = contractPath(error.path);
+    const code = error.type === ValueErrorType.ObjectAdditionalProperties ? 'PAR-001' : 'PAR-002';
+    return {
+      code,
+      param,
+      message: `${this.kind}: ${param === '' ? 'the message' : param} ${describe(error)}`,
+    };
+  }
+}
