@@ -42,7 +42,7 @@ export class LinkUnavailableError extends Error {
 /** What was refused, and why, for the log of the end that refused it. */
 export class LinkMessageRefused extends Error {
   constructor(readonly refusal: Refusal) {
-    super(refusal.param === '' ? refusal.message : `${refusal.message} (at ${refusal.param})`);
+    super(refusal.message);
     this.name = 'LinkMessageRefused';
   }
 }

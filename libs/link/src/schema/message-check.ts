@@ -65,19 +65,37 @@ function firstError(schema: TSchema, value: unknown, prefix = ''): ValueError | 
   return firstError(variant, error.value, prefix + error.path);
 }
 
-/** Every variant of a union whose tag field is unknown names the field, with the values it allows. */
-function describe(error: ValueError): string {
-  if (error.type === ValueErrorType.ObjectAdditionalProperties) return 'is not a field of this message';
-  if (error.type === ValueErrorType.Union && isObject(error.value)) {
-    const variants = (error.schema.anyOf ?? []) as TSchema[];
-    const shared = tags(variants[0] ?? {}).map(([key]) => key);
-    const key = shared.find((name) => variants.every((variant) => tags(variant).some(([k]) => k === name)));
-    if (key !== undefined) {
-      const allowed = variants.flatMap((variant) => tags(variant).find(([k]) => k === key)?.[1] ?? []);
-      return `${key} ${JSON.stringify(error.value[key]) ?? 'is missing'}: expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
-    }
+/** The tag field every variant of a union has (`type`, `kind`, `f`), with the values it takes. */
+function sharedTag(union: TSchema): [string, unknown[]] | undefined {
+  const variants = (union.anyOf ?? []) as TSchema[];
+  const key = tags(variants[0] ?? {})
+    .map(([name]) => name)
+    .find((name) => variants.every((variant) => tags(variant).some(([k]) => k === name)));
+  if (key === undefined) return undefined;
+  return [key, variants.flatMap((variant) => tags(variant).find(([k]) => k === key)?.[1] ?? [])];
+}
+
+/** Where the error is and what it says; a union's unknown tag is named with the values it takes. */
+function explain(error: ValueError): { pointer: string; text: string } {
+  if (error.type === ValueErrorType.ObjectAdditionalProperties) {
+    return { pointer: error.path, text: 'not a field of this message' };
   }
-  return error.message.toLowerCase();
+  // JSON has no undefined: a field without a value is one the message lacks.
+  if (error.value === undefined) return { pointer: error.path, text: 'missing' };
+  const tag =
+    error.type === ValueErrorType.Union && isObject(error.value) ? sharedTag(error.schema) : undefined;
+  if (tag !== undefined) {
+    const [key, allowed] = tag;
+    const got =
+      key in (error.value as object)
+        ? JSON.stringify((error.value as Record<string, unknown>)[key])
+        : 'missing';
+    return {
+      pointer: `${error.path}/${key}`,
+      text: `${got}, expected one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`,
+    };
+  }
+  return { pointer: error.path, text: error.message.toLowerCase() };
 }
 
 /**
@@ -103,12 +121,9 @@ export class MessageCheck<S extends TSchema> {
   private refusal(value: unknown): Refusal {
     const error = firstError(this.schema, value);
     if (error === undefined) return { code: 'PAR-002', param: '', message: `${this.kind}: invalid` };
-    const param = contractPath(error.path);
+    const { pointer, text } = explain(error);
+    const param = contractPath(pointer);
     const code = error.type === ValueErrorType.ObjectAdditionalProperties ? 'PAR-001' : 'PAR-002';
-    return {
-      code,
-      param,
-      message: `${this.kind}: ${param === '' ? 'the message' : param} ${describe(error)}`,
-    };
+    return { code, param, message: `${this.kind}: ${param === '' ? 'the message' : param}: ${text}` };
   }
 }
