@@ -304,8 +304,11 @@ describe('link message checks', () => {
   });
 
   it('refuses whatever comes where an end takes nothing', () => {
-    expect(SERVICE_CONTROL_SIDE.requests.check({ type: 'host', terminal: profile }).ok).toBe(false);
-    expect(SERVICE_UPLINK_SIDE.notices.check({ type: 'stored' }).ok).toBe(false);
+    expect(SERVICE_CONTROL_SIDE.requests.check({ type: 'host', terminal: profile })).toEqual({
+      ok: false,
+      refusal: { code: 'PAR-002', param: '', message: 'control request: the message: this end takes none' },
+    });
+    expect(SERVICE_UPLINK_SIDE.notices.check({ type: 'stored' })).toMatchObject({ ok: false });
   });
 
   it('refuses a body that is not an object', () => {

@@ -104,7 +104,7 @@ describe('LinkPeer checks what it receives', () => {
     await expect(refusal).rejects.toEqual(
       new ContractError(
         'PAR-002',
-        'uplink request: links[0].event.status: expected value of union',
+        'uplink request: links[0].event.status: expected union value',
         'links[0].event.status',
       ),
     );
@@ -147,7 +147,7 @@ describe('LinkPeer checks what it receives', () => {
     ]);
     expect(ends.serviceLog.map(String)).toEqual([
       'LinkMessageRefused: link frame: not JSON',
-      'LinkMessageRefused: link frame: the message: expected value of union',
+      'LinkMessageRefused: link frame: the message: expected union value',
       'LinkMessageRefused: link frame: body: missing',
     ]);
     const good = { type: 'events', links: [exampleLinkEvent()] };

@@ -80,6 +80,7 @@ function explain(error: ValueError): { pointer: string; text: string } {
   if (error.type === ValueErrorType.ObjectAdditionalProperties) {
     return { pointer: error.path, text: 'not a field of this message' };
   }
+  if (error.type === ValueErrorType.Never) return { pointer: error.path, text: 'this end takes none' };
   // JSON has no undefined: a field without a value is one the message lacks.
   if (error.value === undefined) return { pointer: error.path, text: 'missing' };
   const tag =
