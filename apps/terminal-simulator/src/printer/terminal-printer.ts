@@ -177,8 +177,9 @@ export class TerminalPrinter {
           await this.uplink.request({ type: 'print', report: jobReport(job) }, REPORT_TIMEOUT_MS);
         } catch (error) {
           if (error instanceof LinkUnavailableError) {
-            // A cut link: the uplink calls again when it is back. An unanswered report: later.
-            if (error.reason === 'timeout') this.retryLater();
+            // A cut link: the uplink calls again when it is back. A report unanswered, or answered
+            // unreadably: later (a report carries the whole state, so sending it again is harmless).
+            if (error.reason !== 'closed') this.retryLater();
             return;
           }
           // The service answered, and refused: sending it again would not change its mind.
