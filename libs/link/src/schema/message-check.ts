@@ -72,7 +72,8 @@ function sharedTag(union: TSchema): [string, unknown[]] | undefined {
     .map(([name]) => name)
     .find((name) => variants.every((variant) => tags(variant).some(([k]) => k === name)));
   if (key === undefined) return undefined;
-  return [key, variants.flatMap((variant) => tags(variant).find(([k]) => k === key)?.[1] ?? [])];
+  const values = variants.flatMap((variant) => tags(variant).find(([k]) => k === key)?.[1] ?? []);
+  return [key, [...new Set(values)]];
 }
 
 /** Where the error is and what it says; a union's unknown tag is named with the values it takes. */
@@ -85,7 +86,8 @@ function explain(error: ValueError): { pointer: string; text: string } {
   if (error.value === undefined) return { pointer: error.path, text: 'missing' };
   const tag =
     error.type === ValueErrorType.Union && isObject(error.value) ? sharedTag(error.schema) : undefined;
-  if (tag !== undefined) {
+  // Only when the tag itself is wrong: a known tag's variant was followed already (firstError).
+  if (tag !== undefined && !tag[1].includes((error.value as Record<string, unknown>)[tag[0]])) {
     const [key, allowed] = tag;
     const got =
       key in (error.value as object)
