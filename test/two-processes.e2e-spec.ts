@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
-import { LinkPeer, UPLINK_PATH, type EventsReceipt, type LinkEvent } from '@tps/link';
+import { EVENTS_RECEIPT, LinkPeer, TERMINAL_UPLINK_SIDE, UPLINK_PATH, type LinkEvent } from '@tps/link';
 import {
   API_ENTRY,
   AppProcess,
@@ -36,7 +36,11 @@ async function linkAs(apiPort: number, serial: string): Promise<{ peer: LinkPeer
     socket.close();
     holder.close();
   };
-  return { peer: new LinkPeer(socket, { onRequest: () => Promise.resolve(undefined) }), close };
+  const peer = new LinkPeer(socket, {
+    side: TERMINAL_UPLINK_SIDE,
+    onRequest: () => Promise.resolve(undefined),
+  });
+  return { peer, close };
 }
 
 /**
@@ -253,17 +257,19 @@ describeOnStores('two API processes sharing one database', (store) => {
         );
       }
       const first = await linkAs(stack.api.port, 'SIM0000002');
-      const firstRun = await first.peer.request<EventsReceipt>(
+      const firstRun = await first.peer.request(
         { type: 'events', links: links.slice(0, 2) },
         5_000,
+        EVENTS_RECEIPT,
       );
       expect(firstRun).toEqual({ stored: 2 });
       await receiver.waitFor(() => cardAttempts() >= 1);
       first.close();
       const second = await linkAs(secondApi.port, 'SIM0000002');
-      const secondRun = await second.peer.request<EventsReceipt>(
+      const secondRun = await second.peer.request(
         { type: 'events', links: links.slice(2) },
         5_000,
+        EVENTS_RECEIPT,
       );
       second.close();
       expect(secondRun).toEqual({ stored: 2 });

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
 import { ContractError } from '@tps/domain';
-import { LinkPeer, UPLINK_PATH, type EventsReceipt, type LinkEvent } from '@tps/link';
+import {
+  EVENTS_RECEIPT,
+  LinkPeer,
+  TERMINAL_UPLINK_SIDE,
+  UPLINK_PATH,
+  type EventsReceipt,
+  type LinkEvent,
+} from '@tps/link';
 import { ShareHolder, Stack, WebhookReceiver, sqliteRows } from '@tps/testing';
 
 type Envelope = LinkEvent['event'];
@@ -58,7 +65,7 @@ describe('event runs on the uplink', () => {
       headers: holder.uplinkHeaders('SIM0000001'),
     });
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    peer = new LinkPeer(socket, { onRequest: () => Promise.resolve(undefined) });
+    peer = new LinkPeer(socket, { side: TERMINAL_UPLINK_SIDE, onRequest: () => Promise.resolve(undefined) });
   });
 
   afterAll(async () => {
@@ -68,7 +75,7 @@ describe('event runs on the uplink', () => {
   });
 
   const run = (links: Envelope[]): Promise<EventsReceipt> =>
-    peer.request<EventsReceipt>({ type: 'events', links: links.map((event) => ({ event })) }, 5_000);
+    peer.request({ type: 'events', links: links.map((event) => ({ event })) }, 5_000, EVENTS_RECEIPT);
 
   it('counts replays and events of unknown transactions as taken, and stops at the first refused one', async () => {
     const before = await counts();

@@ -1,18 +1,31 @@
-import type { ErrorBody } from '@tps/domain';
+import { Type, type Static } from '@sinclair/typebox';
+import { ErrorBodySchema, closed } from './schema/contract-shapes';
+import { MessageCheck, type CheckResult } from './schema/message-check';
+
+const id = Type.Integer({ minimum: 1 });
 
 /** The frames of a link: a request waits for its reply; a notice expects none. */
-export type Frame =
-  | { f: 'req'; id: number; body: unknown }
-  | { f: 'res'; id: number; ok: true; result: unknown }
-  | { f: 'res'; id: number; ok: false; error: ErrorBody }
-  | { f: 'msg'; body: unknown };
+export const FrameSchema = Type.Union([
+  Type.Object({ f: Type.Literal('req'), id, body: Type.Unknown() }, closed),
+  /** A reply without a value (the handler answered nothing) travels without `result`. */
+  Type.Object(
+    { f: Type.Literal('res'), id, ok: Type.Literal(true), result: Type.Optional(Type.Unknown()) },
+    closed,
+  ),
+  Type.Object({ f: Type.Literal('res'), id, ok: Type.Literal(false), error: ErrorBodySchema }, closed),
+  Type.Object({ f: Type.Literal('msg'), body: Type.Unknown() }, closed),
+]);
+export type Frame = Static<typeof FrameSchema>;
 
-export function parseFrame(raw: string): Frame | undefined {
+const FRAME = new MessageCheck('link frame', FrameSchema);
+
+/** A frame as received: refused when it is not JSON, or not a frame. */
+export function parseFrame(raw: string): CheckResult<Frame> {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(raw);
-    if (typeof value !== 'object' || value === null || !('f' in value)) return undefined;
-    return value as Frame;
+    value = JSON.parse(raw);
   } catch {
-    return undefined;
+    return { ok: false, refusal: { code: 'PAR-001', param: '', message: 'link frame: not JSON' } };
   }
+  return FRAME.check(value);
 }

@@ -1,4 +1,5 @@
 export * from './frames';
+export * from './link-checks';
 export * from './link-peer';
 export * from './messages';
 export * from './operation-order';
@@ -6,3 +7,4 @@ export * from './transaction-outcome';
 export * from './print-order';
 export * from './operation-reply';
 export * from './share';
+export { MessageCheck, type CheckResult, type Refusal } from './schema/message-check';

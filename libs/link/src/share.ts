@@ -1,3 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { closed } from './schema/contract-shapes';
+
 /**
  * One simulator per fleet share (docs/contract.md, "Links between the apps"): each simulator
  * process links for a share of the fleet, as one instance (random per process start). The service
@@ -28,9 +31,8 @@ export function closeReason(text: string): string {
 }
 
 /** What the service tells a simulator first on a control link it accepted. */
-export interface ShareNotice {
-  type: 'share';
-  share: string;
-  instance: string;
-  epoch: number;
-}
+export const ShareNoticeSchema = Type.Object(
+  { type: Type.Literal('share'), share: Type.String(), instance: Type.String(), epoch: Type.Number() },
+  closed,
+);
+export type ShareNotice = Static<typeof ShareNoticeSchema>;

@@ -8,6 +8,7 @@ import {
   LINK_SHARE_HEADER,
   LINK_TOKEN_HEADER,
   LinkPeer,
+  SIMULATOR_CONTROL_SIDE,
   type ShareNotice,
 } from '@tps/link';
 import { LINK_SECRET } from './stack';
@@ -45,9 +46,10 @@ export class ShareHolder {
       });
     });
     const control = new LinkPeer(socket, {
+      side: SIMULATOR_CONTROL_SIDE,
       onRequest: () => Promise.resolve(undefined),
-      onNotice: (body) => {
-        if ((body as ShareNotice).type === 'share') granted(body as ShareNotice);
+      onNotice: (notice) => {
+        if (notice.type === 'share') granted(notice);
       },
     });
     const { epoch } = await notice;

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
-import { LinkUnavailableError, type ControlRequest, type FleetChange, type LinkPeer } from '@tps/link';
+import {
+  FLEET_CHANGE,
+  LinkUnavailableError,
+  type ControlRequest,
+  type FleetChange,
+  type LinkPeer,
+} from '@tps/link';
 import { DEMO_MERCHANTS } from '../auth/demo-credentials';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantClock, type ClockReading } from '../clock/merchant-clock';
@@ -134,7 +140,7 @@ export class SandboxAccounts {
 
   private async changeFleet(control: LinkPeer, request: ControlRequest): Promise<FleetChange> {
     try {
-      return await control.request<FleetChange>(request, HOST_TIMEOUT_MS);
+      return await control.request(request, HOST_TIMEOUT_MS, FLEET_CHANGE);
     } catch (error) {
       if (error instanceof LinkUnavailableError) throw simulatorNotLinked();
       throw error;

@@ -15,6 +15,8 @@ import {
   LINK_TOKEN_HEADER,
   LinkPeer,
   NOT_HOLDER_CLOSE_CODE,
+  SERVICE_CONTROL_SIDE,
+  SERVICE_UPLINK_SIDE,
   SHARE_HELD_CLOSE_CODE,
   SHARE_ID_PATTERN,
   UPLINK_PATH,
@@ -149,8 +151,9 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     const peer: LinkPeer = new LinkPeer(
       ws,
       {
+        side: SERVICE_UPLINK_SIDE,
         ordered: true,
-        onRequest: (body) => this.onUplinkRequest(terminal, owner, peer, body as UplinkRequest),
+        onRequest: (request) => this.onUplinkRequest(terminal, owner, peer, request),
         onClose: () => this.links.detachUplink(serial, peer),
       },
       (error) => this.logger.warn(`uplink ${serial}: ${String(error)}`),
@@ -210,6 +213,7 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     const peer: LinkPeer = new LinkPeer(
       ws,
       {
+        side: SERVICE_CONTROL_SIDE,
         onRequest: () =>
           Promise.reject(new ContractError('PAR-001', 'the service takes no control requests')),
         onClose: () => this.releaseControl(grant, peer),

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import {
   DEFAULT_SHARE,
+  HOST_REPLY,
   LinkPeer,
   LinkUnavailableError,
+  terminalReply,
   type LinkEvent,
   type TerminalProfile,
   type TerminalRequest,
@@ -37,6 +39,13 @@ interface ControlLink {
 }
 
 export type LinkState = 'up' | 'down' | 'offline';
+
+/** Why a sent request has no usable answer: in each case the outcome is unknown (contract §13). */
+const LOST_REPLY: Record<LinkUnavailableError['reason'], (serial: string) => string> = {
+  timeout: (serial) => `terminal ${serial} did not answer in time; the outcome is unknown`,
+  closed: (serial) => `the link to terminal ${serial} was lost before it answered; the outcome is unknown`,
+  unreadable: (serial) => `terminal ${serial} answered what the service cannot read; the outcome is unknown`,
+};
 
 export function terminalProfile(terminal: TerminalEntity): TerminalProfile {
   return {
@@ -144,7 +153,10 @@ export class TerminalLinks {
     return this.uplinks.get(terminal.serialNumber)?.peer.isOpen ? 'up' : 'down';
   }
 
-  /** Sends a request to a terminal by the route of its form; an unreachable terminal is TER-001. */
+  /**
+   * Sends a request to a terminal by the route of its form; an unreachable terminal is TER-001. The
+   * reply has passed the schema of the request's kind, which `T` names for the caller.
+   */
   async send<T>(
     terminal: TerminalEntity,
     form: RequestForm,
@@ -157,13 +169,14 @@ export class TerminalLinks {
       if (terminal.offline || uplink === undefined || !uplink.isOpen) {
         throw new ContractError('TER-001', `terminal ${serial} is offline`);
       }
-      return this.guard(uplink.request<T>(request, timeoutMs), serial);
+      return this.guard(uplink.request(request, timeoutMs, terminalReply(request)) as Promise<T>, serial);
     }
     const control = this.controlPeer;
     if (control === undefined) {
       throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
     }
-    return this.guard(control.request<T>({ type: 'terminal', serial, request }, timeoutMs), serial);
+    const local = control.request({ type: 'terminal', serial, request }, timeoutMs, terminalReply(request));
+    return this.guard(local as Promise<T>, serial);
   }
 
   /**
@@ -187,7 +200,7 @@ export class TerminalLinks {
     const control = this.controlPeer;
     if (control === undefined) return;
     await this.guard(
-      control.request({ type: 'host', terminal: terminalProfile(terminal) }, timeoutMs),
+      control.request({ type: 'host', terminal: terminalProfile(terminal) }, timeoutMs, HOST_REPLY),
       terminal.serialNumber,
     );
   }
@@ -198,12 +211,7 @@ export class TerminalLinks {
     } catch (error) {
       // The request was sent: whether the terminal took it cannot be known (contract §13).
       if (error instanceof LinkUnavailableError) {
-        throw new ContractError(
-          'TER-002',
-          error.reason === 'timeout'
-            ? `terminal ${serial} did not answer in time; the outcome is unknown`
-            : `the link to terminal ${serial} was lost before it answered; the outcome is unknown`,
-        );
+        throw new ContractError('TER-002', LOST_REPLY[error.reason](serial));
       }
       throw error;
     }

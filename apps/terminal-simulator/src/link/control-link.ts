@@ -8,6 +8,7 @@ import {
   LINK_TOKEN_HEADER,
   LinkPeer,
   SHARE_HELD_CLOSE_CODE,
+  SIMULATOR_CONTROL_SIDE,
   type ControlNotice,
   type FleetChange,
   type ControlRequest,
@@ -81,8 +82,9 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
     this.peer = new LinkPeer(
       socket,
       {
-        onRequest: (body) => this.onRequest(body as ControlRequest),
-        onNotice: (body) => this.onNotice(body as ControlNotice),
+        side: SIMULATOR_CONTROL_SIDE,
+        onRequest: (request) => this.onRequest(request),
+        onNotice: (notice) => this.onNotice(notice),
       },
       (error) => this.logger.warn(String(error)),
     );

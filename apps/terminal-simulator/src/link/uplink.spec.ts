@@ -2,20 +2,19 @@ import 'reflect-metadata';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { LinkPeer, type LinkEvent, type UplinkNotice, type UplinkRequest } from '@tps/link';
+import { LinkPeer, SERVICE_UPLINK_SIDE, type LinkEvent, type UplinkNotice } from '@tps/link';
+import { buildEvent } from '../runtime/event-factory';
+import { order, profile } from '../runtime/testing/runtime-harness';
 import type { TerminalStore } from '../store/terminal-store';
 import { Uplink } from './uplink';
 
 const MERCHANT = 'demo-merchant';
 
+/** An event as the terminal builds it (the service checks what it receives). */
 function linkEvent(clientTransactionId: string, n: number): LinkEvent {
-  return {
-    event: {
-      event_id: `${clientTransactionId}-${n}`,
-      merchant_id: MERCHANT,
-      client_transaction_id: clientTransactionId,
-    } as LinkEvent['event'],
-  };
+  const taken = { ...order('00'), merchantId: MERCHANT, clientTransactionId };
+  const event = buildEvent(profile(), taken, null, 'TERMINAL_ACKNOWLEDGED', {}, new Date());
+  return { event: { ...event, event_id: `${clientTransactionId}-${n}` } };
 }
 
 /** The terminal's queue of events for the service, in memory. */
@@ -61,9 +60,9 @@ async function startService(): Promise<{
   const connected = new Promise<void>((resolve) =>
     server.on('connection', (socket) => {
       peer = new LinkPeer(socket, {
-        onRequest: async (body) => {
-          const request = body as UplinkRequest;
-          if (request.type !== 'events') return {};
+        side: SERVICE_UPLINK_SIDE,
+        onRequest: async (request) => {
+          if (request.type !== 'events') return { acknowledged: request.report.printJobId };
           const run = request.links.map((link) => link.event.event_id);
           runs.push(run);
           waiting.shift()?.(run);

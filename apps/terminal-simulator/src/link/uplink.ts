@@ -8,8 +8,10 @@ import {
   LinkPeer,
   LinkUnavailableError,
   NOT_HOLDER_CLOSE_CODE,
+  EVENTS_RECEIPT,
+  TERMINAL_UPLINK_SIDE,
   UPLINK_PATH,
-  type EventsReceipt,
+  uplinkReply,
   type TerminalRequest,
   type UplinkNotice,
   type UplinkRequest,
@@ -104,10 +106,10 @@ export class Uplink {
   }
 
   /** Sends one request now; a link that is down rejects with LinkUnavailableError. */
-  request<T>(body: UplinkRequest, timeoutMs: number): Promise<T> {
+  request(body: UplinkRequest, timeoutMs: number): Promise<unknown> {
     const peer = this.peer;
     if (peer === undefined || !peer.isOpen) return Promise.reject(new LinkUnavailableError('closed'));
-    return peer.request<T>(body, timeoutMs);
+    return peer.request(body, timeoutMs, uplinkReply(body));
   }
 
   /**
@@ -174,7 +176,7 @@ export class Uplink {
       const peer = this.peer;
       if (peer === undefined || !peer.isOpen) return;
       const request: UplinkRequest = { type: 'events', links: batch.map((row) => row.link) };
-      const receipt = await peer.request<EventsReceipt>(request, ACK_TIMEOUT_MS);
+      const receipt = await peer.request(request, ACK_TIMEOUT_MS, EVENTS_RECEIPT);
       await this.store.acknowledge(batch.slice(0, receipt.stored).map((row) => row.seq));
       // The service refused the next event: it stays queued, and the next flush offers it again.
       if (receipt.stored < batch.length) return;
@@ -242,8 +244,9 @@ export class Uplink {
     this.peer = new LinkPeer(
       socket,
       {
-        onRequest: (body) => this.onRequest(body as TerminalRequest),
-        onNotice: (body) => this.onNotice(body as UplinkNotice),
+        side: TERMINAL_UPLINK_SIDE,
+        onRequest: (request) => this.onRequest(request),
+        onNotice: (notice) => this.onNotice(notice),
       },
       (error) => this.log(`uplink ${this.serial}: ${String(error)}`),
     );

@@ -58,10 +58,10 @@ class FakeUplink implements PrinterUplink {
   readonly sent: UplinkRequest[] = [];
   refuse: Error | undefined;
 
-  request<T>(body: UplinkRequest): Promise<T> {
+  request(body: UplinkRequest): Promise<unknown> {
     if (this.refuse) return Promise.reject(this.refuse);
     this.sent.push(body);
-    return Promise.resolve({} as T);
+    return Promise.resolve({});
   }
 }
 
@@ -163,23 +163,26 @@ describe('TerminalPrinter', () => {
     expect(store.rows[0].reportedVersion).toBe(store.rows[0].version);
   });
 
-  it('sends a report again when the service did not answer it in time, while the link stays up', async () => {
-    const { store, printer, uplink, timers } = setUp();
-    uplink.refuse = new LinkUnavailableError('timeout');
-    await printer.enqueue(order('a'));
-    await idle();
-    expect(store.rows[0]).toMatchObject({ status: 'COMPLETED', reportedVersion: 0 });
+  it.each(['timeout', 'unreadable'] as const)(
+    'sends a report again when the service did not answer it (%s), while the link stays up',
+    async (reason) => {
+      const { store, printer, uplink, timers } = setUp();
+      uplink.refuse = new LinkUnavailableError(reason);
+      await printer.enqueue(order('a'));
+      await idle();
+      expect(store.rows[0]).toMatchObject({ status: 'COMPLETED', reportedVersion: 0 });
 
-    uplink.refuse = undefined;
-    await timers.advance(999);
-    expect(uplink.sent).toEqual([]);
-    await timers.advance(1);
-    expect(uplink.sent).toEqual([
-      { type: 'print', report: expect.objectContaining({ printJobId: 'a', status: 'COMPLETED' }) },
-    ]);
-    expect(store.rows[0].reportedVersion).toBe(store.rows[0].version);
-    expect(timers.pending).toBe(0);
-  });
+      uplink.refuse = undefined;
+      await timers.advance(999);
+      expect(uplink.sent).toEqual([]);
+      await timers.advance(1);
+      expect(uplink.sent).toEqual([
+        { type: 'print', report: expect.objectContaining({ printJobId: 'a', status: 'COMPLETED' }) },
+      ]);
+      expect(store.rows[0].reportedVersion).toBe(store.rows[0].version);
+      expect(timers.pending).toBe(0);
+    },
+  );
 
   it('waits for the link after a cut, with no timer, and sets none once stopped', async () => {
     const { printer, uplink, timers } = setUp();

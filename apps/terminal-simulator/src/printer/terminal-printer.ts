@@ -20,7 +20,7 @@ import type { TerminalPrintJobEntity } from './terminal-print-job.entity';
 /** The terminal's uplink as the printer uses it: to report its jobs to the service. */
 export interface PrinterUplink {
   readonly isUp: boolean;
-  request<T>(body: UplinkRequest, timeoutMs: number): Promise<T>;
+  request(body: UplinkRequest, timeoutMs: number): Promise<unknown>;
 }
 
 /** How long the paper takes to come out, by the terminal's pace. */
@@ -177,8 +177,9 @@ export class TerminalPrinter {
           await this.uplink.request({ type: 'print', report: jobReport(job) }, REPORT_TIMEOUT_MS);
         } catch (error) {
           if (error instanceof LinkUnavailableError) {
-            // A cut link: the uplink calls again when it is back. An unanswered report: later.
-            if (error.reason === 'timeout') this.retryLater();
+            // A cut link: the uplink calls again when it is back. A report unanswered, or answered
+            // unreadably: later (a report carries the whole state, so sending it again is harmless).
+            if (error.reason !== 'closed') this.retryLater();
             return;
           }
           // The service answered, and refused: sending it again would not change its mind.

@@ -1,0 +1,73 @@
+import 'reflect-metadata';
+import { SIMULATOR_CONTROL_SIDE, TERMINAL_UPLINK_SIDE, type LinkEvent, type LinkPeer } from '@tps/link';
+import { TerminalEntity } from '../terminals/terminal.entity';
+import { TerminalLinks, terminalProfile } from './terminal-links';
+
+// Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
+jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
+
+function terminal(): TerminalEntity {
+  return Object.assign(new TerminalEntity(), {
+    serialNumber: 'SIM0000001',
+    merchantId: 'demo-merchant',
+    model: 'SIM-A920',
+    wifiMac: '02:00:00:00:00:01',
+    room: 'lab',
+    pace: 'instant',
+    printer: 'ok',
+    offline: false,
+    cardholder: 'manual',
+    cardholderSetAt: '2026-11-26T06:00:00.000Z',
+    cardholderSetFrom: '127.0.0.1',
+  });
+}
+
+/** A link end that records what the service sends on it. */
+function recordingPeer(): { peer: LinkPeer; notices: unknown[]; requests: unknown[] } {
+  const notices: unknown[] = [];
+  const requests: unknown[] = [];
+  const peer = {
+    isOpen: true,
+    notify: (body: unknown) => notices.push(body),
+    request: (body: unknown) => {
+      requests.push(body);
+      return Promise.resolve({ hosted: 'SIM0000001' });
+    },
+    terminate: () => undefined,
+  } as unknown as LinkPeer;
+  return { peer, notices, requests };
+}
+
+/** What the service sends, built by the code that sends it, passes the simulator's checks. */
+describe('the service’s messages as the simulator checks them', () => {
+  it('a terminal profile, in a host request, a reset and the fleet notice', () => {
+    const profile = terminalProfile(terminal());
+    for (const message of [
+      { type: 'host', terminal: profile },
+      { type: 'reset', terminals: [profile] },
+    ]) {
+      expect(SIMULATOR_CONTROL_SIDE.requests.check(message)).toEqual({ ok: true, value: message });
+    }
+    const fleet = { type: 'fleet', terminals: [profile] };
+    expect(SIMULATOR_CONTROL_SIDE.notices.check(fleet)).toEqual({ ok: true, value: fleet });
+  });
+
+  it('the host request the control link carries', async () => {
+    const links = new TerminalLinks();
+    const { peer, requests } = recordingPeer();
+    links.attachControl({ share: 'fleet', instance: 'abc', epoch: 1, link: 1, since: 0 }, peer);
+    await links.host(terminal(), 1000);
+    expect(requests).toHaveLength(1);
+    expect(SIMULATOR_CONTROL_SIDE.requests.check(requests[0]).ok).toBe(true);
+  });
+
+  it('the stored notice down a terminal’s uplink', () => {
+    const links = new TerminalLinks();
+    const { peer, notices } = recordingPeer();
+    links.attachUplink('SIM0000001', peer, { share: 'fleet', instance: 'abc', epoch: 1 });
+    const event = { event_id: 'e1', merchant_id: 'demo-merchant', client_transaction_id: 'c1' };
+    links.stored(terminal(), [{ event } as LinkEvent]);
+    expect(notices).toHaveLength(1);
+    expect(TERMINAL_UPLINK_SIDE.notices.check(notices[0])).toEqual({ ok: true, value: notices[0] });
+  });
+});

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket, WebSocketServer } from 'ws';
+import { ContractError } from '@tps/domain';
+import {
+  CONTROL_PATH,
+  EVENTS_RECEIPT,
+  FLEET_CHANGE,
+  LinkPeer,
+  SERVICE_CONTROL_SIDE,
+  TERMINAL_UPLINK_SIDE,
+  UPLINK_PATH,
+  type LinkEvent,
+} from '@tps/link';
+import {
+  AppProcess,
+  LINK_SECRET,
+  ShareHolder,
+  SIMULATOR_ENTRY,
+  Stack,
+  WebhookReceiver,
+  poll,
+  sqliteRows,
+} from '@tps/testing';
+
+type Envelope = LinkEvent['event'];
+
+/**
+ * Each end of a link checks every frame and message it receives against the message's schema: a
+ * malformed request is answered with the contract's error body, a malformed notice is dropped with
+ * one log line, and the link goes on serving the next good message.
+ */
+describe('the service refuses malformed messages on a terminal uplink, and the link goes on', () => {
+  let stack: Stack;
+  let receiver: WebhookReceiver;
+  let holder: ShareHolder | undefined;
+  let socket: WebSocket;
+  let peer: LinkPeer;
+  let events: Envelope[];
+
+  const storedEvents = async (): Promise<number> => {
+    const [row] = await sqliteRows<{ n: number }>(
+      stack.apiDatabase,
+      'SELECT COUNT(*) AS n FROM transaction_events',
+    );
+    return row.n;
+  };
+  const run = (links: unknown[]): Promise<unknown> =>
+    peer.request({ type: 'events', links }, 5_000, EVENTS_RECEIPT);
+  /** The events of the charge again: replays the service counts as taken (the next good message). */
+  const goodRun = (): Promise<unknown> => run(events.map((event) => ({ event })));
+
+  beforeAll(async () => {
+    stack = await Stack.start();
+    receiver = await WebhookReceiver.start();
+    const clientTransactionId = randomUUID();
+    const response = await stack.client().post('/terminal/v1/SIM0000001/async/charge', {
+      amount: { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 },
+      client_transaction_id: clientTransactionId,
+      events_webhook_url: receiver.url(),
+    });
+    expect(response.status).toBe(200);
+    await receiver.waitFor((all) => all.some((r) => (r.body as Envelope).status === 'APPROVAL'), 10_000);
+    const rows = await sqliteRows<{ envelope: string }>(
+      stack.apiDatabase,
+      `SELECT e.envelope FROM transaction_events e JOIN transactions t ON t.id = e.transaction_id
+       WHERE t.client_transaction_id = ? ORDER BY e.sequence`,
+      [clientTransactionId],
+    );
+    events = rows.map((row) => JSON.parse(row.envelope) as Envelope);
+    expect(events).toHaveLength(4);
+    // The real terminal goes away; this test holds the fleet share and speaks for SIM0000001.
+    await stack.simulator?.stop();
+    holder = await ShareHolder.link(stack.api.port);
+    socket = new WebSocket(`ws://127.0.0.1:${stack.api.port}${UPLINK_PATH}`, {
+      headers: holder.uplinkHeaders('SIM0000001'),
+    });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    peer = new LinkPeer(socket, { side: TERMINAL_UPLINK_SIDE, onRequest: () => Promise.resolve(undefined) });
+  });
+
+  afterAll(async () => {
+    socket?.close();
+    holder?.close();
+    await receiver?.close();
+    await stack?.stop();
+  });
+
+  it('answers a run whose event fails its schema with PAR-002 naming the field, and stores nothing', async () => {
+    const before = await storedEvents();
+    const wrongType = { event: { ...events[0], event_id: randomUUID(), status: 'SETTLED' } };
+    await expect(run([wrongType])).rejects.toMatchObject({ code: 'PAR-002', param: 'links[0].event.status' });
+    const { operation: _dropped, ...lacking } = { ...events[0], event_id: randomUUID() };
+    await expect(run([{ event: lacking }])).rejects.toMatchObject({
+      code: 'PAR-002',
+      param: 'links[0].event.operation',
+    });
+    const nested = { event: { event: { ...events[0], event_id: randomUUID() } } };
+    await expect(run([nested])).rejects.toBeInstanceOf(ContractError);
+    expect(await storedEvents()).toBe(before);
+    await expect(goodRun()).resolves.toEqual({ stored: 4 });
+  });
+
+  it('answers a request frame without a body, drops a frame that is not JSON, and serves the next run', async () => {
+    const replies: unknown[] = [];
+    const onMessage = (data: Buffer): void => void replies.push(JSON.parse(data.toString('utf8')));
+    socket.on('message', onMessage);
+    socket.send('{"f":"req","id":9001,');
+    socket.send(JSON.stringify({ f: 'req', id: 9002 }));
+    await poll('the refusal', async () => (replies.length > 0 ? true : undefined), 5_000);
+    socket.off('message', onMessage);
+    expect(replies).toEqual([
+      {
+        f: 'res',
+        id: 9002,
+        ok: false,
+        error: { type: 'PARAMETER', code: 'PAR-002', message: 'link frame: body: missing', param: 'body' },
+      },
+    ]);
+    await expect(goodRun()).resolves.toEqual({ stored: 4 });
+  });
+
+  it('drops a notice (the service takes none) with one log line naming it, and serves the next run', async () => {
+    peer.notify({ type: 'stored', merchantId: 'demo-merchant', clientTransactionId: 'x', eventIds: [] });
+    const line = await poll(
+      'the log line',
+      async () => stack.api.log.split('\n').find((l) => l.includes('uplink notice')),
+      5_000,
+    );
+    expect(line).toContain(
+      'uplink SIM0000001: LinkMessageRefused: uplink notice: the message: this end takes none',
+    );
+    await expect(goodRun()).resolves.toEqual({ stored: 4 });
+    expect((await fetch(`${stack.apiUrl}/health`)).status).toBe(200);
+  });
+});
+
+/** A stand-in for the service that the real simulator links to: it holds the other end of the control link. */
+async function fakeService(): Promise<{ server: Server; url: string; control: Promise<LinkPeer> }> {
+  const server = createServer((_request, response) => response.writeHead(404).end());
+  const wss = new WebSocketServer({ noServer: true });
+  const control = new Promise<LinkPeer>((resolve) => {
+    server.on('upgrade', (request, stream, head) => {
+      if (request.url !== CONTROL_PATH) {
+        stream.end('HTTP/1.1 404 Not Found\r\n\r\n');
+        return;
+      }
+      wss.handleUpgrade(request, stream, head, (ws) => {
+        const peer = new LinkPeer(ws, {
+          side: SERVICE_CONTROL_SIDE,
+          onRequest: () => Promise.reject(new ContractError('PAR-001', 'no control requests')),
+        });
+        peer.notify({
+          type: 'share',
+          share: 'fleet',
+          instance: String(request.headers['x-link-instance']),
+          epoch: 1,
+        });
+        resolve(peer);
+      });
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, control };
+}
+
+describe('the simulator refuses malformed messages on its control link, and the link goes on', () => {
+  let service: Awaited<ReturnType<typeof fakeService>>;
+  let simulator: AppProcess;
+  let control: LinkPeer;
+  let dir: string;
+
+  beforeAll(async () => {
+    service = await fakeService();
+    dir = mkdtempSync(join(tmpdir(), 'tps-link-'));
+    simulator = await AppProcess.start('terminal-simulator', SIMULATOR_ENTRY, {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      API_URL: service.url,
+      DATABASE_URL: `sqlite:${join(dir, 'terminal.sqlite')}`,
+      LINK_SECRET,
+      RECONNECT_MIN_MS: '20',
+    });
+    control = await service.control;
+  });
+
+  afterAll(async () => {
+    await simulator?.stop();
+    service?.server.closeAllConnections();
+    await new Promise((resolve) => service?.server.close(resolve));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a control request that fails its schema with PAR-002 naming the field, then the next one', async () => {
+    const terminal = {
+      serialNumber: 'SIM9',
+      merchantId: 'demo-merchant',
+      model: 'SIM-A920',
+      wifiMac: '02:00:00:00:00:09',
+      room: 'lab',
+      pace: 'instant',
+      printer: 'ok',
+      offline: false,
+    };
+    const malformed = { type: 'host', terminal: { ...terminal, serialNumber: 7 } };
+    await expect(control.request(malformed, 5_000, FLEET_CHANGE)).rejects.toMatchObject({
+      code: 'PAR-002',
+      param: 'terminal.serialNumber',
+    });
+    const unknownKind = { type: 'reboot', serials: [] };
+    await expect(control.request(unknownKind, 5_000, FLEET_CHANGE)).rejects.toMatchObject({
+      code: 'PAR-002',
+      param: 'type',
+    });
+    await expect(control.request({ type: 'remove', serials: [] }, 5_000, FLEET_CHANGE)).resolves.toEqual({
+      serials: [],
+    });
+  });
+
+  it('drops a notice that fails its schema with one log line naming its kind and path, and reads the next', async () => {
+    control.notify({ type: 'fleet', terminals: [{ serialNumber: 'SIM9', pace: 'warp' }] });
+    const line = await poll(
+      'the log line',
+      async () => simulator.log.split('\n').find((l) => l.includes('control notice')),
+      5_000,
+    );
+    expect(line).toContain('LinkMessageRefused: control notice: terminals[0].merchantId: missing');
+    control.notify({ type: 'fleet', terminals: [] });
+    await expect(control.request({ type: 'remove', serials: [] }, 5_000, FLEET_CHANGE)).resolves.toEqual({
+      serials: [],
+    });
+    expect((await fetch(`${simulator.url}/health`)).ok).toBe(true);
+  });
+});
