@@ -99,3 +99,37 @@ export async function secondsTo22h(client: SignedClient): Promise<number> {
   cutoff.setUTCHours(22, 0, 0, 0);
   return Math.ceil((cutoff.getTime() - local) / 1000);
 }
+
+/** Every transaction of the merchant in online search, page by page, by client_transaction_id. */
+export async function everyOnline(client: SignedClient): Promise<Map<string, Json>> {
+  const online = new Map<string, Json>();
+  let cursor: string | null = null;
+  do {
+    const page: { body: Json } = await client.post<Json>(searchPath('local', 'online'), {
+      limit: 100,
+      ...(cursor === null ? {} : { cursor }),
+    });
+    for (const item of page.body.items as Json[]) online.set(item.client_transaction_id as string, item);
+    cursor = page.body.next_cursor as string | null;
+  } while (cursor !== null);
+  return online;
+}
+
+/** A sync charge as it was answered 2xx: approved or not, and its reference. */
+export interface AnsweredCharge {
+  approved: boolean;
+  reference: string | null;
+}
+
+/** The answered charges that search does not show as answered: none may be lost. */
+export function lostAnswers(answered: Map<string, AnsweredCharge>, online: Map<string, Json>): string[] {
+  const lost: string[] = [];
+  for (const [id, answer] of answered) {
+    const item = online.get(id);
+    const expected = answer.approved ? 'APPROVAL' : 'DECLINED';
+    if (item?.status !== expected || (answer.approved && item.transaction_reference !== answer.reference)) {
+      lost.push(`${id}: answered ${expected}, search ${item?.status ?? 'nothing'}`);
+    }
+  }
+  return lost;
+}

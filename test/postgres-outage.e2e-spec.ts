@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { createInstantTerminals, poll, Stack, TEST_POSTGRES_URL } from '@tps/testing';
-import { amountOf, searchPath, type Json } from './payment-helpers';
+import { amountOf, everyOnline, lostAnswers, type AnsweredCharge, type Json } from './payment-helpers';
 
 const TERMINALS = 20;
 const PER_TERMINAL = 15;
@@ -55,7 +55,7 @@ describe('PostgreSQL unreachable in the middle of a load [postgres]', () => {
   it('answers 503/504 while down, resumes without a restart, loses nothing answered', async () => {
     const client = stack.client();
     const serials = ['SIM0000002', ...(await createInstantTerminals(client, TERMINALS - 1))];
-    const answered = new Map<string, { approved: boolean; reference: string | null }>();
+    const answered = new Map<string, AnsweredCharge>();
     const refusals = new Map<string, number>();
     const unexpected: string[] = [];
     let done = 0;
@@ -123,25 +123,9 @@ describe('PostgreSQL unreachable in the middle of a load [postgres]', () => {
     );
     await stack.waitQueueDrained(30_000);
 
-    const online = new Map<string, Json>();
-    let cursor: string | null = null;
-    do {
-      const page: { body: Json } = await client.post<Json>(searchPath('local', 'online'), {
-        limit: 100,
-        ...(cursor === null ? {} : { cursor }),
-      });
-      for (const item of page.body.items as Json[]) online.set(item.client_transaction_id as string, item);
-      cursor = page.body.next_cursor as string | null;
-    } while (cursor !== null);
+    const online = await everyOnline(client);
 
-    const lost: string[] = [];
-    for (const [id, answer] of answered) {
-      const item = online.get(id);
-      const expected = answer.approved ? 'APPROVAL' : 'DECLINED';
-      if (item?.status !== expected || (answer.approved && item.transaction_reference !== answer.reference)) {
-        lost.push(`${id}: answered ${expected}, search ${item?.status ?? 'nothing'}`);
-      }
-    }
+    const lost = lostAnswers(answered, online);
     expect(lost).toEqual([]);
 
     // A same-id retry answers what was answered.

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInstantTerminals, sqliteRows, Stack } from '@tps/testing';
-import { amountOf, searchPath, type Json } from './payment-helpers';
+import { amountOf, everyOnline, lostAnswers, type AnsweredCharge, type Json } from './payment-helpers';
 
 const TERMINALS = 200;
 const PER_TERMINAL = 10;
@@ -35,7 +35,7 @@ describe('a load drill with storage failing in the middle', () => {
     const client = stack.client();
     const serials = ['SIM0000002', ...(await createInstantTerminals(client, TERMINALS - 1))];
 
-    const answered = new Map<string, { approved: boolean; reference: string | null }>();
+    const answered = new Map<string, AnsweredCharge>();
     const refusals = new Map<string, number>();
     const takenButNotTaken: string[] = [];
     let done = 0;
@@ -111,25 +111,9 @@ describe('a load drill with storage failing in the middle', () => {
     await stack.startSimulator();
     await stack.waitLinked(TERMINALS + 2, 30_000);
 
-    const online = new Map<string, Json>();
-    let cursor: string | null = null;
-    do {
-      const page: { body: Json } = await stack.client().post<Json>(searchPath('local', 'online'), {
-        limit: 100,
-        ...(cursor === null ? {} : { cursor }),
-      });
-      for (const item of page.body.items as Json[]) online.set(item.client_transaction_id as string, item);
-      cursor = page.body.next_cursor as string | null;
-    } while (cursor !== null);
+    const online = await everyOnline(stack.client());
 
-    const lost: string[] = [];
-    for (const [id, answer] of answered) {
-      const item = online.get(id);
-      const expected = answer.approved ? 'APPROVAL' : 'DECLINED';
-      if (item?.status !== expected || (answer.approved && item.transaction_reference !== answer.reference)) {
-        lost.push(`${id}: answered ${expected}, search ${item?.status ?? 'nothing'}`);
-      }
-    }
+    const lost = lostAnswers(answered, online);
     expect(lost).toEqual([]);
 
     // Nothing stored half: each transaction's state, event counter and events agree, whatever the
