@@ -59,7 +59,19 @@ export function renderStores(result: StoreComparison): string {
       figures.postgres.median / figures.sqlite.median,
       2,
     )}× |`;
-  const refused = (runs: ProjectLoad[]): number => runs.reduce((n, r) => n + r.non2xx + r.errors, 0);
+  /** Answers that were not 2xx, by status, and requests that failed: refusals named, not counted as work. */
+  const refused = (runs: ProjectLoad[]): string => {
+    const byStatus: Record<string, number> = {};
+    for (const run of runs)
+      for (const [status, n] of Object.entries(run.statusCodes))
+        if (!status.startsWith('2')) byStatus[status] = (byStatus[status] ?? 0) + n;
+    const errors = runs.reduce((n, r) => n + r.errors, 0);
+    const named = [
+      ...Object.entries(byStatus).map(([status, n]) => `${n} × ${status}`),
+      ...(errors > 0 ? [`${errors} failed`] : []),
+    ];
+    return named.length === 0 ? 'none' : named.join(', ');
+  };
   const failedLoop = (runs: PipelineResult[]): number =>
     runs.reduce((n, r) => n + r.failedRequests + r.undeliveredWebhooks, 0);
 
@@ -86,9 +98,9 @@ export function renderStores(result: StoreComparison): string {
     '',
     `- date: ${machine.date}`,
     `- machine: ${machine.cores} cores, ${machine.cpu}, ${machine.memoryGiB} GiB; Node ${machine.node}`,
-    `- load average when the run began: ${result.loadAverage.map((n) => n.toFixed(2)).join(', ')} ` +
-      '(1, 5, 15 min): the machine was shared with other work during the run, so absolute figures',
-    '  are lower than an idle machine gives; the ratios are what this run is for',
+    `- load average when the run began: ${result.loadAverage.map((n) => n.toFixed(2)).join(', ')} (1, 5, 15 min)`,
+    `  on ${machine.cores} cores: the machine was shared with other work during the run, so the absolute figures are`,
+    '  lower than an idle machine gives; the ratios, both stores measured in the same run, are what it is for',
     `- load: ${knobs.connections} instant terminals, one connection each; ${knobs.warmupSeconds} s warm-up,`,
     `  then ${knobs.reps} × ${knobs.seconds} s sync-charge runs on each store; ${knobs.reps} async closed`,
     `  loops per store (each ${knobs.warmupSeconds} s warm-up, ${knobs.seconds} s measured), the stores taking turns`,
@@ -115,7 +127,7 @@ export function renderStores(result: StoreComparison): string {
       syncOf((r) => r.simulatorCpuMsPerCharge),
       2,
     ),
-    `| sync answers not 2xx, or failed | ${refused(sync.sqlite.measured)} | ${refused(sync.postgres.measured)} | |`,
+    `| sync answers not 2xx, or failed (measured runs) | ${refused(sync.sqlite.measured)} | ${refused(sync.postgres.measured)} | |`,
     row('async closed loop, transactions/s to APPROVAL webhook', loop, 0),
     row(
       'APPROVAL stored → received p99 (closed loop), ms',
@@ -127,7 +139,7 @@ export function renderStores(result: StoreComparison): string {
       loopOf((r) => r.apiCpuMsPerTransaction),
       2,
     ),
-    `| async refused or undelivered | ${failedLoop(closedLoop.sqlite)} | ${failedLoop(closedLoop.postgres)} | |`,
+    `| async refused or undelivered (measured runs) | ${failedLoop(closedLoop.sqlite)} | ${failedLoop(closedLoop.postgres)} | |`,
     '',
     'What each app sends to PostgreSQL per sync charge answered in the measured runs, counted from',
     "the wire: statements are simple queries ('Q') and executes ('E'), round trips are simple",
