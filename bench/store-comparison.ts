@@ -8,7 +8,8 @@
  * BENCHMARKS.md (the rest kept) and the raw results to bench/results/stores-<date>.json.
  *
  * Knobs (environment), with their defaults: BENCH_REPS (3), BENCH_SECONDS (10),
- * BENCH_WARMUP_SECONDS (15), BENCH_CONNECTIONS (32) terminals, one connection each.
+ * BENCH_WARMUP_SECONDS (15), BENCH_CONNECTIONS (32) terminals, one connection each;
+ * BENCH_FROM_JSON: render the section from that JSON only, without measuring anything.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -119,11 +120,15 @@ async function measure(): Promise<StoreComparison> {
 }
 
 async function main(): Promise<void> {
-  const result = await measure();
-  const jsonFile = join(REPO_ROOT, `bench/results/stores-${result.machine.date.slice(0, 10)}.json`);
-  // Formatted as the checkout's Prettier would, so that `prettier --check` passes on bench/.
-  const options = (await resolveConfig(jsonFile)) ?? {};
-  writeFileSync(jsonFile, await format(JSON.stringify(result), { ...options, parser: 'json' }));
+  const fromJson = process.env.BENCH_FROM_JSON;
+  const result = fromJson ? (JSON.parse(readFileSync(fromJson, 'utf8')) as StoreComparison) : await measure();
+  const jsonFile =
+    fromJson ?? join(REPO_ROOT, `bench/results/stores-${result.machine.date.slice(0, 10)}.json`);
+  if (!fromJson) {
+    // Formatted as the checkout's Prettier would, so that `prettier --check` passes on bench/.
+    const options = (await resolveConfig(jsonFile)) ?? {};
+    writeFileSync(jsonFile, await format(JSON.stringify(result), { ...options, parser: 'json' }));
+  }
   const section = renderStores(result);
   const benchmarks = join(REPO_ROOT, 'BENCHMARKS.md');
   writeFileSync(benchmarks, withSection(readFileSync(benchmarks, 'utf8'), section));
