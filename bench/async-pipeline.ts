@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Stack, WebhookReceiver, createInstantTerminals, sqliteRows } from '@tps/testing';
+import { Stack, WebhookReceiver, createInstantTerminals, type StoreKind } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
 import { SignedPoster } from './lib/signed-post';
 
@@ -55,15 +55,16 @@ interface Event {
  * Transactions carried from the request to the final webhook: each terminal starts its next
  * charge when the last one's APPROVAL arrives (closed loop), or at a fixed total rate (open loop).
  * A warm-up of `warmupSeconds` runs the same load on the same processes first; the measured phase
- * starts once every warm-up transaction has its APPROVAL.
+ * starts once every warm-up transaction has its APPROVAL. Both apps store on `store` (SQLite by default).
  */
 export async function measurePipeline(
   terminals: number,
   durationSeconds: number,
   ratePerSecond?: number,
   warmupSeconds = 0,
+  store: StoreKind = 'sqlite',
 ): Promise<PipelineResult> {
-  const stack = await Stack.start();
+  const stack = await Stack.start({ store });
   const receiver = await WebhookReceiver.start();
   const poster = new SignedPoster(stack.api.url, terminals);
   try {
@@ -143,9 +144,9 @@ export async function measurePipeline(
       const event = r.body as Event;
       return event.status === 'APPROVAL' && measuredIds.has(event.client_transaction_id);
     });
-    const latencies = await storedToReceivedMs(stack.apiDatabase, approvals);
-    const [outbox] = await sqliteRows<{ undelivered: number }>(
-      stack.apiDatabase,
+    const latencies = await storedToReceivedMs(stack.store, approvals);
+    const [outbox] = await stack.store.rows<{ undelivered: number }>(
+      'api',
       `SELECT COUNT(*) AS undelivered FROM webhook_deliveries WHERE state <> 'delivered'`,
     );
     return {

@@ -27,7 +27,7 @@
  * the JSON (partSeconds) and in the log.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { APPS_ROOT, REPO_ROOT } from '@tps/testing';
@@ -39,6 +39,7 @@ import { summarize, type Report, type Summary } from './lib/summary';
 import { render } from './report';
 import { NOT_COUNTED, measureSqlStatements, type SqlStatements } from './sql-statements';
 import { measureStartup } from './startup';
+import { storesSectionOf, withSection } from './store-report';
 import { compareSyncCharge } from './sync-charge-comparison';
 import { measureWebhookDelivery, type WebhookDeliveryResult } from './webhook-delivery';
 
@@ -175,11 +176,14 @@ async function main(): Promise<void> {
   const baselineFile = process.env.BENCH_BASELINE;
   const earlier = baselineFile ? readRunFile(resolve(baselineFile)) : undefined;
   const baseline = earlier && { summary: earlier.summary, knobs: earlier.report?.knobs };
-  const markdown = [
+  const rendered = [
     render(report, baseline),
     // Written by hand from a profile, kept across runs: bench/analysis.md.
     readFileSync(join(REPO_ROOT, 'bench/analysis.md'), 'utf8'),
   ].join('\n');
+  // `npm run bench:stores` writes its own section; this run keeps it as it was.
+  const stores = existsSync(OUT) ? storesSectionOf(readFileSync(OUT, 'utf8')) : undefined;
+  const markdown = stores === undefined ? rendered : withSection(rendered, stores);
   writeFileSync(OUT, markdown);
   process.stdout.write(markdown);
   process.stdout.write(`\nbench: wrote ${OUT}${fromJson ? '' : ` and ${JSON_FILE}`}\n`);

@@ -45,7 +45,7 @@ export function signedCharge(serial: string): LoadRequest {
 }
 
 /** A warm-up (skipped at 0 s), then `reps` measured runs, all on the same server process. */
-async function warmThenRepeat<T extends LoadResult>(
+export async function warmThenRepeat<T extends LoadResult>(
   phases: { warmupSeconds: number; durationSeconds: number; reps: number },
   run: (seconds: number) => Promise<T>,
 ): Promise<{ warmup?: T; measured: T[] }> {
@@ -53,6 +53,23 @@ async function warmThenRepeat<T extends LoadResult>(
   const measured: T[] = [];
   for (let i = 0; i < phases.reps; i++) measured.push(await run(phases.durationSeconds));
   return { warmup, measured };
+}
+
+/** Sync charges on the project's API for `seconds`, one connection per terminal, with each app's CPU per charge. */
+export async function loadProject(stack: Stack, serials: string[], seconds: number): Promise<ProjectLoad> {
+  const api = ofPid(stack.api.pid, cpuTimeMs);
+  const simulator = ofPid(stack.simulator?.pid, cpuTimeMs);
+  const result = await runLoad({
+    url: stack.apiUrl,
+    connections: serials.length,
+    durationSeconds: seconds,
+    request: (c) => signedCharge(serials[c]),
+  });
+  return {
+    ...result,
+    apiCpuMsPerCharge: (ofPid(stack.api.pid, cpuTimeMs) - api) / result.ok,
+    simulatorCpuMsPerCharge: (ofPid(stack.simulator?.pid, cpuTimeMs) - simulator) / result.ok,
+  };
 }
 
 /**
@@ -103,21 +120,7 @@ export async function compareSyncCharge(
     );
     await prismServer.stop();
 
-    const project = await warmThenRepeat(phases, async (seconds): Promise<ProjectLoad> => {
-      const api = ofPid(pids.api, cpuTimeMs);
-      const simulator = ofPid(pids.simulator, cpuTimeMs);
-      const result = await runLoad({
-        url: stack.apiUrl,
-        connections,
-        durationSeconds: seconds,
-        request: (c) => signedCharge(serials[c]),
-      });
-      return {
-        ...result,
-        apiCpuMsPerCharge: (ofPid(pids.api, cpuTimeMs) - api) / result.ok,
-        simulatorCpuMsPerCharge: (ofPid(pids.simulator, cpuTimeMs) - simulator) / result.ok,
-      };
-    });
+    const project = await warmThenRepeat(phases, (seconds) => loadProject(stack, serials, seconds));
     const loaded = await sampleResident(pids);
     const runs = [...(project.warmup ? [project.warmup] : []), ...project.measured];
     return {

@@ -55,7 +55,7 @@ async function storedToReceived(stack: Stack, receiver: WebhookReceiver, charges
   }
   await receiver.waitFor((all) => all.filter((r) => r.path === '/live').length >= charges * 6, 60_000);
   return storedToReceivedMs(
-    stack.apiDatabase,
+    stack.store,
     receiver.received.filter((r) => r.path === '/live'),
   );
 }

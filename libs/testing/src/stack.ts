@@ -16,6 +16,8 @@ export interface StackOptions {
   nodeArgs?: string[];
   /** Where both apps store: SQLite files (the default) or databases of their own on PostgreSQL. */
   store?: StoreKind;
+  /** Rewrites an app's database URL before it starts, e.g. through a benchmark's counting proxy. */
+  routeDatabase?: (app: 'api' | 'terminal', url: string) => string;
 }
 
 export const SEEDED_SERIALS = ['SIM0000001', 'SIM0000002', 'SIM0000003'];
@@ -76,6 +78,11 @@ export class Stack {
     return this.store.sqliteFile('api');
   }
 
+  private async databaseUrl(app: 'api' | 'terminal'): Promise<string> {
+    const url = await this.store.url(app);
+    return this.options.routeDatabase?.(app, url) ?? url;
+  }
+
   async startApi(extraEnv: Record<string, string> = {}): Promise<void> {
     this.api = await AppProcess.start(
       'api',
@@ -83,7 +90,7 @@ export class Stack {
       {
         PORT: '0',
         HOST: '127.0.0.1',
-        DATABASE_URL: await this.store.url('api'),
+        DATABASE_URL: await this.databaseUrl('api'),
         LINK_SECRET,
         ...this.options.apiEnv,
         ...extraEnv,
@@ -106,7 +113,7 @@ export class Stack {
         PORT: '0',
         HOST: '127.0.0.1',
         API_URL: this.api.url,
-        DATABASE_URL: await this.store.url('terminal'),
+        DATABASE_URL: await this.databaseUrl('terminal'),
         LINK_SECRET,
         RECONNECT_MIN_MS: '20',
         ...this.options.simulatorEnv,
