@@ -1,16 +1,15 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { join } from 'node:path';
 import { verifyWebhook } from '@tps/delivery';
 import {
   poll,
-  sqliteRows,
   Stack,
   WebhookReceiver,
   type ReceivedRequest,
   type Responder,
   type SignedClient,
 } from '@tps/testing';
+import { describeOnStores } from './stores';
 
 type Job = Record<string, any>;
 
@@ -52,7 +51,7 @@ function verifiedByHand(secret: string, headers: IncomingHttpHeaders, rawBody: s
   });
 }
 
-describe('print callbacks tell only what the service has stored (issues 12 and 14)', () => {
+describeOnStores('print callbacks tell only what the service has stored (issues 12 and 14)', (store) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
   let client: SignedClient;
@@ -89,7 +88,7 @@ describe('print callbacks tell only what the service has stored (issues 12 and 1
     );
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
     receiver = await WebhookReceiver.start(readBack);
     client = stack.client();
   });
@@ -150,8 +149,8 @@ describe('print callbacks tell only what the service has stored (issues 12 and 1
       await poll(
         'the job printed on the terminal',
         async () => {
-          const rows = await sqliteRows<{ status: string }>(
-            join(stack.dir, 'terminal.sqlite'),
+          const rows = await stack.store.rows<{ status: string }>(
+            'terminal',
             'SELECT status FROM terminal_print_jobs WHERE print_job_id = ?',
             [job.printJobId],
           );

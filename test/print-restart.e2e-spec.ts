@@ -1,13 +1,14 @@
 import { Stack, WebhookReceiver, poll } from '@tps/testing';
+import { describeOnStores } from './stores';
 
 type Job = Record<string, any>;
 
-describe('the simulator killed while a job prints', () => {
+describeOnStores('the simulator killed while a job prints', (store) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
     receiver = await WebhookReceiver.start();
   });
 
