@@ -32,9 +32,14 @@ function readCount(file: string): { writtenAt: number; count: number | undefined
 export async function readStatementCount(file: string, timeoutMs = 2000): Promise<number | undefined> {
   const asked = Date.now();
   const deadline = asked + timeoutMs;
+  // A file's time has finer steps than Date.now(): a write made just before the call, in the same
+  // millisecond, would seem later than it. A write after the call changes the time seen at the call.
+  const before = readCount(file)?.writtenAt ?? -Infinity;
   for (;;) {
     const read = readCount(file);
-    if (read !== undefined && read.writtenAt > asked && read.count !== undefined) return read.count;
+    if (read !== undefined && read.writtenAt > Math.max(asked, before) && read.count !== undefined) {
+      return read.count;
+    }
     if (Date.now() > deadline) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
