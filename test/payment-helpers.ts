@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { poll, type ClientResponse, type SignedClient } from '@tps/testing';
+import type { LinkEvent } from '@tps/link';
+import { poll, type ClientResponse, type SignedClient, type Stack, type WebhookReceiver } from '@tps/testing';
 
 /** Shared by the operation suites: bodies, paths, and waiting for an async operation's end. */
 export type Json = Record<string, any>;
@@ -132,4 +133,29 @@ export function lostAnswers(answered: Map<string, AnsweredCharge>, online: Map<s
     }
   }
   return lost;
+}
+
+/**
+ * An async charge on SIM0000001 run to APPROVAL, its webhooks to `receiver`: the events the
+ * service stored for it, in order, as a test that speaks for the terminal replays them.
+ */
+export async function approvedAsyncChargeEvents(
+  stack: Stack,
+  receiver: WebhookReceiver,
+): Promise<Array<LinkEvent['event']>> {
+  const clientTransactionId = randomUUID();
+  const response = await stack.client().post('/terminal/v1/SIM0000001/async/charge', {
+    amount: { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 },
+    client_transaction_id: clientTransactionId,
+    events_webhook_url: receiver.url(),
+  });
+  expect(response.status).toBe(200);
+  await receiver.waitFor((all) => all.some((r) => (r.body as Json).status === 'APPROVAL'), 10_000);
+  const rows = await stack.store.rows<{ envelope: string }>(
+    'api',
+    `SELECT e.envelope FROM transaction_events e JOIN transactions t ON t.id = e.transaction_id
+     WHERE t.client_transaction_id = ? ORDER BY e.sequence`,
+    [clientTransactionId],
+  );
+  return rows.map((row) => JSON.parse(row.envelope) as LinkEvent['event']);
 }

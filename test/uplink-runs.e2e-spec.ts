@@ -10,6 +10,7 @@ import {
   type LinkEvent,
 } from '@tps/link';
 import { ShareHolder, Stack, WebhookReceiver, sqliteRows } from '@tps/testing';
+import { approvedAsyncChargeEvents } from './payment-helpers';
 
 type Envelope = LinkEvent['event'];
 
@@ -37,21 +38,7 @@ describe('event runs on the uplink', () => {
   beforeAll(async () => {
     stack = await Stack.start();
     receiver = await WebhookReceiver.start();
-    const clientTransactionId = randomUUID();
-    const response = await stack.client().post('/terminal/v1/SIM0000001/async/charge', {
-      amount: { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 },
-      client_transaction_id: clientTransactionId,
-      events_webhook_url: receiver.url(),
-    });
-    expect(response.status).toBe(200);
-    await receiver.waitFor((all) => all.some((r) => (r.body as Envelope).status === 'APPROVAL'), 10_000);
-    const rows = await sqliteRows<{ envelope: string }>(
-      stack.apiDatabase,
-      `SELECT e.envelope FROM transaction_events e JOIN transactions t ON t.id = e.transaction_id
-       WHERE t.client_transaction_id = ? ORDER BY e.sequence`,
-      [clientTransactionId],
-    );
-    events = rows.map((row) => JSON.parse(row.envelope) as Envelope);
+    events = await approvedAsyncChargeEvents(stack, receiver);
     expect(events.map((e) => e.status)).toEqual([
       'TERMINAL_ACKNOWLEDGED',
       'CARD_PRESENTED',
