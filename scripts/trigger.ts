@@ -139,7 +139,12 @@ async function charge(
     ? acknowledgementOutcome(answer.status, answer.body)
     : syncOutcome(answer.status, answer.body);
   if (outcome !== null && !FINAL.has(outcome.status)) {
-    print('events: none, the charge was not taken');
+    // Only the service's 503 means "not taken"; any other answer leaves the outcome to search (§19).
+    print(
+      outcome.status === 'NOT_TAKEN'
+        ? 'events: none, the charge was not taken'
+        : `events: not followed after this answer (${outcome.status})`,
+    );
     return outcome;
   }
   print('events (transaction search):');
