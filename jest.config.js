@@ -15,7 +15,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: __dirname,
-      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/bench'],
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/bench', '<rootDir>/scripts'],
       testRegex: '\\.spec\\.ts$',
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,

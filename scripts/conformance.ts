@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { signRequest } from '@tps/contracts';
+import { SandboxClient, sandboxUrl } from './sandbox-client';
 
 const POLL_MS = 500;
 /** A run lasts at most 60 s; the wait allows for the requests around it. */
@@ -37,34 +37,6 @@ function usage(): never {
     'usage: npm run conformance -- --url RECEIVER_URL [--junit FILE] [--sandbox SANDBOX_URL] [--cases a,b]\n',
   );
   process.exit(2);
-}
-
-class Sandbox {
-  private readonly merchantId = process.env.MERCHANT_ID ?? 'demo-merchant';
-  private readonly secret = process.env.SECRET_KEY ?? 'demo-secret-key';
-
-  constructor(private readonly baseUrl: string) {}
-
-  async call(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: unknown,
-    accept = 'application/json',
-  ): Promise<Response> {
-    const raw = body === undefined ? '' : JSON.stringify(body);
-    const signed = signRequest({ merchantId: this.merchantId, secret: this.secret, method, path, body: raw });
-    return fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: signed.authorization,
-        timestamp: signed.timestamp,
-        accept,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: raw }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-  }
 }
 
 async function failWith(response: Response): Promise<never> {
@@ -102,10 +74,7 @@ async function main(): Promise<void> {
     usage();
   }
   if (values.url === undefined) usage();
-  const port = process.env.API_PORT ?? process.env.PORT ?? '3000';
-  const sandbox = new Sandbox(
-    (values.sandbox ?? process.env.SANDBOX_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, ''),
-  );
+  const sandbox = new SandboxClient(sandboxUrl(values.sandbox), REQUEST_TIMEOUT_MS);
   const cases = values.cases?.split(',').map((name) => name.trim());
   const started = await sandbox.call('POST', '/sandbox/conformance-runs', {
     url: values.url,
