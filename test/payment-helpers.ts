@@ -122,6 +122,35 @@ export interface AnsweredCharge {
   reference: string | null;
 }
 
+/**
+ * A sync charge sent with the same id until it is answered 200, which goes into `answered`; each
+ * other answer is handed to `refused` (which checks it), then the charge waits 100 ms and goes again.
+ */
+export async function chargeUntilAnswered(
+  client: SignedClient,
+  charge: { serial: string; id: string; total: number; attempts: number },
+  answered: Map<string, AnsweredCharge>,
+  refused: (response: ClientResponse<Json>) => Promise<void>,
+): Promise<void> {
+  for (let attempt = 0; attempt < charge.attempts; attempt++) {
+    const response = await client.post<Json>(`/terminal/v1/${charge.serial}/sync/charge`, {
+      amount: amountOf(charge.total),
+      client_transaction_id: charge.id,
+    });
+    if (response.status === 200) {
+      const raw = response.body.rawResponse as Json;
+      answered.set(charge.id, {
+        approved: response.body.approved === true,
+        reference: raw.transaction_reference ?? null,
+      });
+      return;
+    }
+    await refused(response);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`charge ${charge.id} never answered`);
+}
+
 /** The answered charges that search does not show as answered: none may be lost. */
 export function lostAnswers(answered: Map<string, AnsweredCharge>, online: Map<string, Json>): string[] {
   const lost: string[] = [];

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInstantTerminals, sqliteRows, Stack } from '@tps/testing';
-import { amountOf, everyOnline, lostAnswers, type AnsweredCharge, type Json } from './payment-helpers';
+import { chargeUntilAnswered, everyOnline, lostAnswers, type AnsweredCharge } from './payment-helpers';
 
 const TERMINALS = 200;
 const PER_TERMINAL = 10;
@@ -42,20 +42,8 @@ describe('a load drill with storage failing in the middle', () => {
     const filler = join(disk, 'filler');
     let failing: Promise<void> | undefined;
 
-    const chargeUntilAnswered = async (serial: string, id: string, total: number): Promise<void> => {
-      for (let attempt = 0; attempt < 200; attempt++) {
-        const response = await client.post<Json>(`/terminal/v1/${serial}/sync/charge`, {
-          amount: amountOf(total),
-          client_transaction_id: id,
-        });
-        if (response.status === 200) {
-          const raw = response.body.rawResponse as Json;
-          answered.set(id, {
-            approved: response.body.approved === true,
-            reference: raw.transaction_reference ?? null,
-          });
-          return;
-        }
+    const charge = (serial: string, id: string, total: number): Promise<void> =>
+      chargeUntilAnswered(client, { serial, id, total, attempts: 200 }, answered, async (response) => {
         // The refusals a failing disk (and a busy sandbox) may cause; each is retried with the same id.
         expect(['INT-002', 'INT-003', 'TER-002', 'RATE-001']).toContain(response.body.code);
         if (response.body.code === 'INT-002') {
@@ -68,16 +56,13 @@ describe('a load drill with storage failing in the middle', () => {
           if (taken.length > 0) takenButNotTaken.push(`${id}: INT-002 answered, terminal ${taken[0].status}`);
         }
         refusals.set(response.body.code as string, (refusals.get(response.body.code as string) ?? 0) + 1);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error(`charge ${id} never answered`);
-    };
+      });
 
     await Promise.all(
       serials.map(async (serial, t) => {
         for (let n = 0; n < PER_TERMINAL; n++) {
           // One in ten declines (ends in 51), so outcomes differ and must be kept apart.
-          await chargeUntilAnswered(serial, crypto.randomUUID(), 10000 + (n === 3 ? 51 : 0) + t * 100);
+          await charge(serial, crypto.randomUUID(), 10000 + (n === 3 ? 51 : 0) + t * 100);
           done++;
           if (done === Math.floor((TERMINALS * PER_TERMINAL) / 3) && failing === undefined) {
             failing = (async () => {

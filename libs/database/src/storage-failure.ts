@@ -82,3 +82,17 @@ export function isUniqueViolation(error: unknown): boolean {
   const message = (error as { message?: unknown } | null)?.message;
   return driverError && typeof message === 'string' && /UNIQUE|duplicate key|Duplicate entry/i.test(message);
 }
+
+/**
+ * A read whose storage failure surfaces as StorageUnavailableError, as a write's does (SerialWriter):
+ * a caller that must tell "not stored" from "unknown" (contract §19) sees which one it got.
+ */
+export async function storageRead<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    throw isStorageFailure(error) && !(error instanceof StorageUnavailableError)
+      ? new StorageUnavailableError(error)
+      : error;
+  }
+}

@@ -290,6 +290,26 @@ describe('OperationUseCase', () => {
     expect(await codeOf(useCase.runSync(request('sync')))).toBe('INT-002');
   });
 
+  it('while nothing can be written nor read, any request is 504 INT-003: whether it was taken is unknown', async () => {
+    const { store, useCase } = setup();
+    const charge = request('sync');
+    const gone = new StorageUnavailableError(
+      Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' }),
+    );
+    store.storeEvents = async () => {
+      throw gone;
+    };
+    expect(await codeOf(useCase.runSync(charge))).toBe('INT-003');
+
+    store.failWrites = gone;
+    store.findByClientId = async () => {
+      throw gone;
+    };
+    // The record stands and its terminal ran it, but no read can tell: never "not taken".
+    expect(await codeOf(useCase.runSync(charge))).toBe('INT-003');
+    expect(await codeOf(useCase.runSync(request('sync')))).toBe('INT-003');
+  });
+
   it('an error other than storage while storing the events is thrown as it is', async () => {
     const { store, useCase } = setup();
     store.storeEvents = async () => {

@@ -180,6 +180,19 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
     const recorded = await this.record(request, terminal).catch((error: unknown) =>
       this.unrecorded(request, error),
     );
+    // From here a request with this id is recorded and its terminal may have run it: a storage
+    // failure can no longer mean "not taken" (contract §19), whatever read or write it hit.
+    return this.afterRecorded(request, terminal, answer, recorded).catch((error: unknown) => {
+      throw afterTerminalAnswered(request.clientTransactionId, error);
+    });
+  }
+
+  private async afterRecorded<T>(
+    request: OperationRequest,
+    terminal: Terminal,
+    answer: AnswerReader<T>,
+    recorded: Recorded | null,
+  ): Promise<{ value: T; rerun?: false } | { rerun: true }> {
     if (recorded === null) {
       const existing = await this.transactions.findByClientId(
         request.merchant.merchantId,
@@ -258,14 +271,24 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
 
   /**
    * A record that could not be written. 503 INT-002 tells the caller nothing moved (contract §19),
-   * so it is answered only when no earlier request with this id was recorded; a repeat of one that
-   * was (its terminal may have run it) is 504 INT-003: its retry answers the outcome.
+   * so it is answered only when a read finds no earlier request with this id; a repeat of one that
+   * was (its terminal may have run it), or any request while nothing can be read, is 504 INT-003:
+   * its retry answers the outcome.
    */
   private async unrecorded(request: OperationRequest, error: unknown): Promise<never> {
     if (!(error instanceof StorageUnavailableError)) throw error;
     const existing = await this.transactions
       .findByClientId(request.merchant.merchantId, request.clientTransactionId)
-      .catch(() => null);
+      .catch(() => undefined);
+    // The storage cannot be read either (a database server gone): whether an earlier request with
+    // this id was taken is unknown, so "not taken" cannot be said.
+    if (existing === undefined) {
+      throw new OutcomeNotStoredError(
+        request.clientTransactionId,
+        error,
+        `the service can neither store nor read right now, so whether an earlier request with ${request.clientTransactionId} was taken is unknown; retry with the same client_transaction_id`,
+      );
+    }
     if (existing === null) throw error;
     checkSameRequest(existing, request);
     throw new OutcomeNotStoredError(

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
 import { decideEventRun, isFollowUp, type EventRunReads, type FollowUpReads } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
-import { EntityTable, SerialWriter, isUniqueViolation, sqlOf, type Sql } from '@tps/database';
+import { EntityTable, SerialWriter, storageRead, isUniqueViolation, sqlOf, type Sql } from '@tps/database';
 import type { LinkEvent } from '@tps/link';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
@@ -60,7 +60,9 @@ export class TransactionRepository {
   }
 
   findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null> {
-    return this.table.findOne(sqlOf(this.transactions.manager), { merchantId, clientTransactionId });
+    return storageRead(
+      this.table.findOne(sqlOf(this.transactions.manager), { merchantId, clientTransactionId }),
+    );
   }
 
   eventsOf(transactionId: string): Promise<TransactionEventEntity[]> {
