@@ -65,6 +65,7 @@ describe('PostgreSQL unreachable in the middle of a load [postgres]', () => {
     const answered = new Map<string, AnsweredCharge>();
     const refusals = new Map<string, number>();
     const unexpected: string[] = [];
+    const takenButNotTaken: string[] = [];
     let done = 0;
     let outage: Promise<void> | undefined;
     const refusedCount = (): number => [...refusals.values()].reduce((sum, n) => sum + n, 0);
@@ -78,6 +79,15 @@ describe('PostgreSQL unreachable in the middle of a load [postgres]', () => {
         if (!expected)
           unexpected.push(`${response.status} ${code}: ${JSON.stringify(response.body).slice(0, 200)}`);
         refusals.set(code, (refusals.get(code) ?? 0) + 1);
+        if (code === 'INT-002') {
+          // Contract §19: INT-002 says the operation was not taken, so its terminal has no trace of it.
+          const taken = await stack.store.rows<{ status: string }>(
+            'terminal',
+            'SELECT status FROM terminal_transactions WHERE key = ?',
+            [`demo-merchant:${id}`],
+          );
+          if (taken.length > 0) takenButNotTaken.push(`${id}: INT-002 answered, terminal ${taken[0].status}`);
+        }
       });
 
     await Promise.all(
@@ -101,6 +111,7 @@ describe('PostgreSQL unreachable in the middle of a load [postgres]', () => {
     );
     await outage;
     expect(unexpected).toEqual([]);
+    expect(takenButNotTaken).toEqual([]);
     expect(answered.size).toBe(TERMINALS * PER_TERMINAL);
     // Refused while down: 503 INT-002 only where a read shows the id was never recorded; with the
     // database unreadable too, whether an earlier request was taken is unknown, so 504 INT-003.

@@ -10,6 +10,7 @@ import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorato
 import { requestFingerprint } from '../payments/operation-request';
 import { Terminal, bothForms, type TerminalTarget } from '../terminals/terminal-target.decorator';
 import { AsyncAbortDto, SyncAbortDto } from './abort.dto';
+import { RecordedByClientId } from '../auth/recorded-by-client-id.decorator';
 import { AbortService } from './abort-service';
 
 /** The answer of a sync abort: the transaction it canceled. */
@@ -49,6 +50,7 @@ export class AbortController {
   @ApiOperation({ summary: 'Async abort', description: ASYNC_ABORT })
   @ApiOkResponse({ type: TransactionEventDoc, description: "the abort's own TERMINAL_ACKNOWLEDGED event" })
   @ApiErrors(ASYNC_ABORT_ERRORS)
+  @RecordedByClientId()
   asyncAbort(
     @CurrentMerchant() merchant: MerchantEntity,
     @Terminal() target: TerminalTarget,

@@ -1,7 +1,8 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { ContractError } from '@tps/domain';
+import { isStorageFailure } from '@tps/database';
+import { ContractError, OutcomeNotStoredError } from '@tps/domain';
 import { ApiConfig } from '../config/api-config';
 import { PrefetchedTerminals } from '../terminals/prefetched-terminals';
 import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
@@ -10,6 +11,7 @@ import type { MerchantEntity } from './merchant.entity';
 import { MerchantRateLimiter } from './merchant-rate-limiter';
 import { MerchantRepository } from './merchant.repository';
 import { PUBLIC_ROUTE } from './public-route.decorator';
+import { RECORDED_BY_CLIENT_ID } from './recorded-by-client-id.decorator';
 import { checkTimestamp, parseAuthorization, signatureMatches } from './request-signature';
 
 export interface AuthenticatedRequest extends Request {
@@ -44,7 +46,9 @@ export class MerchantAuthGuard implements CanActivate {
     // The real clock, never a merchant's sandbox clock (contract §5 and §8).
     const timestamp = checkTimestamp(request.header('timestamp'), Math.floor(Date.now() / 1000));
     const named = request.params[TERMINAL_SERIAL_PARAM] as string | undefined;
-    const found = await this.merchants.findWithTerminal(credentials.merchantId, named);
+    const found = await this.merchants
+      .findWithTerminal(credentials.merchantId, named)
+      .catch((error: unknown) => this.unreadable(context, request, error));
     const merchant = found?.merchant ?? null;
     const body = request.rawBody ?? Buffer.alloc(0);
     if (
@@ -68,5 +72,22 @@ export class MerchantAuthGuard implements CanActivate {
     if (found !== null && serial !== null) this.prefetched.remember(merchant, serial, found.terminal);
     request.merchant = merchant;
     return true;
+  }
+
+  /**
+   * The merchant could not be read: nothing else can be either (a database server gone). On a
+   * route recorded by client_transaction_id an earlier attempt may have reached the terminal, so
+   * "not taken" (503 INT-002) cannot be said: 504 INT-003, whose retry answers the outcome.
+   */
+  private unreadable(context: ExecutionContext, request: AuthenticatedRequest, error: unknown): never {
+    const recorded = this.reflector.get<boolean | undefined>(RECORDED_BY_CLIENT_ID, context.getHandler());
+    if (recorded !== true || !isStorageFailure(error)) throw error;
+    const body = request.body as { client_transaction_id?: unknown } | undefined;
+    const id = typeof body?.client_transaction_id === 'string' ? body.client_transaction_id : 'this request';
+    throw new OutcomeNotStoredError(
+      id,
+      error,
+      `the service cannot read its storage right now, so whether an earlier request with ${id} was taken is unknown; retry with the same client_transaction_id`,
+    );
   }
 }

@@ -2,6 +2,7 @@ import { HttpCode, applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AuthorizationResponseDoc, TransactionEventDoc } from '@tps/contracts/dto';
 import { isFollowUp, type OperationMode, type OperationType } from '@tps/domain';
+import { RecordedByClientId } from '../auth/recorded-by-client-id.decorator';
 import {
   ApiErrors,
   FOLLOW_UP_ERRORS,
@@ -59,6 +60,7 @@ const MODES: Record<OperationMode, string> = {
 export const PaymentOperation = (type: PaymentType, mode: OperationMode): MethodDecorator =>
   applyDecorators(
     HttpCode(200),
+    RecordedByClientId(),
     ApiOperation({
       summary: `${OPERATIONS[type].summary} (${mode})`,
       description: `${OPERATIONS[type].description} ${MODES[mode]}`,
