@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { createInstantTerminals, poll, Stack, TEST_POSTGRES_URL } from '@tps/testing';
+import { createInstantTerminals, poll, Stack } from '@tps/testing';
 import {
   amountOf,
   chargeUntilAnswered,
@@ -9,35 +8,11 @@ import {
   type AnsweredCharge,
   type Json,
 } from './payment-helpers';
+import { cutOff, restore } from './postgres-fence';
 
 const TERMINALS = 20;
 const PER_TERMINAL = 15;
 const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED'];
-
-/** Runs `sql` on the server as its superuser, outside the apps' databases. */
-async function onServer(sql: string): Promise<void> {
-  const client = new Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * The API's PostgreSQL database gone in the middle of a load: its connections are terminated
- * by the server and no new one is accepted, then it is back. Other suites share the server, so
- * the outage is the API's database's alone, not a stop of the whole server.
- */
-async function cutOff(database: string): Promise<void> {
-  await onServer(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
-  await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
-}
-
-async function restore(database: string): Promise<void> {
-  await onServer(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
-}
 
 /**
  * Contract §19 on PostgreSQL: while the API's database is unreachable, a charge is answered 503

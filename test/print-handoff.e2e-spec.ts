@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { poll, sqliteRows, Stack, WebhookReceiver, type SignedClient } from '@tps/testing';
+import { poll, Stack, WebhookReceiver, type SignedClient, type StoreKind } from '@tps/testing';
+import { cutOff, restore } from './postgres-fence';
+import { describeOnStores } from './stores';
 
 type Job = Record<string, any>;
 
@@ -18,13 +19,13 @@ const FORMS = [
  * Contract §19 for print jobs: once the order has left, a lost answer is 504 TER-002 naming the
  * job and where to follow it; the job is kept, and the terminal's reports finish it.
  */
-describe('a print job whose hand-off answer is lost', () => {
+describeOnStores('a print job whose hand-off answer is lost', (store: StoreKind) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
   let client: SignedClient;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apiEnv: { PRINT_HANDOFF_TIMEOUT_MS: String(HANDOFF_TIMEOUT_MS) } });
+    stack = await Stack.start({ store, apiEnv: { PRINT_HANDOFF_TIMEOUT_MS: String(HANDOFF_TIMEOUT_MS) } });
     receiver = await WebhookReceiver.start();
     client = stack.client();
   });
@@ -33,6 +34,18 @@ describe('a print job whose hand-off answer is lost', () => {
     await receiver?.close();
     await stack?.stop();
   });
+
+  /** The API's storage refuses writes: its SQLite files made immutable, or its database cut off. */
+  async function unwritable(): Promise<{ restore: () => Promise<void> }> {
+    if (store === 'sqlite') {
+      const files = [stack.apiDatabase, `${stack.apiDatabase}-wal`];
+      execFileSync('chattr', ['+i', ...files]);
+      return { restore: async () => void execFileSync('chattr', ['-i', ...files]) };
+    }
+    const database = new URL(await stack.store.url('api')).pathname.slice(1);
+    await cutOff(database);
+    return { restore: () => restore(database) };
+  }
 
   const simulatorPid = (): number => {
     const pid = stack.simulator?.pid;
@@ -63,8 +76,8 @@ describe('a print job whose hand-off answer is lost', () => {
 
   /** The print jobs the API holds with this externalReference, straight from its file. */
   const kept = (reference: string) =>
-    sqliteRows<{ print_job_id: string; status: string }>(
-      stack.apiDatabase,
+    stack.store.rows<{ print_job_id: string; status: string }>(
+      'api',
       'SELECT print_job_id, status FROM print_jobs WHERE external_reference = ?',
       [reference],
     );
@@ -149,8 +162,8 @@ describe('a print job whose hand-off answer is lost', () => {
     expect(receiver.bodies(hookPath)).toEqual([
       { printJobId: done.printJobId, status: 'COMPLETED', externalReference: reference },
     ]);
-    const printed = await sqliteRows<{ n: number }>(
-      join(stack.dir, 'terminal.sqlite'),
+    const printed = await stack.store.rows<{ n: number }>(
+      'terminal',
       'SELECT COUNT(*) AS n FROM terminal_print_jobs WHERE print_job_id = ?',
       [done.printJobId],
     );
@@ -158,9 +171,8 @@ describe('a print job whose hand-off answer is lost', () => {
   });
 
   it('a job that cannot be stored is 503 INT-002 and never reaches the terminal', async () => {
-    const files = [stack.apiDatabase, `${stack.apiDatabase}-wal`];
     const reference = `unstored-${randomUUID()}`;
-    execFileSync('chattr', ['+i', ...files]);
+    const storage = await unwritable();
     let response;
     try {
       response = await client.post<Job>(FORMS[1][1], {
@@ -168,13 +180,13 @@ describe('a print job whose hand-off answer is lost', () => {
         externalReference: reference,
       });
     } finally {
-      execFileSync('chattr', ['-i', ...files]);
+      await storage.restore();
     }
     expect(response.status).toBe(503);
     expect(response.body).toMatchObject({ type: 'INTERNAL', code: 'INT-002' });
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
-    const taken = await sqliteRows(
-      join(stack.dir, 'terminal.sqlite'),
+    const taken = await stack.store.rows(
+      'terminal',
       `SELECT print_job_id FROM terminal_print_jobs WHERE "order" LIKE ?`,
       [`%${reference}%`],
     );

@@ -1,0 +1,27 @@
+import { Client } from 'pg';
+import { TEST_POSTGRES_URL } from '@tps/testing';
+
+/** Runs `sql` on the server as its superuser, outside the apps' databases. */
+async function onServer(sql: string): Promise<void> {
+  const client = new Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * One app's PostgreSQL database gone: its connections are terminated by the server and no new
+ * one is accepted. Other suites share the server, so the outage is that database's alone, not a
+ * stop of the whole server.
+ */
+export async function cutOff(database: string): Promise<void> {
+  await onServer(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+  await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+}
+
+export async function restore(database: string): Promise<void> {
+  await onServer(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+}
