@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { isStorageFailure, isUniqueViolation, isWriteConflict } from './storage-failure';
 
 /** An error as node-postgres makes it: a SQLSTATE in `code`. */
@@ -32,6 +32,10 @@ describe('isStorageFailure on PostgreSQL', () => {
     ['ETIMEDOUT', 'no answer'],
   ])('a socket error %s (%s) is the storage failing', (code) => {
     expect(isStorageFailure(postgresError(code))).toBe(true);
+  });
+
+  it("TypeORM's runner released under a transaction whose connection the server ended is the storage failing", () => {
+    expect(isStorageFailure(new QueryRunnerAlreadyReleasedError())).toBe(true);
   });
 
   it('node-postgres losing its connection without a code is the storage failing', () => {

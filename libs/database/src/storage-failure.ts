@@ -37,6 +37,9 @@ const CONNECTION_CODES = new Set([
   'EHOSTUNREACH',
   'ENOTFOUND',
 ]);
+/** TypeORM's errors for a connection that is gone: the statement was never sent. */
+const NOT_CONNECTED = new Set(['CannotExecuteNotConnectedError', 'QueryRunnerAlreadyReleasedError']);
+
 const CONNECTION_MESSAGES =
   /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|terminating connection/i;
 
@@ -50,7 +53,9 @@ function codeOf(error: unknown): string | undefined {
 export function isStorageFailure(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;
   // The write queue closed the connection to reopen it, and could not yet.
-  if (error instanceof Error && error.name === 'CannotExecuteNotConnectedError') return true;
+  // TypeORM releases a query runner whose connection the server ended mid-transaction; its
+  // COMMIT then fails this way, and the server has rolled the transaction back.
+  if (error instanceof Error && NOT_CONNECTED.has(error.name)) return true;
   const code = codeOf(error);
   if (code !== undefined) {
     if (STORAGE_CODES.has(code) || CONNECTION_CODES.has(code) || POSTGRES_CODES.has(code)) return true;
