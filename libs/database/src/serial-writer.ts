@@ -76,15 +76,13 @@ class WriteQueue {
   private running = false;
   /** The run under way, settled once the queue is empty. */
   private current: Promise<void> = Promise.resolve();
-  private healthValue: StorageHealth = { state: 'up', since: Date.now() };
-  private lastFailureAt = 0;
   private readonly guard = new BatchGuard();
 
-  constructor(private readonly dataSource: DataSource) {}
-
-  get health(): StorageHealth {
-    return this.healthValue;
-  }
+  constructor(
+    private readonly dataSource: DataSource,
+    /** Shared by every lane of the data source: the storage is up or down for all of them. */
+    private readonly state: { health: StorageHealth; lastFailureAt: number },
+  ) {}
 
   enqueue(job: Job): void {
     this.waiting.push(job);
@@ -169,13 +167,14 @@ class WriteQueue {
         this.dataSource.options.type === 'sqlite'
           ? await this.sqliteTransaction(work, guarded)
           : await this.dataSource.transaction(work);
-      if (this.healthValue.state === 'down') this.healthValue = { state: 'up', since: Date.now() };
+      if (this.state.health.state === 'down') this.state.health = { state: 'up', since: Date.now() };
       return value;
     } catch (error) {
       if (isStorageFailure(error)) {
         const reason = error instanceof Error ? error.message : String(error);
-        this.lastFailureAt = Date.now();
-        if (this.healthValue.state === 'up') this.healthValue = { state: 'down', since: Date.now(), reason };
+        this.state.lastFailureAt = Date.now();
+        if (this.state.health.state === 'up')
+          this.state.health = { state: 'down', since: Date.now(), reason };
       }
       throw error;
     }
@@ -228,8 +227,8 @@ class WriteQueue {
 
   /** A write that changes nothing but must reach the storage: tells whether writing works now. */
   async probe(): Promise<StorageHealth> {
-    if (this.healthValue.state === 'up' || Date.now() - this.lastFailureAt < PROBE_AFTER_MS) {
-      return this.healthValue;
+    if (this.state.health.state === 'up' || Date.now() - this.state.lastFailureAt < PROBE_AFTER_MS) {
+      return this.state.health;
     }
     await new Promise<unknown>((resolve) => {
       this.enqueue({
@@ -240,19 +239,56 @@ class WriteQueue {
         reject: resolve,
       });
     });
-    return this.healthValue;
+    return this.state.health;
   }
 }
 
-const queues = new WeakMap<DataSource, WriteQueue>();
+/**
+ * A data source's write queues. SQLite has one writer, so one lane. PostgreSQL locks rows, so
+ * writes may commit side by side: half its pool writes (each lane a connection at a time, with
+ * group commit), the other half is left to reads. Writes that share their first key share a
+ * lane and keep their order; the rest rely on the row locks and conflict retries (contract,
+ * "Two stores"), as writes of two processes do.
+ */
+class WriteLanes {
+  readonly lanes: WriteQueue[];
 
-function queueOf(dataSource: DataSource): WriteQueue {
-  let queue = queues.get(dataSource);
-  if (queue === undefined) {
-    queue = new WriteQueue(dataSource);
-    queues.set(dataSource, queue);
+  constructor(dataSource: DataSource) {
+    const state = { health: { state: 'up', since: Date.now() } as StorageHealth, lastFailureAt: 0 };
+    const pool = (dataSource.options as { poolSize?: number }).poolSize ?? DEFAULT_POOL_SIZE;
+    const count = dataSource.options.type === 'sqlite' ? 1 : Math.max(1, Math.floor(pool / 2));
+    this.lanes = Array.from({ length: count }, () => new WriteQueue(dataSource, state));
   }
-  return queue;
+
+  laneOf(keys: readonly string[] | undefined): WriteQueue {
+    if (this.lanes.length === 1 || keys === undefined || keys.length === 0) return this.lanes[0];
+    return this.lanes[hashOf(keys[0]) % this.lanes.length];
+  }
+
+  async idle(): Promise<void> {
+    await Promise.all(this.lanes.map((lane) => lane.idle()));
+  }
+}
+
+/** node-postgres' own default, for a data source opened without a pool size. */
+const DEFAULT_POOL_SIZE = 10;
+
+/** FNV-1a: cheap, and spreads keys that differ only at the end. */
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+const writers = new WeakMap<DataSource, WriteLanes>();
+
+function lanesOf(dataSource: DataSource): WriteLanes {
+  let lanes = writers.get(dataSource);
+  if (lanes === undefined) {
+    lanes = new WriteLanes(dataSource);
+    writers.set(dataSource, lanes);
+  }
+  return lanes;
 }
 
 /**
@@ -261,14 +297,14 @@ function queueOf(dataSource: DataSource): WriteQueue {
  * source share one queue, so repositories that each hold a writer still never overlap.
  */
 export class SerialWriter {
-  private readonly queue: WriteQueue;
+  private readonly lanes: WriteLanes;
 
   /** `owned`: a data source opened for this writer alone (openSerialWriter), closed with the app. */
   constructor(
     dataSource: DataSource,
     private readonly owned?: DataSource,
   ) {
-    this.queue = queueOf(dataSource);
+    this.lanes = lanesOf(dataSource);
   }
 
   /** Resolves once the write is committed; rejects if it threw (rolled back alone) or the commit failed. */
@@ -284,19 +320,19 @@ export class SerialWriter {
    */
   writeKeyed<T>(keys: readonly string[] | undefined, work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.enqueue({ work, keys, resolve: resolve as (value: unknown) => void, reject });
+      this.lanes.laneOf(keys).enqueue({ work, keys, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
   /** Whether writing works: the last write's result, checked again by a probe write while down. */
   async health(): Promise<StorageHealth> {
-    return this.queue.probe();
+    return this.lanes.lanes[0].probe();
   }
 
   /** NestJS's shutdown hook: the writer's own connection closes once its writes are done. */
   async onApplicationShutdown(): Promise<void> {
     if (this.owned === undefined) return;
-    await this.queue.idle();
+    await this.lanes.idle();
     if (this.owned.isInitialized) await this.owned.destroy();
   }
 }
