@@ -155,7 +155,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
           ? ''
           : ` ORDER BY ${order.map(([property, direction]) => `${this.name(layout.column(property))} ${direction}`).join(', ')}`;
       const limit = options.limit === undefined ? '' : ` LIMIT ${options.limit}`;
-      return `SELECT * FROM ${layout.table}${filter.clause(layout)}${orderBy}${limit}${lock ? ' FOR UPDATE' : ''}`;
+      return `SELECT ${this.columnList(layout)} FROM ${layout.table}${filter.clause(layout)}${orderBy}${limit}${lock ? ' FOR UPDATE' : ''}`;
     });
     const rows = await sql.all<Record<string, unknown>>(text, filter.params);
     return rows.map((row) => this.hydrate(row));
@@ -168,6 +168,15 @@ export class EntityTable<Entity extends ObjectLiteral> {
   ): Promise<Entity | null> {
     const [found] = await this.find(sql, where, { ...options, limit: 1 });
     return found ?? null;
+  }
+
+  /**
+   * The entity's own columns, named: a column that a newer version of the service added (a
+   * rolling deploy, contract "Two stores") changes nothing this version reads, nor the result of
+   * a statement a PostgreSQL connection has prepared.
+   */
+  private columnList(layout: Layout): string {
+    return layout.metadata.columns.map((column) => this.name(column)).join(', ');
   }
 
   /** The table's name, quoted for SQL. */

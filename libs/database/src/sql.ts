@@ -31,24 +31,51 @@ function preparedSql(manager: EntityManager): Sql {
 /** A statement on the manager's connection (its transaction's, if any), with its row count. */
 async function structuredQuery(
   manager: EntityManager,
-  text: string,
+  text: string | NamedStatement,
   params: readonly SqlValue[],
 ): Promise<QueryResult> {
-  if (manager.queryRunner !== undefined) return manager.queryRunner.query(text, [...params], true);
+  // TypeORM hands the statement to the driver as it is: node-postgres takes `{ name, text }` too.
+  const query = text as string;
+  if (manager.queryRunner !== undefined) return manager.queryRunner.query(query, [...params], true);
   const runner = manager.connection.createQueryRunner();
   try {
-    return await runner.query(text, [...params], true);
+    return await runner.query(query, [...params], true);
   } finally {
     await runner.release();
   }
 }
 
+/** A statement node-postgres prepares once per connection under its name, then only binds. */
+interface NamedStatement {
+  name: string;
+  text: string;
+}
+
+/**
+ * The fixed statements of the hot path, named: the server parses and plans each once per
+ * connection instead of at every execution. Texts made from a list's length (`IN (?, ?, …)`)
+ * would name without end, so past this many the rest go unnamed.
+ */
+const MAX_NAMED = 256;
+const named = new Map<string, NamedStatement>();
+
+function namedStatement(text: string): string | NamedStatement {
+  let statement = named.get(text);
+  if (statement === undefined) {
+    if (named.size >= MAX_NAMED) return text;
+    statement = { name: `tps_${named.size + 1}`, text };
+    named.set(text, statement);
+  }
+  return statement;
+}
+
 /** PostgreSQL (or another TypeORM driver): the same SQL through `manager.query`, with numbered placeholders. */
 function portableSql(manager: EntityManager): Sql {
   const numbered = manager.connection.driver.options.type === 'postgres';
-  const textOf = (text: string): string => {
+  const textOf = (text: string): string | NamedStatement => {
+    if (!numbered) return text;
     let n = 0;
-    return numbered ? text.replace(/\?/g, () => `$${++n}`) : text;
+    return namedStatement(text.replace(/\?/g, () => `$${++n}`));
   };
   return {
     run: async (text, params) => {
