@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { poll, scenarioBody, sqliteRows, Stack } from '@tps/testing';
+import { poll, scenarioBody, Stack } from '@tps/testing';
 import { searchPath, type Json } from './payment-helpers';
+import { readOnly, writable } from './postgres-fence';
+import { describeOnStores } from './stores';
 
 const CHARGE = '/terminal/v1/SIM0000002/sync/charge';
 
@@ -9,16 +11,31 @@ const CHARGE = '/terminal/v1/SIM0000002/sync/charge';
  * Contract §13 "What each failure means to a caller": a retry decides from the answer alone, and a
  * repeat is judged on the parsed request, not its bytes (§5 Idempotency).
  */
-describe('answers a caller can act on', () => {
+describeOnStores('answers a caller can act on', (store) => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start();
+    stack = await Stack.start({ store });
   });
 
   afterAll(async () => {
     await stack?.stop();
   });
+
+  /**
+   * The API's storage refuses writes and still answers reads (the card is presented through a
+   * signed route): its SQLite files made immutable, or its database read-only.
+   */
+  async function unwritable(): Promise<{ restore: () => Promise<void> }> {
+    if (store === 'sqlite') {
+      const files = [stack.apiDatabase, `${stack.apiDatabase}-wal`];
+      execFileSync('chattr', ['+i', ...files]);
+      return { restore: async () => void execFileSync('chattr', ['-i', ...files]) };
+    }
+    const database = new URL(await stack.store.url('api')).pathname.slice(1);
+    await readOnly(database);
+    return { restore: () => writable(database) };
+  }
 
   it('a repeat with its keys in another order, other whitespace and number spelling answers the first; another value is TRX-001', async () => {
     const id = randomUUID();
@@ -56,8 +73,8 @@ describe('answers a caller can act on', () => {
     await poll(
       'the charge to be recorded',
       async () => {
-        const rows = await sqliteRows(
-          stack.apiDatabase,
+        const rows = await stack.store.rows(
+          'api',
           'SELECT 1 FROM transactions WHERE client_transaction_id = ?',
           [id],
         );
@@ -65,8 +82,7 @@ describe('answers a caller can act on', () => {
       },
       10_000,
     );
-    const files = [stack.apiDatabase, `${stack.apiDatabase}-wal`];
-    execFileSync('chattr', ['+i', ...files]);
+    const storage = await unwritable();
     let answer: Awaited<typeof pending>;
     try {
       await poll(
@@ -81,7 +97,7 @@ describe('answers a caller can act on', () => {
       );
       answer = await pending;
     } finally {
-      execFileSync('chattr', ['-i', ...files]);
+      await storage.restore();
     }
     expect({ status: answer.status, body: answer.body }).toEqual({
       status: 504,

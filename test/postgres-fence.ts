@@ -25,3 +25,17 @@ export async function cutOff(database: string): Promise<void> {
 export async function restore(database: string): Promise<void> {
   await onServer(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
 }
+
+/**
+ * One app's PostgreSQL database read-only, as a server that failed over to a standby: reads
+ * answer, every write fails (25006). New sessions take the setting, so the open ones are ended.
+ */
+export async function readOnly(database: string): Promise<void> {
+  await onServer(`ALTER DATABASE ${database} SET default_transaction_read_only = on`);
+  await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+}
+
+export async function writable(database: string): Promise<void> {
+  await onServer(`ALTER DATABASE ${database} RESET default_transaction_read_only`);
+  await onServer(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+}
