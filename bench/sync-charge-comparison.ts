@@ -55,8 +55,14 @@ export async function warmThenRepeat<T extends LoadResult>(
   return { warmup, measured };
 }
 
+/** Long enough for the charges a cut-off run left in flight to end, on a loaded machine too. */
+const SETTLE_MS = 2000;
+
 /** Sync charges on the project's API for `seconds`, one connection per terminal, with each app's CPU per charge. */
 export async function loadProject(stack: Stack, serials: string[], seconds: number): Promise<ProjectLoad> {
+  // The run before was cut off with a charge in flight on each terminal: a charge sent to a
+  // terminal still busy with it is 409 TER-003, a refusal of the bench's own making.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const api = ofPid(stack.api.pid, cpuTimeMs);
   const simulator = ofPid(stack.simulator?.pid, cpuTimeMs);
   const result = await runLoad({
