@@ -2,7 +2,7 @@
 /**
  * Runs a named scenario of contract §10 (and the §11 controls) and prints the request, the answer
  * and the events, like `stripe trigger` (contract-decisions §18):
- *   npm run trigger -- <scenario> [--terminal SERIAL] [--async] [--sandbox SANDBOX_URL]
+ *   npm run trigger -- <scenario> [--terminal SERIAL] [--async [--webhook-url URL]] [--sandbox SANDBOX_URL]
  *   npm run trigger -- --list
  * The sandbox and the account are taken as `npm run conformance` takes them; the terminal is the
  * first of the account's fleet unless --terminal names one. Exit code 0 when the scenario behaved
@@ -121,14 +121,17 @@ async function charge(
   scenario: Scenario,
   serial: string,
   async: boolean,
+  webhookUrl: string | undefined,
 ): Promise<Observation> {
   const id = randomUUID();
   const path = `/terminal/v1/${serial}/${async ? 'async' : 'sync'}/charge`;
   const control = scenario.control?.kind === 'card' ? scenario.control.body : undefined;
   let settled = false;
-  const answering = exchange(sandbox, path, chargeBody(scenario, id), CHARGE_TIMEOUT_MS).finally(() => {
-    settled = true;
-  });
+  const answering = exchange(sandbox, path, chargeBody(scenario, id, webhookUrl), CHARGE_TIMEOUT_MS).finally(
+    () => {
+      settled = true;
+    },
+  );
   // A sync charge answers only once the card control has acted, so the control runs beside it.
   const acting =
     control !== undefined && !async ? actOnCard(sandbox, serial, control, () => settled) : undefined;
@@ -171,12 +174,13 @@ async function run(
   scenario: Scenario,
   serial: string,
   async: boolean,
+  webhookUrl: string | undefined,
 ): Promise<Observation> {
-  if (scenario.control?.kind !== 'offline') return charge(sandbox, scenario, serial, async);
+  if (scenario.control?.kind !== 'offline') return charge(sandbox, scenario, serial, async, webhookUrl);
   const offline = await exchange(sandbox, `/sandbox/terminals/${serial}/offline`, {});
   if (offline.status !== 200) throw new Error(`could not put ${serial} offline`);
   try {
-    return await charge(sandbox, scenario, serial, async);
+    return await charge(sandbox, scenario, serial, async, webhookUrl);
   } finally {
     await exchange(sandbox, `/sandbox/terminals/${serial}/online`, {});
   }
@@ -196,7 +200,7 @@ async function main(): Promise<void> {
   const sandbox = new SandboxClient(sandboxUrl(invocation.sandbox), REQUEST_TIMEOUT_MS);
   const serial = invocation.terminal ?? (await firstTerminal(sandbox));
   print(`scenario ${scenario.name} on ${serial}${invocation.async ? ' (async)' : ''}: ${scenario.summary}`);
-  const observed = await run(sandbox, scenario, serial, invocation.async);
+  const observed = await run(sandbox, scenario, serial, invocation.async, invocation.webhookUrl);
   const problems = differences(scenario.expected, observed);
   if (problems.length === 0) {
     print(
