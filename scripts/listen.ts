@@ -9,10 +9,11 @@
  * credentials, 2 on bad usage.
  */
 import WebSocket from 'ws';
-import { LISTEN_PATH, signRequest, type ListenAnswer, type ListenDelivery } from '@tps/contracts';
+import { signedHeaders, type Credentials } from '@tps/client';
+import { LISTEN_PATH, type ListenAnswer, type ListenDelivery } from '@tps/contracts';
 import { postWebhook, type PostResult } from '@tps/delivery';
 import { parseInvocation, USAGE } from './listen/arguments';
-import { sandboxUrl } from './sandbox-client';
+import { sandboxUrl, toolCredentials } from './sandbox-client';
 
 /** The local receiver's time to answer, as the sandbox gives a URL (contract §6). */
 const LOCAL_TIMEOUT_MS = 10_000;
@@ -52,17 +53,11 @@ class Listener {
   constructor(
     private readonly sandbox: string,
     private readonly forwardTo: string,
-    private readonly merchantId: string,
-    private readonly secret: string,
+    private readonly credentials: Credentials,
   ) {}
 
   connect(): void {
-    const signed = signRequest({
-      merchantId: this.merchantId,
-      secret: this.secret,
-      method: 'GET',
-      path: LISTEN_PATH,
-    });
+    const signed = signedHeaders(this.credentials, 'GET', LISTEN_PATH);
     const ws = new WebSocket(`${this.sandbox.replace(/^http/, 'ws')}${LISTEN_PATH}`, {
       headers: { authorization: signed.authorization, timestamp: signed.timestamp },
     });
@@ -78,7 +73,9 @@ class Listener {
       response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       response.on('end', () => {
         if (response.statusCode === 401) {
-          process.stderr.write(`the sandbox refused the credentials of ${this.merchantId}: ${body}\n`);
+          process.stderr.write(
+            `the sandbox refused the credentials of ${this.credentials.merchantId}: ${body}\n`,
+          );
           process.exit(1);
         }
         print(`the sandbox answered ${response.statusCode ?? '?'}: ${body}`);
@@ -88,7 +85,9 @@ class Listener {
     ws.on('open', () => {
       this.failures = 0;
       expectPing();
-      print(`Ready: forwarding the webhooks of ${this.merchantId} to ${this.forwardTo} (Ctrl-C to stop)`);
+      print(
+        `Ready: forwarding the webhooks of ${this.credentials.merchantId} to ${this.forwardTo} (Ctrl-C to stop)`,
+      );
     });
     ws.on('ping', expectPing);
     ws.on('message', (data: Buffer) => void this.forward(ws, data.toString('utf8')));
@@ -136,12 +135,7 @@ function main(): void {
     process.stderr.write(`${invocation.problem}\n${USAGE}`);
     process.exit(2);
   }
-  new Listener(
-    sandboxUrl(invocation.sandbox),
-    invocation.forwardTo,
-    process.env.MERCHANT_ID ?? 'demo-merchant',
-    process.env.SECRET_KEY ?? 'demo-secret-key',
-  ).connect();
+  new Listener(sandboxUrl(invocation.sandbox), invocation.forwardTo, toolCredentials()).connect();
 }
 
 main();

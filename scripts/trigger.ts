@@ -9,6 +9,7 @@
  * as named, 1 when it did not, 2 on bad usage, 3 when the sandbox could not be reached.
  */
 import { randomUUID } from 'node:crypto';
+import type { operations } from '@tps/client';
 import { SandboxClient, sandboxUrl } from './sandbox-client';
 import { parseInvocation, USAGE } from './trigger/arguments';
 import { acknowledgementOutcome, differences, syncOutcome, type Observation } from './trigger/outcome';
@@ -21,11 +22,9 @@ const FOLLOW_MS = 90_000;
 const POLL_MS = 250;
 const FINAL = new Set(['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED']);
 
-interface SearchItem {
-  status: string;
-  card: { reading_type?: string; card_type?: string } | null;
-  events: Array<{ event_id: string; status: string; occurred_at: string }>;
-}
+/** One transaction as transaction search answers it (contract §7). */
+type SearchItem =
+  operations['SearchController_onlineSearch_cloud']['responses'][200]['content']['application/json']['items'][number];
 
 function print(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -60,19 +59,20 @@ async function exchange(
 
 /** The first terminal of the account's fleet (§11). */
 async function firstTerminal(sandbox: SandboxClient): Promise<string> {
-  const response = await sandbox.call('GET', '/sandbox/terminals');
-  const fleet = (await bodyOf(response)) as Array<{ serialNumber: string }>;
-  if (response.status !== 200 || !Array.isArray(fleet) || fleet.length === 0) {
+  const { data, response } = await sandbox.api.GET('/sandbox/terminals');
+  if (data === undefined || data.length === 0) {
     throw new Error(`no terminal to use (GET /sandbox/terminals answered ${response.status})`);
   }
-  return fleet[0].serialNumber;
+  return data[0].serialNumber;
 }
 
 async function search(sandbox: SandboxClient, serial: string, id: string): Promise<SearchItem | undefined> {
-  const path = `/terminal/v1/${serial}/sync/transaction_search_online`;
-  const response = await sandbox.call('POST', path, { client_transaction_id: id });
-  if (response.status !== 200) throw new Error(`transaction search answered ${response.status}`);
-  return ((await response.json()) as { items: SearchItem[] }).items[0];
+  const { data, response } = await sandbox.api.POST(
+    '/terminal/v1/{terminalSerial}/sync/transaction_search_online',
+    { params: { path: { terminalSerial: serial } }, body: { client_transaction_id: id } },
+  );
+  if (data === undefined) throw new Error(`transaction search answered ${response.status}`);
+  return data.items[0];
 }
 
 /**
@@ -102,7 +102,7 @@ function observe(item: SearchItem | undefined, base: Observation): Observation {
   if (item === undefined) return base;
   return {
     ...base,
-    ...(item.card?.reading_type === undefined ? {} : { readingType: item.card.reading_type }),
+    ...(item.card?.reading_type == null ? {} : { readingType: item.card.reading_type }),
     ...(item.card?.card_type === undefined ? {} : { cardType: item.card.card_type }),
     cardPresentations: item.events.filter((e) => e.status === 'CARD_PRESENTED').length,
   };
@@ -162,7 +162,9 @@ async function charge(
   for (;;) {
     const item = await search(sandbox, serial, id);
     printEvents(item?.events ?? [], shown);
-    if (item !== undefined && FINAL.has(item.status)) return observe(item, { status: item.status });
+    if (item !== undefined && item.status !== null && FINAL.has(item.status)) {
+      return observe(item, { status: item.status });
+    }
     if (Date.now() > deadline) return observe(item, { status: `not final after ${FOLLOW_MS / 1000} s` });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

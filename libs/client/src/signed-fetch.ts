@@ -6,6 +6,25 @@ export interface Credentials {
 }
 
 /**
+ * The two headers of contract §5 for one request: `path` is the target as sent (query included),
+ * `body` the exact bytes sent, empty for none.
+ */
+export function signedHeaders(
+  credentials: Credentials,
+  method: string,
+  path: string,
+  body = '',
+): { authorization: string; timestamp: string } {
+  return signRequest({
+    merchantId: credentials.merchantId,
+    secret: credentials.secretKey,
+    method,
+    path,
+    body,
+  });
+}
+
+/**
  * Asking again after an answer that leaves the outcome unknown (contract §19): the same request,
  * same `client_transaction_id`, signed anew. Off unless asked for.
  */
@@ -42,13 +61,7 @@ export function signedFetch(
     const url = new URL(request.url);
     const body = request.body === null ? '' : await request.text();
     const once = (): Promise<Response> => {
-      const signed = signRequest({
-        merchantId: credentials.merchantId,
-        secret: credentials.secretKey,
-        method: request.method,
-        path: `${url.pathname}${url.search}`,
-        body,
-      });
+      const signed = signedHeaders(credentials, request.method, `${url.pathname}${url.search}`, body);
       const headers = new Headers(request.headers);
       headers.set('authorization', signed.authorization);
       headers.set('timestamp', signed.timestamp);
