@@ -1,41 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AttemptAbandoned, type PostResult, type WebhookPost } from '@tps/delivery';
+import type { PostResult, WebhookPost } from '@tps/delivery';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
+import { attemptThroughListeners } from './listen-attempt';
 
-/**
- * Makes a webhook attempt through the merchant's `listen` connections (contract §6.1), wherever
- * they are held: the first answer a listener reports is the attempt's outcome, and no answer in
- * `timeoutMs` is a timeout, as a URL that never answers would be.
- */
+/** The dispatcher's way to the merchant's `listen` connections (contract §6.1). */
 @Injectable()
 export class ListenForwarder {
   constructor(@Inject(API_MESSAGES) private readonly messages: ApiMessages) {}
 
   send(merchantId: string, post: WebhookPost, timeoutMs: number, shutdown: AbortSignal): Promise<PostResult> {
-    if (shutdown.aborted) return Promise.reject(new AttemptAbandoned());
-    const attemptId = randomUUID();
-    return new Promise<PostResult>((resolve, reject) => {
-      const end = (): void => {
-        clearTimeout(timer);
-        stop();
-        shutdown.removeEventListener('abort', onShutdown);
-      };
-      const stop = this.messages.subscribe('listen.answer', (answer) => {
-        if (answer.attemptId !== attemptId) return;
-        end();
-        resolve(answer.result);
-      });
-      const timer = setTimeout(() => {
-        end();
-        resolve({ outcome: { error: 'timeout' }, latencyMs: timeoutMs, answerExcerpt: '' });
-      }, timeoutMs);
-      const onShutdown = (): void => {
-        end();
-        reject(new AttemptAbandoned());
-      };
-      shutdown.addEventListener('abort', onShutdown);
-      this.messages.publish('listen.attempt', { attemptId, merchantId, post });
-    });
+    return attemptThroughListeners(this.messages, merchantId, post, timeoutMs, shutdown);
   }
 }

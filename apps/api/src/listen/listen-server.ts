@@ -18,7 +18,7 @@ import { MerchantRateLimiter } from '../auth/merchant-rate-limiter';
 import { MerchantRepository } from '../auth/merchant.repository';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { listeningMerchant } from './listen-authentication';
-import { PRESENCE_REPEAT_MS } from './listener-presence';
+import { PRESENCE_REPEAT_MS } from './presence-book';
 
 /** One open `listen` connection, and the attempts sent to it that it has not answered. */
 interface Listener {
