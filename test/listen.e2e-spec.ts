@@ -39,6 +39,8 @@ interface Verified {
 class VerifyingReceiver {
   readonly verified: Verified[] = [];
   readonly refused: string[] = [];
+  /** Verified deliveries still to answer 503, as a receiver that is briefly down would. */
+  unavailable = 0;
   private readonly server: Server;
 
   constructor(secret: string) {
@@ -57,6 +59,11 @@ class VerifyingReceiver {
             clientTransactionId: event.client_transaction_id,
             webhookId: String(request.headers['webhook-id']),
           });
+          if (this.unavailable > 0) {
+            this.unavailable -= 1;
+            response.writeHead(503).end('down for a moment');
+            return;
+          }
           response.writeHead(200).end('ok');
         } catch (error) {
           this.refused.push(String(error));
@@ -263,6 +270,26 @@ describe('listen --forward-to (contract §6.1)', () => {
     }
   });
 
+  it("retries after the local receiver's 503, as the sandbox retries a URL's", async () => {
+    receiverA.unavailable = 1;
+    const id = await charge(a);
+    await finalDelivered(receiverA, id);
+    await listenA.printed(/ CARD_PRESENTED {2}\S+ {2}--> 503 \(\d+ ms\)$/);
+    const listed = await poll(
+      'the first event to be delivered on its second attempt',
+      async () => {
+        const { data } = await a.client.GET('/sandbox/deliveries', {
+          params: { query: { client_transaction_id: id } },
+        });
+        const first = data?.items[0];
+        return first?.state === 'delivered' ? first : undefined;
+      },
+      10_000,
+    );
+    expect(listed.event_status).toBe('CARD_PRESENTED');
+    expect(listed.attempts.map((attempt) => attempt.status_code)).toEqual([503, 200]);
+  });
+
   it('shows a trigger decline as it happens', async () => {
     const env = { ...process.env, MERCHANT_ID: a.merchantId, SECRET_KEY: a.secretKey };
     const { stdout } = await run(
@@ -290,6 +317,7 @@ describe('listen --forward-to (contract §6.1)', () => {
     const ofB = await charge(b);
     await finalDelivered(receiverB, ofB);
     expect(receiverB.statusesOf(id)).toEqual([]);
+    expect(receiverB.refused).toEqual([]);
     expect(receiverA.statusesOf(ofB)).toEqual([]);
     expect(receiverB.verified.every((v) => v.clientTransactionId === ofB)).toBe(true);
   });
