@@ -2,7 +2,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // test/generated: written by openapi-typescript (npm run openapi:types), checked by a test instead.
+  // libs/client/src/generated: written by openapi-typescript (npm run openapi:types), checked by a test instead.
   {
     ignores: [
       'dist/**',
@@ -11,7 +11,7 @@ export default tseslint.config(
       'data/**',
       '**/*.js',
       '*.mjs',
-      'test/generated/**',
+      'libs/client/src/generated/**',
     ],
   },
   eslint.configs.recommended,

@@ -1,4 +1,4 @@
-import { signRequest } from '@tps/contracts';
+import { createTpsClient, signedFetch, type Credentials, type TpsClient } from '@tps/client';
 
 /**
  * The sandbox URL the tools share: the option given, else SANDBOX_URL, else
@@ -9,38 +9,48 @@ export function sandboxUrl(option: string | undefined): string {
   return (option ?? process.env.SANDBOX_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
 }
 
+/** The account of MERCHANT_ID and SECRET_KEY (the demo merchant by default), as `npm run sign` takes them. */
+export function toolCredentials(): Credentials {
+  return {
+    merchantId: process.env.MERCHANT_ID ?? 'demo-merchant',
+    secretKey: process.env.SECRET_KEY ?? 'demo-secret-key',
+  };
+}
+
 /**
- * Signed calls to the sandbox (contract §5) as the account of MERCHANT_ID and SECRET_KEY (the demo
- * merchant by default), as `npm run sign` takes them.
+ * Signed calls to the sandbox (contract §5) through the typed client (`api`), and `call` for a
+ * request the tool prints as it sends it.
  */
 export class SandboxClient {
-  private readonly merchantId = process.env.MERCHANT_ID ?? 'demo-merchant';
-  private readonly secret = process.env.SECRET_KEY ?? 'demo-secret-key';
+  readonly credentials = toolCredentials();
+  readonly api: TpsClient;
+  private readonly signed = signedFetch(this.credentials);
 
   constructor(
     readonly baseUrl: string,
     private readonly timeoutMs = 10_000,
-  ) {}
+  ) {
+    this.api = createTpsClient({
+      baseUrl,
+      ...this.credentials,
+      fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+    });
+  }
 
-  async call(
+  call(
     method: 'GET' | 'POST',
     path: string,
     body?: unknown,
     accept = 'application/json',
     timeoutMs = this.timeoutMs,
   ): Promise<Response> {
-    const raw = body === undefined ? '' : JSON.stringify(body);
-    const signed = signRequest({ merchantId: this.merchantId, secret: this.secret, method, path, body: raw });
-    return fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: signed.authorization,
-        timestamp: signed.timestamp,
-        accept,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: raw }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    return this.signed(
+      new Request(`${this.baseUrl}${path}`, {
+        method,
+        headers: { accept, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(timeoutMs),
+      }),
+    );
   }
 }

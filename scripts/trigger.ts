@@ -2,13 +2,14 @@
 /**
  * Runs a named scenario of contract §10 (and the §11 controls) and prints the request, the answer
  * and the events, like `stripe trigger` (contract-decisions §18):
- *   npm run trigger -- <scenario> [--terminal SERIAL] [--async] [--sandbox SANDBOX_URL]
+ *   npm run trigger -- <scenario> [--terminal SERIAL] [--async [--webhook-url URL]] [--sandbox SANDBOX_URL]
  *   npm run trigger -- --list
  * The sandbox and the account are taken as `npm run conformance` takes them; the terminal is the
  * first of the account's fleet unless --terminal names one. Exit code 0 when the scenario behaved
  * as named, 1 when it did not, 2 on bad usage, 3 when the sandbox could not be reached.
  */
 import { randomUUID } from 'node:crypto';
+import type { operations } from '@tps/client';
 import { SandboxClient, sandboxUrl } from './sandbox-client';
 import { parseInvocation, USAGE } from './trigger/arguments';
 import { acknowledgementOutcome, differences, syncOutcome, type Observation } from './trigger/outcome';
@@ -21,11 +22,9 @@ const FOLLOW_MS = 90_000;
 const POLL_MS = 250;
 const FINAL = new Set(['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED']);
 
-interface SearchItem {
-  status: string;
-  card: { reading_type?: string; card_type?: string } | null;
-  events: Array<{ event_id: string; status: string; occurred_at: string }>;
-}
+/** One transaction as transaction search answers it (contract §7). */
+type SearchItem =
+  operations['SearchController_onlineSearch_cloud']['responses'][200]['content']['application/json']['items'][number];
 
 function print(text: string): void {
   process.stdout.write(`${text}\n`);
@@ -60,19 +59,20 @@ async function exchange(
 
 /** The first terminal of the account's fleet (§11). */
 async function firstTerminal(sandbox: SandboxClient): Promise<string> {
-  const response = await sandbox.call('GET', '/sandbox/terminals');
-  const fleet = (await bodyOf(response)) as Array<{ serialNumber: string }>;
-  if (response.status !== 200 || !Array.isArray(fleet) || fleet.length === 0) {
+  const { data, response } = await sandbox.api.GET('/sandbox/terminals');
+  if (data === undefined || data.length === 0) {
     throw new Error(`no terminal to use (GET /sandbox/terminals answered ${response.status})`);
   }
-  return fleet[0].serialNumber;
+  return data[0].serialNumber;
 }
 
 async function search(sandbox: SandboxClient, serial: string, id: string): Promise<SearchItem | undefined> {
-  const path = `/terminal/v1/${serial}/sync/transaction_search_online`;
-  const response = await sandbox.call('POST', path, { client_transaction_id: id });
-  if (response.status !== 200) throw new Error(`transaction search answered ${response.status}`);
-  return ((await response.json()) as { items: SearchItem[] }).items[0];
+  const { data, response } = await sandbox.api.POST(
+    '/terminal/v1/{terminalSerial}/sync/transaction_search_online',
+    { params: { path: { terminalSerial: serial } }, body: { client_transaction_id: id } },
+  );
+  if (data === undefined) throw new Error(`transaction search answered ${response.status}`);
+  return data.items[0];
 }
 
 /**
@@ -102,7 +102,7 @@ function observe(item: SearchItem | undefined, base: Observation): Observation {
   if (item === undefined) return base;
   return {
     ...base,
-    ...(item.card?.reading_type === undefined ? {} : { readingType: item.card.reading_type }),
+    ...(item.card?.reading_type == null ? {} : { readingType: item.card.reading_type }),
     ...(item.card?.card_type === undefined ? {} : { cardType: item.card.card_type }),
     cardPresentations: item.events.filter((e) => e.status === 'CARD_PRESENTED').length,
   };
@@ -121,14 +121,17 @@ async function charge(
   scenario: Scenario,
   serial: string,
   async: boolean,
+  webhookUrl: string | undefined,
 ): Promise<Observation> {
   const id = randomUUID();
   const path = `/terminal/v1/${serial}/${async ? 'async' : 'sync'}/charge`;
   const control = scenario.control?.kind === 'card' ? scenario.control.body : undefined;
   let settled = false;
-  const answering = exchange(sandbox, path, chargeBody(scenario, id), CHARGE_TIMEOUT_MS).finally(() => {
-    settled = true;
-  });
+  const answering = exchange(sandbox, path, chargeBody(scenario, id, webhookUrl), CHARGE_TIMEOUT_MS).finally(
+    () => {
+      settled = true;
+    },
+  );
   // A sync charge answers only once the card control has acted, so the control runs beside it.
   const acting =
     control !== undefined && !async ? actOnCard(sandbox, serial, control, () => settled) : undefined;
@@ -159,7 +162,9 @@ async function charge(
   for (;;) {
     const item = await search(sandbox, serial, id);
     printEvents(item?.events ?? [], shown);
-    if (item !== undefined && FINAL.has(item.status)) return observe(item, { status: item.status });
+    if (item !== undefined && item.status !== null && FINAL.has(item.status)) {
+      return observe(item, { status: item.status });
+    }
     if (Date.now() > deadline) return observe(item, { status: `not final after ${FOLLOW_MS / 1000} s` });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -171,12 +176,13 @@ async function run(
   scenario: Scenario,
   serial: string,
   async: boolean,
+  webhookUrl: string | undefined,
 ): Promise<Observation> {
-  if (scenario.control?.kind !== 'offline') return charge(sandbox, scenario, serial, async);
+  if (scenario.control?.kind !== 'offline') return charge(sandbox, scenario, serial, async, webhookUrl);
   const offline = await exchange(sandbox, `/sandbox/terminals/${serial}/offline`, {});
   if (offline.status !== 200) throw new Error(`could not put ${serial} offline`);
   try {
-    return await charge(sandbox, scenario, serial, async);
+    return await charge(sandbox, scenario, serial, async, webhookUrl);
   } finally {
     await exchange(sandbox, `/sandbox/terminals/${serial}/online`, {});
   }
@@ -196,7 +202,7 @@ async function main(): Promise<void> {
   const sandbox = new SandboxClient(sandboxUrl(invocation.sandbox), REQUEST_TIMEOUT_MS);
   const serial = invocation.terminal ?? (await firstTerminal(sandbox));
   print(`scenario ${scenario.name} on ${serial}${invocation.async ? ' (async)' : ''}: ${scenario.summary}`);
-  const observed = await run(sandbox, scenario, serial, invocation.async);
+  const observed = await run(sandbox, scenario, serial, invocation.async, invocation.webhookUrl);
   const problems = differences(scenario.expected, observed);
   if (problems.length === 0) {
     print(

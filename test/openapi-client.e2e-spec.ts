@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { signRequest } from '@tps/contracts';
 import { DEMO_MERCHANT, OpenApiConformance, poll, Stack, WebhookReceiver } from '@tps/testing';
-import type { paths } from './generated/openapi';
+import type { paths } from '@tps/client';
 
-const GENERATED = join(__dirname, 'generated', 'openapi.d.ts');
+const GENERATED = join(__dirname, '..', 'libs', 'client', 'src', 'generated', 'openapi.d.ts');
 const CLI = join(__dirname, '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
 
 /**

@@ -2,12 +2,20 @@ import { parseArgs } from 'node:util';
 import { scenarioNamed, type Scenario } from './scenarios';
 
 export const USAGE =
-  'usage: npm run trigger -- <scenario> [--terminal SERIAL] [--async] [--sandbox SANDBOX_URL]\n' +
+  'usage: npm run trigger -- <scenario> [--terminal SERIAL] [--async [--webhook-url URL]] [--sandbox SANDBOX_URL]\n' +
   '       npm run trigger -- --list\n';
 
 export type Invocation =
   | { kind: 'list' }
-  | { kind: 'run'; scenario: Scenario; terminal?: string; async: boolean; sandbox?: string }
+  | {
+      kind: 'run';
+      scenario: Scenario;
+      terminal?: string;
+      async: boolean;
+      /** The charge's `events_webhook_url`: its events are then delivered (contract §6). */
+      webhookUrl?: string;
+      sandbox?: string;
+    }
   | { kind: 'usage'; problem: string };
 
 /** Reads the command line of `trigger` (without node and the script). */
@@ -22,6 +30,7 @@ export function parseInvocation(argv: string[]): Invocation {
         async: { type: 'boolean' },
         terminal: { type: 'string' },
         sandbox: { type: 'string' },
+        'webhook-url': { type: 'string' },
       },
     });
   } catch (error) {
@@ -41,10 +50,15 @@ export function parseInvocation(argv: string[]): Invocation {
   if (values.terminal !== undefined && !/^[A-Za-z0-9_-]{1,32}$/.test(values.terminal)) {
     return { kind: 'usage', problem: `"${values.terminal}" is not a terminal serial` };
   }
+  const webhookUrl = values['webhook-url'];
+  if (webhookUrl !== undefined && values.async !== true) {
+    return { kind: 'usage', problem: '--webhook-url goes with --async (a sync charge has no webhooks)' };
+  }
   return {
     kind: 'run',
     scenario,
     async: values.async === true,
+    ...(webhookUrl === undefined ? {} : { webhookUrl }),
     ...(values.terminal === undefined ? {} : { terminal: values.terminal }),
     ...(values.sandbox === undefined ? {} : { sandbox: values.sandbox }),
   };

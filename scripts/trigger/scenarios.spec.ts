@@ -71,6 +71,14 @@ describe('trigger command line', () => {
       sandbox: 'http://127.0.0.1:4000',
     });
     expect(parseInvocation(['--list'])).toEqual({ kind: 'list' });
+    expect(parseInvocation(['decline-51', '--async', '--webhook-url', 'http://localhost:4000/hook'])).toEqual(
+      {
+        kind: 'run',
+        scenario: scenarioNamed('decline-51'),
+        async: true,
+        webhookUrl: 'http://localhost:4000/hook',
+      },
+    );
   });
 
   it.each([
@@ -80,6 +88,7 @@ describe('trigger command line', () => {
     [['approve', '--terminal', 'a b'], 'not a terminal serial'],
     [['approve', '--colour'], "Unknown option '--colour'"],
     [['--list', 'approve'], '--list takes no scenario'],
+    [['approve', '--webhook-url', 'http://localhost:4000/hook'], '--webhook-url goes with --async'],
   ])('refuses %j', (argv, problem) => {
     const invocation = parseInvocation(argv);
     expect(invocation.kind).toBe('usage');

@@ -134,11 +134,19 @@ export function scenarioList(): string {
   return SCENARIOS.map((s) => `${s.name.padEnd(width)}  ${s.summary}\n`).join('');
 }
 
-/** A charge body whose total (centavos) ends in the scenario's two digits (§10). */
-export function chargeBody(scenario: Scenario, clientTransactionId: string): Record<string, unknown> {
+/**
+ * A charge body whose total (centavos) ends in the scenario's two digits (§10), with the URL its
+ * events are delivered to when one is given.
+ */
+export function chargeBody(
+  scenario: Scenario,
+  clientTransactionId: string,
+  webhookUrl?: string,
+): Record<string, unknown> {
   return {
     amount: { iva: 1600, subtotal_iva: 10_000 + Number(scenario.ending), subtotal_iva0: 0 },
     client_transaction_id: clientTransactionId,
     metadata: { reference: `trigger ${scenario.name}` },
+    ...(webhookUrl === undefined ? {} : { events_webhook_url: webhookUrl }),
   };
 }

@@ -19,6 +19,7 @@ import { HealthController } from './health/health.controller';
 import { HomeController } from './home/home.controller';
 import { ReadyController } from './health/ready.controller';
 import { LinkModule } from './link/link.module';
+import { ListenModule } from './listen/listen.module';
 import { LiveModule } from './live/live.module';
 import { MessagesModule } from './messages/messages.module';
 import { MeteredExceptionFilter } from './metrics/metered-exception.filter';
@@ -43,6 +44,7 @@ export class AppModule {
             ConsoleModule,
             AccountsModule,
             ConformanceModule,
+            ListenModule,
           ]
         : [];
     return {

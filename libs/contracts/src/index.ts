@@ -6,3 +6,4 @@ export * from './dto/validators';
 export * from './entry-modes';
 export * from './transaction-search';
 export * from './dto/print-job';
+export * from './listen';

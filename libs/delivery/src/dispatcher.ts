@@ -31,6 +31,8 @@ export interface DeliveryTarget {
   eventId: string;
   /** The merchant's `whsec_` secret when it has one: the attempt is then signed. */
   signingSecret: string | null;
+  /** The merchant the delivery is for: its `listen` connection, when open, takes the attempt. */
+  merchantId: string;
 }
 
 export interface RecordedAttempt extends PostResult {
@@ -65,7 +67,7 @@ export interface Timers {
 
 export interface DispatcherDeps {
   store: DeliveryStore;
-  send: (post: WebhookPost, shutdown: AbortSignal) => Promise<PostResult>;
+  send: (post: WebhookPost, shutdown: AbortSignal, merchantId: string) => Promise<PostResult>;
   schedule: RetrySchedule;
   now: () => number;
   random: () => number;
@@ -339,7 +341,11 @@ export class Dispatcher {
         : { ...signWebhook(target.signingSecret, target.eventId, Math.floor(at / 1000), target.body) };
     let result: PostResult;
     try {
-      result = await this.deps.send({ url: target.url, body: target.body, headers }, this.shutdown.signal);
+      result = await this.deps.send(
+        { url: target.url, body: target.body, headers },
+        this.shutdown.signal,
+        target.merchantId,
+      );
     } catch (error) {
       if (error instanceof AttemptAbandoned) return;
       throw error;

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { LISTEN_PATH } from '@tps/contracts';
 import { ContractError } from '@tps/domain';
 import {
   CONTROL_PATH,
@@ -96,6 +97,8 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const path = (request.url ?? '').split('?')[0];
+    // The sandbox's `listen` connections have their own server (contract §6.1).
+    if (path === LISTEN_PATH && this.config.PROFILE === 'sandbox') return;
     const token = request.headers[LINK_TOKEN_HEADER];
     if (typeof token !== 'string' || !sameSecret(token, this.config.LINK_SECRET)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');

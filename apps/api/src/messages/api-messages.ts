@@ -1,5 +1,5 @@
 import type { TransactionEvent } from '@tps/contracts';
-import type { PendingDelivery } from '@tps/delivery';
+import type { PendingDelivery, PostResult, WebhookPost } from '@tps/delivery';
 import type { PrintJobReport } from '@tps/link';
 import type { MessagePort } from '@tps/messaging';
 
@@ -22,6 +22,19 @@ export interface ApiTopics {
    * run (contract §17) scores a receiver by the searches it makes. Nothing is stored for it.
    */
   'search.call': { merchantId: string; clientTransactionId?: string };
+  /**
+   * A `listen` connection of the merchant is open in some process (contract §6.1): said when it
+   * opens and again while it stays open, so a process started later learns of it; `open: false`
+   * when it closes.
+   */
+  'listen.presence': { merchantId: string; listenerId: string; open: boolean };
+  /**
+   * A webhook attempt for the merchant's listeners. The post carries the signed headers, never the
+   * signing secret.
+   */
+  'listen.attempt': { attemptId: string; merchantId: string; post: WebhookPost };
+  /** What a listener's local receiver answered to an attempt: the attempt's outcome. */
+  'listen.answer': { attemptId: string; result: PostResult };
 }
 
 export type ApiMessages = MessagePort<ApiTopics>;

@@ -11,7 +11,12 @@ import type { Unsubscribe } from '@tps/messaging';
 import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/api-config';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ApiMetrics } from '../metrics/api-metrics';
+import { ListenForwarder } from '../listen/listen-forwarder';
+import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryRepository } from './delivery.repository';
+
+/** The time a listener's answer may take beyond the receiver's own timeout: two trips over the internet. */
+const LISTEN_MARGIN_MS = 5000;
 
 /** The service's one webhook dispatcher: resumes the outbox at start, cuts it cleanly at stop. */
 @Injectable()
@@ -31,13 +36,19 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     store: DeliveryRepository,
     @Inject(API_MESSAGES) messages: ApiMessages,
     metrics: ApiMetrics,
+    presence: ListenerPresence,
+    listen: ListenForwarder,
   ) {
     const connections = new Agent({ connect: guardedConnector(destinationRules(config)) });
     this.connections = connections;
     this.dispatcher = new Dispatcher({
       store,
-      send: (post, shutdown) =>
-        postWebhook(post, { timeoutMs: config.WEBHOOK_TIMEOUT_MS, shutdown, dispatcher: connections }),
+      // A merchant that listens (contract §6.1) gets its attempts there, its listener's answer
+      // being the outcome; the margin covers the trip to the listener and back.
+      send: (post, shutdown, merchantId) =>
+        presence.isListening(merchantId)
+          ? listen.send(merchantId, post, config.WEBHOOK_TIMEOUT_MS + LISTEN_MARGIN_MS, shutdown)
+          : postWebhook(post, { timeoutMs: config.WEBHOOK_TIMEOUT_MS, shutdown, dispatcher: connections }),
       schedule: scaledSchedule(config.WEBHOOK_RETRY_SCALE),
       now: () => Date.now(),
       random: () => Math.random(),

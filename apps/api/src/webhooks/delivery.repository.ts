@@ -195,6 +195,7 @@ export class DeliveryRepository implements DeliveryStore {
           body: delivery.payload,
           eventId: delivery.eventId,
           signingSecret: null,
+          merchantId: delivery.merchantId,
         };
         targets.set(delivery.id, firstTarget);
         return { ...pendingOf(delivery), firstTarget };
@@ -262,14 +263,22 @@ export class DeliveryRepository implements DeliveryStore {
       url: string;
       body: string;
       event_id: string;
+      merchant_id: string;
       secret: string | null;
     }>(
-      'SELECT d.url AS url, d.payload AS body, d.event_id AS event_id, m.webhook_secret AS secret ' +
+      'SELECT d.url AS url, d.payload AS body, d.event_id AS event_id, d.merchant_id AS merchant_id, ' +
+        'm.webhook_secret AS secret ' +
         'FROM webhook_deliveries d LEFT JOIN merchants m ON m.merchant_id = d.merchant_id WHERE d.id = ?',
       [id],
     );
     if (row === undefined) return null;
-    return { url: row.url, body: row.body, eventId: row.event_id, signingSecret: row.secret ?? null };
+    return {
+      url: row.url,
+      body: row.body,
+      eventId: row.event_id,
+      signingSecret: row.secret ?? null,
+      merchantId: row.merchant_id,
+    };
   }
 
   /**

@@ -1,16 +1,27 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ListenForwarder } from '../listen/listen-forwarder';
+import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryEntity } from './delivery.entity';
 import { DeliveryRepository } from './delivery.repository';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 
-/** The webhook outbox and its dispatcher, in every profile. */
+/**
+ * The webhook outbox and its dispatcher, in every profile; attempts for a merchant with a `listen`
+ * connection open go through it (contract §6.1).
+ */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity])],
-  providers: [DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
+  providers: [
+    DeliveryRepository,
+    DeliveryDispatcher,
+    WebhookSecretRepository,
+    ListenerPresence,
+    ListenForwarder,
+  ],
   exports: [DeliveryRepository, WebhookSecretRepository],
 })
 export class WebhooksModule {}

@@ -1,0 +1,35 @@
+import type { IncomingMessage } from 'node:http';
+import { ContractError } from '@tps/domain';
+import { checkTimestamp, parseAuthorization, signatureMatches } from '../auth/request-signature';
+import type { MerchantRepository } from '../auth/merchant.repository';
+
+/**
+ * The merchant a `listen` upgrade is signed by, as every route signs (contract §5): a GET of the
+ * request target with an empty body. Throws the contract's AUTH errors otherwise.
+ */
+export async function listeningMerchant(
+  request: IncomingMessage,
+  merchants: MerchantRepository,
+): Promise<string> {
+  const header = (name: string): string | undefined => {
+    const value = request.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const credentials = parseAuthorization(header('authorization'));
+  const timestamp = checkTimestamp(header('timestamp'), Math.floor(Date.now() / 1000));
+  const merchant = await merchants.findById(credentials.merchantId);
+  if (
+    merchant === null ||
+    !signatureMatches(
+      merchant.secretKey,
+      credentials.signature,
+      timestamp,
+      'GET',
+      request.url ?? '',
+      Buffer.alloc(0),
+    )
+  ) {
+    throw new ContractError('AUTH-001', 'unknown merchant or wrong signature');
+  }
+  return merchant.merchantId;
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { LISTEN_PATH, parseListenAnswer, type ListenAnswer, type ListenDelivery } from '@tps/contracts';
+import { ANSWER_EXCERPT_BYTES, type PostResult } from '@tps/delivery';
+import { toContractError } from '@tps/http';
+import type { Unsubscribe } from '@tps/messaging';
+import { MerchantRateLimiter } from '../auth/merchant-rate-limiter';
+import { MerchantRepository } from '../auth/merchant.repository';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
+import { listeningMerchant } from './listen-authentication';
+import { PRESENCE_REPEAT_MS } from './presence-book';
+
+/** One open `listen` connection, and the attempts sent to it that it has not answered. */
+interface Listener {
+  id: string;
+  merchantId: string;
+  ws: WebSocket;
+  unanswered: Set<string>;
+  alive: boolean;
+}
+
+/** A listener's message that is not an answer closes its connection with this code (policy). */
+const POLICY_VIOLATION = 1008;
+
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)).toString('utf8');
+}
+
+function resultOf(answer: ListenAnswer): PostResult {
+  return {
+    outcome:
+      answer.status_code === undefined
+        ? { error: answer.error ?? 'network_error' }
+        : { statusCode: answer.status_code },
+    latencyMs: answer.latency_ms,
+    answerExcerpt: Buffer.from(answer.excerpt).subarray(0, ANSWER_EXCERPT_BYTES).toString('utf8'),
+  };
+}
+
+/**
+ * The sandbox's end of `listen` (contract §6.1): accepts a merchant's signed WebSocket, tells the
+ * message port it is open, and sends it every webhook attempt for that merchant. A listener
+ * answers only attempts it was sent, so it can neither see nor settle another merchant's.
+ */
+@Injectable()
+export class ListenServer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Listen');
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly listeners = new Map<string, Listener>();
+  private readonly unsubscribe: Unsubscribe;
+  private beat: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly merchants: MerchantRepository,
+    private readonly limiter: MerchantRateLimiter,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
+  ) {
+    this.unsubscribe = messages.subscribe('listen.attempt', ({ attemptId, merchantId, post }) => {
+      const delivery: ListenDelivery = {
+        type: 'delivery',
+        attempt_id: attemptId,
+        url: post.url,
+        headers: post.headers,
+        body: post.body,
+      };
+      const frame = JSON.stringify(delivery);
+      for (const listener of this.listeners.values()) {
+        if (listener.merchantId !== merchantId) continue;
+        listener.unanswered.add(attemptId);
+        listener.ws.send(frame);
+      }
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if ((request.url ?? '').split('?')[0] !== LISTEN_PATH) return;
+      this.upgrade(request, socket, head).catch((error: unknown) => {
+        this.logger.error(`listen upgrade failed: ${String(error)}`);
+        socket.destroy();
+      });
+    });
+    this.beat = setInterval(() => this.heartbeat(), PRESENCE_REPEAT_MS);
+    this.beat.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.beat);
+    this.unsubscribe();
+    for (const listener of this.listeners.values()) listener.ws.terminate();
+    this.wss.close();
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    let merchantId: string;
+    try {
+      merchantId = await listeningMerchant(request, this.merchants);
+      this.limiter.consume(merchantId);
+    } catch (error) {
+      const refusal = toContractError(error);
+      const body = JSON.stringify(refusal.toBody());
+      socket.end(
+        `HTTP/1.1 ${refusal.status} Refused\r\ncontent-type: application/json\r\n` +
+          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, merchantId));
+  }
+
+  private accept(ws: WebSocket, merchantId: string): void {
+    const listener: Listener = { id: randomUUID(), merchantId, ws, unanswered: new Set(), alive: true };
+    this.listeners.set(listener.id, listener);
+    this.logger.log(`merchant ${merchantId} listens (${listener.id})`);
+    ws.on('pong', () => (listener.alive = true));
+    ws.on('message', (data: RawData) => this.onAnswer(listener, data));
+    ws.on('close', () => this.drop(listener));
+    ws.on('error', (error) => this.logger.warn(`listener ${listener.id}: ${String(error)}`));
+    this.announce(listener, true);
+  }
+
+  private onAnswer(listener: Listener, data: RawData): void {
+    const answer = parseListenAnswer(textOf(data));
+    if (answer === null) {
+      listener.ws.close(POLICY_VIOLATION, 'not a listen answer');
+      return;
+    }
+    if (!listener.unanswered.has(answer.attempt_id)) return;
+    // The first answer settles the attempt; the merchant's other listeners here need not.
+    for (const other of this.listeners.values()) other.unanswered.delete(answer.attempt_id);
+    this.messages.publish('listen.answer', { attemptId: answer.attempt_id, result: resultOf(answer) });
+  }
+
+  /** A closed connection: what it left unanswered, and nobody else here holds, was cut. */
+  private drop(listener: Listener): void {
+    if (!this.listeners.delete(listener.id)) return;
+    this.announce(listener, false);
+    for (const attemptId of listener.unanswered) {
+      const heldElsewhere = [...this.listeners.values()].some((other) => other.unanswered.has(attemptId));
+      if (heldElsewhere) continue;
+      this.messages.publish('listen.answer', {
+        attemptId,
+        result: { outcome: { error: 'connection_reset' }, latencyMs: 0, answerExcerpt: '' },
+      });
+    }
+    this.logger.log(`merchant ${listener.merchantId} stopped listening (${listener.id})`);
+  }
+
+  private announce(listener: Listener, open: boolean): void {
+    this.messages.publish('listen.presence', {
+      merchantId: listener.merchantId,
+      listenerId: listener.id,
+      open,
+    });
+  }
+
+  /** Ends connections that stopped answering pings, and says again that the others are open. */
+  private heartbeat(): void {
+    for (const listener of this.listeners.values()) {
+      if (!listener.alive) {
+        listener.ws.terminate();
+        this.drop(listener);
+        continue;
+      }
+      listener.alive = false;
+      listener.ws.ping();
+      this.announce(listener, true);
+    }
+  }
+}
