@@ -18,8 +18,8 @@ const SerialParam = (): MethodDecorator =>
   ApiParam({
     name: 'serial',
     description: "one of the merchant's terminals (NF-002 otherwise)",
-    schema: { type: 'string', pattern: SERIAL_PATTERN.source },
-    example: 'SIM0000002',
+    // In the schema: @nestjs/swagger keeps a parameter's own example only without a schema.
+    schema: { type: 'string', pattern: SERIAL_PATTERN.source, example: 'SIM0000002' },
   });
 
 @ApiTags('sandbox')
