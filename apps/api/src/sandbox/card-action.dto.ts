@@ -5,11 +5,17 @@ import { ContractError, READING_TYPES, type ReadingType } from '@tps/domain';
 import type { CardAction } from '@tps/link';
 
 /** Body of `POST /sandbox/terminals/{serial}/card`: the cardholder at the terminal's screen. */
-// Contract §11: presenting a card says how it is read.
+const READING_TYPE = { type: 'string', enum: READING_TYPES };
+
+// Contract §11: presenting a card says how it is read. Each branch names every field, so that
+// generators type it as a union and example checkers see no field left unevaluated.
 @ApiSchemaRules({
   oneOf: [
-    { properties: { action: { const: 'cancel' } }, required: ['action'] },
-    { properties: { action: { const: 'present' } }, required: ['action', 'reading_type'] },
+    { properties: { action: { const: 'cancel' }, reading_type: READING_TYPE }, required: ['action'] },
+    {
+      properties: { action: { const: 'present' }, reading_type: READING_TYPE },
+      required: ['action', 'reading_type'],
+    },
   ],
 })
 export class CardActionDto {
