@@ -8,7 +8,7 @@ type Body = Record<string, unknown>;
  * example can name one that exists: on a fresh sandbox it is 404 NF-001; "Try it out" with the
  * `transaction_reference` of your own charge's `rawResponse` in its place.
  */
-export const EXAMPLE_REFERENCE = '6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e';
+const EXAMPLE_REFERENCE = '6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e';
 
 /** Total 116.00 MXN: its centavos end in 00, which the sandbox approves (contract §10). */
 const AMOUNT = { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 };
@@ -18,7 +18,7 @@ const METADATA = { reference: 'order-1234' };
  * A UUID of its own for each operation, the same in every document: an example tried twice is a
  * repeat (the first answer again, contract §5), and no two operations share an idempotency key.
  */
-export function exampleId(operationId: string): string {
+function exampleId(operationId: string): string {
   const hex = createHash('sha256').update(operationId).digest('hex');
   const variant = '89ab'[parseInt(hex[16], 16) % 4];
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
@@ -35,7 +35,7 @@ const search = () => ({ operation_type: 'charge', status: 'APPROVAL', limit: 10 
 /**
  * The example body of every operation that takes one, by method and path with the Cloud form's
  * serial left out (both forms take the same body). Sandbox values: amounts that approve, the
- * seeded fleet, no webhook URL (optional, and a sandbox cannot reach an integrator's machine).
+ * seeded fleet, no webhook URL where it is optional (an example's would be nobody's receiver).
  */
 const EXAMPLES: Record<string, (id: string) => Body> = {
   'POST /terminal/v1/sync/charge': payment({ amount: AMOUNT }),
@@ -72,7 +72,8 @@ const EXAMPLES: Record<string, (id: string) => Body> = {
   'POST /sandbox/terminals/{serial}/card': () => ({ action: 'present', reading_type: 'CHIP' }),
   'POST /sandbox/clock': () => ({ advance_seconds: 3600 }),
   'POST /sandbox/accounts': () => ({ terminals: 2, pace: 'instant' }),
-  // A receiver on the sandbox's own machine (a sandbox reaches no other): start one there first.
+  // A receiver on the sandbox's own machine, never an outside host: start one there first
+  // (examples/webhook-receiver).
   'POST /sandbox/conformance-runs': () => ({
     url: 'http://127.0.0.1:4000/webhooks/payments',
     cases: ['fast-ack', 'duplicate-event'],
