@@ -49,6 +49,27 @@ describe('/docs "Try it out" on any host and port', () => {
     // The page, its scripts and "Try it out" all ran under the /docs policy without a refusal.
     expect(browser.cspViolations).toEqual([]);
   });
+
+  it('fills in a current timestamp and the example body: a charge executed as shown is approved', async () => {
+    const opened = Math.floor(Date.now() / 1000);
+    const operation = page.locator('.opblock-post', {
+      has: page.locator('[data-path="/terminal/v1/sync/charge"]'),
+    });
+    await operation.locator('.opblock-summary').first().click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    const timestamp = Number(await operation.locator('tr[data-param-name="timestamp"] input').inputValue());
+    // The time the page was opened (earlier in this suite), never a fixed example's.
+    expect(Math.abs(timestamp - opened)).toBeLessThan(300);
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+    await status.waitFor();
+    expect((await status.innerText()).trim()).toBe('200');
+    const answer = JSON.parse(
+      await operation.locator('.live-responses-table tbody .microlight').first().innerText(),
+    );
+    expect(answer).toEqual(expect.objectContaining({ approved: true }));
+    expect(browser.cspViolations).toEqual([]);
+  });
 });
 
 describe('the address itself, and CORS (sandbox profile)', () => {

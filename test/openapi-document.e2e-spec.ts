@@ -3,6 +3,7 @@ import { requestSignature } from '@tps/contracts';
 import { LIFECYCLE_STATUSES } from '@tps/domain';
 import { Stack } from '@tps/testing';
 import { signDocsRequest } from '../apps/api/src/openapi/docs-request-signer';
+import { currentTimestamp } from '../apps/api/src/openapi/docs-timestamp';
 import type { Json } from './payment-helpers';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -64,6 +65,36 @@ describe('the OpenAPI document a client can trust', () => {
     for (const part of ['HMAC-SHA512', 'timestamp + "\\n" + METHOD', VECTOR_BODY, signature]) {
       expect(scheme.description).toContain(part);
     }
+  });
+
+  it('names every unsigned route in the signature scheme: each public operation, the pages, /metrics', async () => {
+    const scheme = document.components.securitySchemes.merchantSignature as Json;
+    const unsigned = operations.filter(({ operation }) => operation.security?.length === 0);
+    expect(unsigned.length).toBeGreaterThan(0);
+    for (const { route } of unsigned) expect(scheme.description).toContain(`\`${route}\``);
+    for (const page of ['`/openapi.json`', '`/openapi.yaml`', '`/console`', '`/docs`', '`GET /metrics`'])
+      expect(scheme.description).toContain(page);
+    // Each named one answers without a signature.
+    for (const path of ['/', '/health', '/ready', '/openapi.yaml', '/docs', '/console']) {
+      expect([path, (await fetch(`${stack.apiUrl}${path}`)).status]).not.toEqual([path, 401]);
+    }
+  });
+
+  it('shows no fixed time for the timestamp header: /docs fills in the time the page was opened', async () => {
+    const timestamp = document.components.parameters.timestamp as Json;
+    expect(timestamp.required).toBe(true);
+    expect(timestamp.example).toBeUndefined();
+    expect(timestamp.schema.example).toBeUndefined();
+    const init = await (await fetch(`${stack.apiUrl}/docs/swagger-ui-init.js`)).text();
+    expect(init).toContain(`"parameterMacro": ${currentTimestamp.toString()}`);
+    const page = runInNewContext(`(${currentTimestamp.toString()})`, {
+      Date,
+      Math,
+      String,
+    }) as typeof currentTimestamp;
+    const now = Math.floor(Date.now() / 1000);
+    expect(Number(page({}, { in: 'header', name: 'timestamp' }))).toBeGreaterThanOrEqual(now);
+    expect(page({}, { in: 'query', name: 'limit', default: 5 })).toBe(5);
   });
 
   it('lets "Try it out" in /docs sign requests in the page, with the source text Swagger UI gets', async () => {
@@ -196,5 +227,11 @@ describe('the OpenAPI document a client can trust', () => {
     expect(hooks['print.finished'].post.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/PrintWebhookPayloadDoc',
     });
+    // The service sends the print callback (the terminal only reports the job's end), keyed by the job.
+    expect(hooks['print.finished'].post.description).toMatch(/^Sent by the service/);
+    const webhookId = (hooks['print.finished'].post.parameters as Json[]).find(
+      (p) => p.name === 'webhook-id',
+    );
+    expect(webhookId?.description).toContain('`printJobId`');
   });
 });

@@ -10,6 +10,7 @@ import { ApiMetrics } from './metrics/api-metrics';
 import { serveMetrics } from './metrics/metrics-endpoint';
 import { requestMetrics } from './metrics/request-metrics';
 import { signDocsRequest } from './openapi/docs-request-signer';
+import { currentTimestamp } from './openapi/docs-timestamp';
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { securityHeaders } from './http/security-headers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
@@ -56,7 +57,8 @@ export async function createApi(
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     // "Try it out" signs each request in the browser from the merchant id and secret typed in.
-    swaggerOptions: { requestInterceptor: signDocsRequest },
+    // The timestamp field shows the time the page was opened, never a fixed, stale example.
+    swaggerOptions: { requestInterceptor: signDocsRequest, parameterMacro: currentTimestamp },
   });
   return app;
 }

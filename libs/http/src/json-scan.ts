@@ -1,10 +1,11 @@
+import { PROTOTYPE_KEYS as RESERVED_KEYS } from '@tps/contracts';
 import type { ErrorCode } from '@tps/domain';
 
 /** Contract §4: objects and arrays nest at most this deep. */
 export const MAX_JSON_DEPTH = 64;
 
 /** Keys that name an object's prototype machinery: never a field of the contract. */
-const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(RESERVED_KEYS);
 
 export interface JsonRefusal {
   code: Extract<ErrorCode, 'PAR-001' | 'PAR-002'>;

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
-import { IsFlatStringMap, IsWebhookUrl } from '@tps/contracts/dto';
+import { IsFlatStringMap, IsWebhookUrl, METADATA_SCHEMA, WEBHOOK_URL_SCHEMA } from '@tps/contracts/dto';
 
 /** Body of a sync abort: the operation to abort, or none for whatever runs (contract §2). */
 export class SyncAbortDto {
@@ -16,12 +16,15 @@ export class AsyncAbortDto extends SyncAbortDto {
   @IsUUID()
   client_transaction_id!: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } })
+  @ApiPropertyOptional({ ...METADATA_SCHEMA, example: { reference: 'order-1234' } })
   @IsOptional()
   @IsFlatStringMap()
   metadata?: Record<string, string>;
 
-  @ApiPropertyOptional({ format: 'uri', description: "transaction webhook for the abort's own events" })
+  @ApiPropertyOptional({
+    ...WEBHOOK_URL_SCHEMA,
+    description: "transaction webhook for the abort's own events",
+  })
   @IsOptional()
   @IsWebhookUrl()
   events_webhook_url?: string;

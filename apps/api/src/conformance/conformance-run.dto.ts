@@ -1,29 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  MaxLength,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsOptional } from 'class-validator';
+import { IsWebhookUrl, WEBHOOK_URL_SCHEMA } from '@tps/contracts/dto';
 import { CASE_NAMES, type CaseName } from './conformance-cases';
 
 /** Body of `POST /sandbox/conformance-runs` (contract §17). */
 export class StartConformanceRunDto {
   @ApiProperty({
-    example: 'https://pos.example.com/webhooks/payments',
+    ...WEBHOOK_URL_SCHEMA,
+    example: 'http://127.0.0.1:4000/webhooks/payments',
     description: "the receiver under test; the profile's webhook URL rules apply (PAR-004)",
   })
-  @IsString()
-  @MaxLength(2048)
+  @IsWebhookUrl()
   url!: string;
 
   @ApiPropertyOptional({
     type: 'array',
     items: { type: 'string', enum: [...CASE_NAMES] },
+    minItems: 1,
+    maxItems: CASE_NAMES.length,
+    uniqueItems: true,
     example: ['gap-reconcile', 'out-of-order'],
     description: 'the cases to run; every case when omitted',
   })

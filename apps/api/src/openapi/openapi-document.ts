@@ -14,19 +14,21 @@ import {
   ErrorBodyDoc,
   PrintWebhookPayloadDoc,
   SearchAnswerDoc,
+  SERIAL_PATTERN,
   TransactionEventDoc,
 } from '@tps/contracts/dto';
 import { ERROR_CATALOGUE, type ErrorCode } from '@tps/domain';
 import { REQUEST_ID_HEADER } from '@tps/http';
 import { PUBLIC_EXTENSION } from '../auth/public-route.decorator';
-import { SERIAL_PATTERN } from '../terminals/terminal-serial.pipe';
 import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
 import { ANY_ROUTE_ERRORS, ERROR_CODES_EXTENSION, SIGNED_ERRORS } from './api-errors.decorator';
 import { ERROR_MEANINGS } from './error-meanings';
 import { toOpenApi31 } from './openapi-31';
+import { requestExample } from './request-examples';
+import { stateEnforcedLimits } from './schema-limits';
 import {
   SIGNATURE_SCHEME,
-  SIGNATURE_SECURITY_SCHEME,
+  signatureSecurityScheme,
   TIMESTAMP_HEADER,
   TIMESTAMP_PARAMETER,
 } from './signature-scheme';
@@ -72,7 +74,6 @@ function skeleton(): Omit<OpenAPIObject, 'paths'> {
     .setLicense('UNLICENSED', 'http://localhost:3000/docs')
     // Relative: the document works as served, whatever host, port or proxy it is reached by.
     .addServer('/', 'this sandbox: the scheme, host and port this document was served from')
-    .addSecurity(SIGNATURE_SCHEME, SIGNATURE_SECURITY_SCHEME)
     .addSecurityRequirements(SIGNATURE_SCHEME);
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const document = builder.build();
@@ -197,6 +198,14 @@ function finishOperation(operation: OperationObject & Record<string, unknown>): 
   }
 }
 
+/** The operation's example body, which "Try it out" and samplers take as they are (request-examples.ts). */
+function addRequestExample(method: string, template: string, operation: OperationObject): void {
+  const body = operation.requestBody;
+  const json = body === undefined || '$ref' in body ? undefined : body.content['application/json'];
+  if (json === undefined) return;
+  json.example = requestExample(method, template, operation.operationId ?? '');
+}
+
 /**
  * Completes what the decorators state with what holds for every route by construction: the
  * global signature guard (every route but the public ones), the shared error body and codes,
@@ -204,10 +213,15 @@ function finishOperation(operation: OperationObject & Record<string, unknown>): 
  * answers keep to as well.
  */
 function finish(document: OpenAPIObject): OpenAPIObject {
+  const unsigned: string[] = [];
   for (const [template, path] of Object.entries(document.paths)) {
-    for (const operation of Object.values(path) as Array<OperationObject & Record<string, unknown>>) {
+    for (const [method, operation] of Object.entries(path) as Array<
+      [string, OperationObject & Record<string, unknown>]
+    >) {
+      if (operation[PUBLIC_EXTENSION] === true) unsigned.push(`${method.toUpperCase()} ${template}`);
       nameForm(template, operation);
       finishOperation(operation);
+      addRequestExample(method, template, operation);
     }
   }
   // Closed objects both ways: a request with an unknown field is refused (PAR-001), and an
@@ -215,11 +229,13 @@ function finish(document: OpenAPIObject): OpenAPIObject {
   for (const schema of Object.values(document.components?.schemas ?? {})) {
     if (!('$ref' in schema) && schema.properties !== undefined) schema.additionalProperties ??= false;
   }
+  stateEnforcedLimits(document.components?.schemas ?? {});
   return toOpenApi31({
     ...document,
     webhooks: webhooks(),
     components: {
       ...document.components,
+      securitySchemes: { [SIGNATURE_SCHEME]: signatureSecurityScheme(unsigned) },
       parameters: {
         ...document.components?.parameters,
         [TIMESTAMP_PARAMETER]: TIMESTAMP_HEADER,

@@ -2,17 +2,27 @@ import type { ParameterObject, SecuritySchemeObject } from '@nestjs/swagger';
 
 export const SIGNATURE_SCHEME = 'merchantSignature';
 
+/** What answers without a merchant signature and is not an operation of the document. */
+const OUTSIDE_THE_DOCUMENT = [
+  'the pages and documents (`/docs` and its assets, `/openapi.json`, `/openapi.yaml`, `/console` and its assets)',
+  '`GET /metrics`, which takes its own bearer token (`METRICS_TOKEN`) or is served on `METRICS_PORT`',
+  'the CORS preflights (`OPTIONS`, sandbox profile)',
+];
+
 /**
  * The request signature of contract §5, described exactly. It is not HTTP Basic authentication
  * (the password would be the secret itself), so it is declared as a header key with the recipe.
+ * `unsigned` are the document's operations marked public (`METHOD /path`), read from the routes.
  */
-export const SIGNATURE_SECURITY_SCHEME: SecuritySchemeObject = {
+export const signatureSecurityScheme = (unsigned: readonly string[]): SecuritySchemeObject => ({
   type: 'apiKey',
   in: 'header',
   name: 'Authorization',
   description: [
-    'Every route is signed with the merchant id and secret key, except `GET /`, `GET /health`, `GET /ready`,',
-    '`POST /sandbox/accounts` and the pages and documents (`/docs`, `/openapi.json`, `/console`).',
+    'Every route is signed with the merchant id and secret key, except:',
+    '',
+    ...[...unsigned.map((route) => `\`${route}\``), ...OUTSIDE_THE_DOCUMENT].map((what) => `- ${what}`),
+    '',
     'Send two headers:',
     '',
     '- `timestamp`: Unix time in seconds (UTC), within ±300 s of the real clock (AUTH-002 otherwise).',
@@ -40,16 +50,20 @@ export const SIGNATURE_SECURITY_SCHEME: SecuritySchemeObject = {
     'seeds `demo-merchant:demo-secret-key`): the page signs each "Try it out" request itself with Web',
     'Crypto and sends the two headers; the secret never leaves the page.',
   ].join('\n'),
-};
+});
 
 export const TIMESTAMP_PARAMETER = 'timestamp';
 
-/** The `timestamp` header of every signed route, as a shared parameter. */
+/**
+ * The `timestamp` header of every signed route, as a shared parameter. No `example`: any fixed
+ * time is refused five minutes after it; `/docs` fills in the time of the page and signs with
+ * the time of sending (`currentTimestamp`, `signDocsRequest`).
+ */
 export const TIMESTAMP_HEADER: ParameterObject = {
   name: 'timestamp',
   in: 'header',
   required: true,
-  description: 'Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock',
+  description:
+    'the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock',
   schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-  example: '1795334400',
 };

@@ -1,16 +1,31 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, ValidateIf } from 'class-validator';
+import { ApiSchemaRules } from '@tps/contracts/dto';
 import { ContractError, READING_TYPES, type ReadingType } from '@tps/domain';
 import type { CardAction } from '@tps/link';
 
 /** Body of `POST /sandbox/terminals/{serial}/card`: the cardholder at the terminal's screen. */
+const READING_TYPE = { type: 'string', enum: READING_TYPES };
+
+// Contract §11: presenting a card says how it is read. Each branch names every field, so that
+// generators type it as a union and example checkers see no field left unevaluated.
+@ApiSchemaRules({
+  oneOf: [
+    { properties: { action: { const: 'cancel' }, reading_type: READING_TYPE }, required: ['action'] },
+    {
+      properties: { action: { const: 'present' }, reading_type: READING_TYPE },
+      required: ['action', 'reading_type'],
+    },
+  ],
+})
 export class CardActionDto {
   @ApiProperty({ enum: ['present', 'cancel'] })
   @IsIn(['present', 'cancel'])
   action!: CardAction['action'];
 
   @ApiPropertyOptional({ enum: READING_TYPES, description: 'required with action present' })
-  @ValidateIf((body: CardActionDto) => body.action === 'present')
+  // Checked whenever given; required to present a card.
+  @ValidateIf((body: CardActionDto) => body.action === 'present' || body.reading_type !== undefined)
   @IsDefined()
   @IsIn(READING_TYPES)
   reading_type?: ReadingType;

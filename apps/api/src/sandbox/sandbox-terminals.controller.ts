@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Ip, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { SERIAL_PATTERN } from '@tps/contracts/dto';
 import type { CardReply } from '@tps/link';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
@@ -11,6 +12,15 @@ import { CreateTerminalDto } from './create-terminal.dto';
 import { SandboxTerminals, type TerminalRecord } from './sandbox-terminals';
 import { CardReplyDoc, TerminalRecordDoc } from './sandbox-terminals.doc';
 import { UpdateTerminalDto } from './update-terminal.dto';
+
+/** The path's terminal, one of the merchant's (NF-002 otherwise). */
+const SerialParam = (): MethodDecorator =>
+  ApiParam({
+    name: 'serial',
+    description: "one of the merchant's terminals (NF-002 otherwise)",
+    // In the schema: @nestjs/swagger keeps a parameter's own example only without a schema.
+    schema: { type: 'string', pattern: SERIAL_PATTERN.source, example: 'SIM0000002' },
+  });
 
 @ApiTags('sandbox')
 @UseGuards(MerchantAuthGuard)
@@ -45,6 +55,7 @@ export class SandboxTerminalsController {
   }
 
   @Patch(':serial')
+  @SerialParam()
   @ApiOperation({
     summary: "Change a simulated terminal's settings (pace, printer, cardholder)",
     description:
@@ -62,6 +73,7 @@ export class SandboxTerminalsController {
   }
 
   @Post(':serial/card')
+  @SerialParam()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Act as the cardholder: present a card or cancel (409 TRX-006 when nothing waits)',
@@ -79,6 +91,7 @@ export class SandboxTerminalsController {
   }
 
   @Post(':serial/offline')
+  @SerialParam()
   @HttpCode(200)
   @ApiOperation({
     summary: "Cut the terminal's link to the service; its events wait in its own store",
@@ -94,6 +107,7 @@ export class SandboxTerminalsController {
   }
 
   @Post(':serial/online')
+  @SerialParam()
   @HttpCode(200)
   @ApiOperation({
     summary: "Restore the terminal's link; its queued events replay in order",

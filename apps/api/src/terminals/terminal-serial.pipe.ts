@@ -1,7 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
+import { SERIAL_PATTERN } from '@tps/contracts/dto';
 import { ContractError } from '@tps/domain';
-
-export const SERIAL_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** A serial that cannot exist is answered as an unknown terminal, before any lookup. */
 @Injectable()

@@ -1397,21 +1397,43 @@ export interface components {
             control_link?: components["schemas"]["ControlLinkDoc"];
         };
         ExtraTaxesDto: {
-            /** @description centavos (smallest MXN unit) */
+            /**
+             * @description centavos (smallest MXN unit)
+             * @example 0
+             */
             airport_tax?: number;
-            /** @description centavos (smallest MXN unit) */
+            /**
+             * @description centavos (smallest MXN unit)
+             * @example 0
+             */
             iac?: number;
-            /** @description centavos (smallest MXN unit) */
+            /**
+             * @description centavos (smallest MXN unit)
+             * @example 0
+             */
             ice?: number;
-            /** @description centavos (smallest MXN unit) */
+            /**
+             * @description centavos (smallest MXN unit)
+             * @example 0
+             */
             travel_agency?: number;
         };
+        /** @description The total, the sum of every field, must be above 0 and at most 9999999999 centavos (PAR-003). */
         AmountDto: {
-            /** @description centavos (smallest MXN unit) */
+            /**
+             * @description centavos (smallest MXN unit)
+             * @example 1600
+             */
             iva: number;
-            /** @description centavos (smallest MXN unit) */
+            /**
+             * @description centavos (smallest MXN unit)
+             * @example 10000
+             */
             subtotal_iva: number;
-            /** @description centavos (smallest MXN unit) */
+            /**
+             * @description centavos (smallest MXN unit)
+             * @example 0
+             */
             subtotal_iva0: number;
             extra_taxes?: components["schemas"]["ExtraTaxesDto"];
         };
@@ -1423,6 +1445,7 @@ export interface components {
              */
             client_transaction_id: string;
             /**
+             * @description a flat object of strings, echoed in the events
              * @example {
              *       "reference": "order-1234",
              *       "device": "pos-01"
@@ -1434,6 +1457,7 @@ export interface components {
             /**
              * Format: uri
              * @description transaction webhook; omit it and the transaction still runs, with no notifications (not `webhookUrl`, which belongs to print jobs)
+             * @example http://127.0.0.1:4000/webhooks/payments
              */
             events_webhook_url?: string;
         };
@@ -1631,6 +1655,7 @@ export interface components {
              */
             client_transaction_id: string;
             /**
+             * @description a flat object of strings, echoed in the events
              * @example {
              *       "reference": "order-1234",
              *       "device": "pos-01"
@@ -1642,6 +1667,7 @@ export interface components {
             /**
              * Format: uri
              * @description transaction webhook of an async operation (not `webhookUrl`, which belongs to print jobs); a sync operation delivers no webhook
+             * @example http://127.0.0.1:4000/webhooks/payments
              */
             events_webhook_url?: string;
             /**
@@ -1659,6 +1685,7 @@ export interface components {
              */
             client_transaction_id: string;
             /**
+             * @description a flat object of strings, echoed in the events
              * @example {
              *       "reference": "order-1234",
              *       "device": "pos-01"
@@ -1670,6 +1697,7 @@ export interface components {
             /**
              * Format: uri
              * @description transaction webhook of an async operation (not `webhookUrl`, which belongs to print jobs); a sync operation delivers no webhook
+             * @example http://127.0.0.1:4000/webhooks/payments
              */
             events_webhook_url?: string;
             /**
@@ -1687,6 +1715,7 @@ export interface components {
              */
             client_transaction_id: string;
             /**
+             * @description a flat object of strings, echoed in the events
              * @example {
              *       "reference": "order-1234",
              *       "device": "pos-01"
@@ -1698,6 +1727,7 @@ export interface components {
             /**
              * Format: uri
              * @description transaction webhook of an async operation (not `webhookUrl`, which belongs to print jobs); a sync operation delivers no webhook
+             * @example http://127.0.0.1:4000/webhooks/payments
              */
             events_webhook_url?: string;
             /**
@@ -1705,7 +1735,10 @@ export interface components {
              * @description the charge's or the capture's transaction_reference
              */
             transaction_reference: string;
-            /** @description centavos */
+            /**
+             * @description centavos
+             * @example 1500
+             */
             tip: number;
         };
         VoidDto: {
@@ -1715,6 +1748,7 @@ export interface components {
              */
             client_transaction_id: string;
             /**
+             * @description a flat object of strings, echoed in the events
              * @example {
              *       "reference": "order-1234",
              *       "device": "pos-01"
@@ -1726,6 +1760,7 @@ export interface components {
             /**
              * Format: uri
              * @description transaction webhook of an async operation (not `webhookUrl`, which belongs to print jobs); a sync operation delivers no webhook
+             * @example http://127.0.0.1:4000/webhooks/payments
              */
             events_webhook_url?: string;
             /**
@@ -1741,6 +1776,7 @@ export interface components {
              */
             client_transaction_id: string;
             /**
+             * @description a flat object of strings, echoed in the events
              * @example {
              *       "reference": "order-1234",
              *       "device": "pos-01"
@@ -1752,6 +1788,7 @@ export interface components {
             /**
              * Format: uri
              * @description transaction webhook of an async operation (not `webhookUrl`, which belongs to print jobs); a sync operation delivers no webhook
+             * @example http://127.0.0.1:4000/webhooks/payments
              */
             events_webhook_url?: string;
             /**
@@ -1770,6 +1807,7 @@ export interface components {
              */
             client_transaction_id: string;
             /**
+             * @description a flat object of strings, echoed in the events
              * @example {
              *       "reference": "order-1234",
              *       "device": "pos-01"
@@ -1790,17 +1828,19 @@ export interface components {
             operation_type?: "charge" | "authorization" | "capture" | "re_authorization" | "pos_tip" | "void" | "refund" | "abort";
             /**
              * Format: date-time
-             * @description ISO 8601; created at or after, on the merchant clock
+             * @description ISO 8601 (RFC 3339, with its zone); created at or after, on the merchant clock
+             * @example 2026-11-22T00:00:00.000Z
              */
             from?: string;
             /**
              * Format: date-time
-             * @description ISO 8601; created at or before, on the merchant clock
+             * @description ISO 8601 (RFC 3339, with its zone); created at or before, on the merchant clock
+             * @example 2026-11-23T00:00:00.000Z
              */
             to?: string;
             /** @description items per page; 20 when omitted */
             limit?: number;
-            /** @description the next_cursor of the previous page */
+            /** @description the next_cursor of the previous page, as given (any other value is PAR-002) */
             cursor?: string;
             /** @example SIM0000002 */
             terminal_serial?: string;
@@ -1904,17 +1944,19 @@ export interface components {
             operation_type?: "charge" | "authorization" | "capture" | "re_authorization" | "pos_tip" | "void" | "refund" | "abort";
             /**
              * Format: date-time
-             * @description ISO 8601; created at or after, on the merchant clock
+             * @description ISO 8601 (RFC 3339, with its zone); created at or after, on the merchant clock
+             * @example 2026-11-22T00:00:00.000Z
              */
             from?: string;
             /**
              * Format: date-time
-             * @description ISO 8601; created at or before, on the merchant clock
+             * @description ISO 8601 (RFC 3339, with its zone); created at or before, on the merchant clock
+             * @example 2026-11-23T00:00:00.000Z
              */
             to?: string;
             /** @description items per page; 20 when omitted */
             limit?: number;
-            /** @description the next_cursor of the previous page */
+            /** @description the next_cursor of the previous page, as given (any other value is PAR-002) */
             cursor?: string;
         };
         SyncAbortDto: {
@@ -1944,12 +1986,18 @@ export interface components {
              * @description the abort's own id; the idempotency key
              */
             client_transaction_id: string;
+            /**
+             * @example {
+             *       "reference": "order-1234"
+             *     }
+             */
             metadata?: {
                 [key: string]: string;
             };
             /**
              * Format: uri
              * @description transaction webhook for the abort's own events
+             * @example http://127.0.0.1:4000/webhooks/payments
              */
             events_webhook_url?: string;
         };
@@ -1986,7 +2034,7 @@ export interface components {
             type: "cut";
         };
         CreatePrintJobDto: {
-            /** @description 1 to 200 commands, printed in order; required unless transaction_reference is given */
+            /** @description printed in order; required unless transaction_reference is given, and refused with it */
             commands?: (components["schemas"]["TextCommandDto"] | components["schemas"]["QrCommandDto"] | components["schemas"]["BarcodeCommandDto"] | components["schemas"]["FeedCommandDto"] | components["schemas"]["CutCommandDto"])[];
             /**
              * Format: uuid
@@ -1996,11 +2044,12 @@ export interface components {
             /**
              * Format: uri
              * @description print webhook, one POST on COMPLETED or FAILED, no retry (not `events_webhook_url`, which belongs to payment operations)
+             * @example http://127.0.0.1:4000/webhooks/payments
              */
             webhookUrl?: string;
             /** @description echoed in the webhook */
             externalReference?: string;
-        };
+        } & (unknown | unknown);
         PrintCallbackDoc: {
             /**
              * Format: date-time
@@ -2120,7 +2169,17 @@ export interface components {
              * @enum {string}
              */
             reading_type?: "CHIP" | "CONTACTLESS" | "MAGNETIC_STRIPE";
-        };
+        } & ({
+            /** @constant */
+            action: "cancel";
+            /** @enum {string} */
+            reading_type?: "CHIP" | "CONTACTLESS" | "MAGNETIC_STRIPE";
+        } | {
+            /** @constant */
+            action: "present";
+            /** @enum {string} */
+            reading_type: "CHIP" | "CONTACTLESS" | "MAGNETIC_STRIPE";
+        });
         CardReplyDoc: {
             /**
              * Format: uuid
@@ -2279,8 +2338,9 @@ export interface components {
         };
         StartConformanceRunDto: {
             /**
+             * Format: uri
              * @description the receiver under test; the profile's webhook URL rules apply (PAR-004)
-             * @example https://pos.example.com/webhooks/payments
+             * @example http://127.0.0.1:4000/webhooks/payments
              */
             url: string;
             /**
@@ -2365,10 +2425,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /**
-         * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-         * @example 1795334400
-         */
+        /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
         timestamp: string;
         /**
          * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -2679,10 +2736,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -2690,6 +2744,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "7a22ef79-1b6e-4107-8cea-cd7e2bd914cb",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 10000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncChargeDto"];
             };
         };
@@ -2897,10 +2964,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -2914,6 +2978,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "b6f34e39-4d06-42f8-8b7f-4b50f443b2ea",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 10000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncChargeDto"];
             };
         };
@@ -3121,10 +3198,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -3132,6 +3206,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "f6d5f046-63de-41fd-93be-62ade417b888",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 10000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncChargeDto"];
             };
         };
@@ -3335,10 +3422,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -3352,6 +3436,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "162b0617-d70d-4b54-a32f-237cedca7e51",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 10000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncChargeDto"];
             };
         };
@@ -3555,10 +3652,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -3566,6 +3660,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "79c5b445-340a-456b-b767-bbe8f75c62a1",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 10000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncChargeDto"];
             };
         };
@@ -3773,10 +3880,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -3790,6 +3894,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "14dc1c0c-74be-4c8a-9cbf-65c86a472a11",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 10000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncChargeDto"];
             };
         };
@@ -3997,10 +4114,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -4008,6 +4122,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "4c83dbc8-b62a-4052-84df-ba26b77a12b7",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 10000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncChargeDto"];
             };
         };
@@ -4211,10 +4338,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -4228,6 +4352,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "10a655aa-75ca-4ae3-a15f-20a7cb895a76",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 10000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncChargeDto"];
             };
         };
@@ -4431,10 +4568,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -4442,6 +4576,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "4a1cc675-ae9e-49b5-8d76-a608b535ba72",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaptureDto"];
             };
         };
@@ -4654,10 +4797,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -4671,6 +4811,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "c01ad5b9-a941-4988-a99a-b2e17670aff4",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaptureDto"];
             };
         };
@@ -4883,10 +5032,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -4894,6 +5040,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "e6f50d90-c14d-4ab7-af2b-4ba795b02607",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaptureDto"];
             };
         };
@@ -5102,10 +5257,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -5119,6 +5271,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "b40fec29-f18a-4262-af1f-cfb704005c5e",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CaptureDto"];
             };
         };
@@ -5327,10 +5488,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -5338,6 +5496,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "15e4ebc0-f89c-4cf8-ad40-3716efc1d419",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 20000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReAuthorizationDto"];
             };
         };
@@ -5550,10 +5722,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -5567,6 +5736,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "ee6fb2ae-7186-4ccc-b9ff-9a14867b51b7",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 20000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReAuthorizationDto"];
             };
         };
@@ -5779,10 +5962,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -5790,6 +5970,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "84c5895b-121b-42eb-9de8-5877c2d4ce99",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 20000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReAuthorizationDto"];
             };
         };
@@ -5998,10 +6192,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -6015,6 +6206,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "5f8378df-1260-4173-b8c4-a9362382e3f8",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 20000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReAuthorizationDto"];
             };
         };
@@ -6223,10 +6428,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -6234,6 +6436,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "5ab001e4-0448-4f4a-865e-99561f483190",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "tip": 1500,
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PosTipDto"];
             };
         };
@@ -6446,10 +6658,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -6463,6 +6672,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "3d9582f5-8b61-4f1b-9124-25c9c50ecf76",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "tip": 1500,
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PosTipDto"];
             };
         };
@@ -6675,10 +6894,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -6686,6 +6902,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "2d3c4003-c9d4-4dae-8ba8-3ee911ed95ca",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "tip": 1500,
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PosTipDto"];
             };
         };
@@ -6894,10 +7120,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -6911,6 +7134,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "566f00c7-bb32-4530-bfd5-29570de2dbec",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "tip": 1500,
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PosTipDto"];
             };
         };
@@ -7119,10 +7352,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -7130,6 +7360,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "69ffba02-0ee5-447d-9de3-0ada4df6a51a",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["VoidDto"];
             };
         };
@@ -7342,10 +7581,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -7359,6 +7595,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "7b359dfc-aaa4-48c1-8e57-ee91c0e68f44",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["VoidDto"];
             };
         };
@@ -7571,10 +7816,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -7582,6 +7824,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "7d50b621-2353-4adf-bcb6-2fa7328de9b5",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["VoidDto"];
             };
         };
@@ -7790,10 +8041,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -7807,6 +8055,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "796d5d34-ed84-452e-848c-7083fab12dc9",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["VoidDto"];
             };
         };
@@ -8015,10 +8272,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -8026,6 +8280,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "e29c36d2-3c68-455c-89bf-b8d7bfec8fbf",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefundDto"];
             };
         };
@@ -8238,10 +8501,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -8255,6 +8515,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "e763af63-3f05-4b22-b714-d319e5f8769f",
+                 *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefundDto"];
             };
         };
@@ -8467,10 +8736,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -8478,6 +8744,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "0ab9f14a-01b7-41a6-9aa2-ee8624cd3f37",
+                 *       "amount": {
+                 *         "iva": 1600,
+                 *         "subtotal_iva": 10000,
+                 *         "subtotal_iva0": 0
+                 *       },
+                 *       "metadata": {
+                 *         "reference": "order-1234"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChargeDto"];
             };
         };
@@ -8685,10 +8964,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -8696,6 +8972,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "operation_type": "charge",
+                 *       "status": "APPROVAL",
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["OnlineTransactionSearchDto"];
             };
         };
@@ -8858,10 +9141,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -8875,6 +9155,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "operation_type": "charge",
+                 *       "status": "APPROVAL",
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["OnlineTransactionSearchDto"];
             };
         };
@@ -9037,10 +9324,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -9048,6 +9332,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "operation_type": "charge",
+                 *       "status": "APPROVAL",
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["TransactionSearchDto"];
             };
         };
@@ -9228,10 +9519,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -9245,6 +9533,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "operation_type": "charge",
+                 *       "status": "APPROVAL",
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["TransactionSearchDto"];
             };
         };
@@ -9425,10 +9720,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -9436,6 +9728,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["SyncAbortDto"];
             };
         };
@@ -9636,10 +9929,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -9653,6 +9943,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": components["schemas"]["SyncAbortDto"];
             };
         };
@@ -9853,10 +10144,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -9864,6 +10152,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "b122fe61-9cff-40fe-b3c7-c0a46f864426"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncAbortDto"];
             };
         };
@@ -10065,10 +10358,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -10082,6 +10372,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_transaction_id": "f28674a2-efbb-4ea2-9663-6bb92ec2a711"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AsyncAbortDto"];
             };
         };
@@ -10283,10 +10578,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -10294,6 +10586,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "commands": [
+                 *         {
+                 *           "type": "text",
+                 *           "value": "Thank you for your visit",
+                 *           "align": "center",
+                 *           "bold": true
+                 *         },
+                 *         {
+                 *           "type": "qr",
+                 *           "value": "order-1234"
+                 *         },
+                 *         {
+                 *           "type": "feed",
+                 *           "lines": 2
+                 *         },
+                 *         {
+                 *           "type": "cut"
+                 *         }
+                 *       ],
+                 *       "externalReference": "order-1234"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePrintJobDto"];
             };
         };
@@ -10476,10 +10792,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -10493,6 +10806,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "commands": [
+                 *         {
+                 *           "type": "text",
+                 *           "value": "Thank you for your visit",
+                 *           "align": "center",
+                 *           "bold": true
+                 *         },
+                 *         {
+                 *           "type": "qr",
+                 *           "value": "order-1234"
+                 *         },
+                 *         {
+                 *           "type": "feed",
+                 *           "lines": 2
+                 *         },
+                 *         {
+                 *           "type": "cut"
+                 *         }
+                 *       ],
+                 *       "externalReference": "order-1234"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePrintJobDto"];
             };
         };
@@ -10675,10 +11012,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -10847,10 +11181,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -11024,10 +11355,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -11176,10 +11504,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -11187,6 +11512,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "serial": "LANE0042",
+                 *       "pace": "instant",
+                 *       "room": "front-desk"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateTerminalDto"];
             };
         };
@@ -11367,19 +11699,22 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
+                /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "pace": "instant"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateTerminalDto"];
             };
         };
@@ -11560,19 +11895,23 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
+                /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "present",
+                 *       "reading_type": "CHIP"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CardActionDto"];
             };
         };
@@ -11770,13 +12109,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
+                /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
             };
             cookie?: never;
@@ -11959,13 +12296,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
+                /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
             };
             cookie?: never;
@@ -12148,10 +12483,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -12300,10 +12632,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -12311,6 +12640,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "advance_seconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["AdvanceClockDto"];
             };
         };
@@ -12459,10 +12793,7 @@ export interface operations {
                 client_transaction_id: string;
             };
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -12611,10 +12942,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -12782,10 +13110,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -12934,10 +13259,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -13084,10 +13406,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -13241,6 +13560,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "terminals": 2,
+                 *       "pace": "instant"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAccountDto"];
             };
         };
@@ -13369,10 +13694,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -13536,10 +13858,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -13706,10 +14025,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -13858,10 +14174,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -13869,6 +14182,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "http://127.0.0.1:4000/webhooks/payments",
+                 *       "cases": [
+                 *         "fast-ack",
+                 *         "duplicate-event"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["StartConformanceRunDto"];
             };
         };
@@ -14015,10 +14337,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {
@@ -14197,10 +14516,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path: {

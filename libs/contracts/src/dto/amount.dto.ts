@@ -3,9 +3,11 @@ import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { ZERO_AMOUNT, type AmountCentavos } from '@tps/domain';
 import { all } from './all-decorators';
-import { MAX_AMOUNT_FIELD_CENTAVOS } from './limits';
+import { MAX_AMOUNT_FIELD_CENTAVOS, MAX_TOTAL_CENTAVOS } from './limits';
+import { ApiSchemaRules } from './schema-rules';
 
-function CentavosField(required: boolean): PropertyDecorator {
+/** `example`: what a schema sampler puts in the field; together they make a total the sandbox approves. */
+function CentavosField(required: boolean, example = 0): PropertyDecorator {
   return all(
     IsInt(),
     Min(0),
@@ -15,6 +17,7 @@ function CentavosField(required: boolean): PropertyDecorator {
       minimum: 0,
       maximum: MAX_AMOUNT_FIELD_CENTAVOS,
       description: 'centavos (smallest MXN unit)',
+      example,
     }),
     ...(required ? [] : [IsOptional()]),
   );
@@ -27,9 +30,26 @@ export class ExtraTaxesDto {
   @CentavosField(false) travel_agency?: number;
 }
 
+const ZERO = { const: 0 };
+
+/**
+ * Contract §2.1: the total, every field summed, is above 0 (stated below: not every field zero) and
+ * at most the maximum, a sum JSON Schema cannot state (the description says it); PAR-003 otherwise.
+ */
+@ApiSchemaRules({
+  description: `The total, the sum of every field, must be above 0 and at most ${MAX_TOTAL_CENTAVOS} centavos (PAR-003).`,
+  not: {
+    properties: {
+      iva: ZERO,
+      subtotal_iva: ZERO,
+      subtotal_iva0: ZERO,
+      extra_taxes: { properties: { airport_tax: ZERO, iac: ZERO, ice: ZERO, travel_agency: ZERO } },
+    },
+  },
+})
 export class AmountDto {
-  @CentavosField(true) iva!: number;
-  @CentavosField(true) subtotal_iva!: number;
+  @CentavosField(true, 1600) iva!: number;
+  @CentavosField(true, 10000) subtotal_iva!: number;
   @CentavosField(true) subtotal_iva0!: number;
 
   @ApiPropertyOptional({ type: () => ExtraTaxesDto })

@@ -11,3 +11,4 @@ export * from './unknown-field-hints';
 export * from './error-body.doc';
 export * from './authorization-response.doc';
 export * from './search-answer.doc';
+export * from './schema-rules';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 import { all } from './all-decorators';
-import { IsFlatStringMap, IsWebhookUrl } from './validators';
+import { IsFlatStringMap, IsWebhookUrl, METADATA_SCHEMA, WEBHOOK_URL_SCHEMA } from './validators';
 
 export const ClientTransactionIdField = (): PropertyDecorator =>
   all(
@@ -12,8 +12,8 @@ export const ClientTransactionIdField = (): PropertyDecorator =>
 export const MetadataField = (): PropertyDecorator =>
   all(
     ApiPropertyOptional({
-      type: 'object',
-      additionalProperties: { type: 'string' },
+      ...METADATA_SCHEMA,
+      description: 'a flat object of strings, echoed in the events',
       example: { reference: 'order-1234', device: 'pos-01' },
     }),
     IsOptional(),
@@ -21,4 +21,4 @@ export const MetadataField = (): PropertyDecorator =>
   );
 
 export const EventsWebhookUrlField = (description: string): PropertyDecorator =>
-  all(ApiPropertyOptional({ format: 'uri', description }), IsOptional(), IsWebhookUrl());
+  all(ApiPropertyOptional({ ...WEBHOOK_URL_SCHEMA, description }), IsOptional(), IsWebhookUrl());

@@ -56,7 +56,13 @@ export class PosTipDto extends OperationDto {
   @ReferenceField("the charge's or the capture's transaction_reference")
   transaction_reference!: string;
 
-  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_AMOUNT_FIELD_CENTAVOS, description: 'centavos' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_AMOUNT_FIELD_CENTAVOS,
+    description: 'centavos',
+    example: 1500,
+  })
   @IsInt()
   @Min(0)
   @Max(MAX_AMOUNT_FIELD_CENTAVOS)

@@ -27,7 +27,8 @@ import {
   type PrintAlignment,
   type PrintCommand,
 } from './print-job';
-import { IsWebhookUrl } from './validators';
+import { IsWebhookUrl, WEBHOOK_URL_SCHEMA } from './validators';
+import { ApiSchemaRules } from './schema-rules';
 import { UnknownFieldHints } from './unknown-field-hints';
 
 /** A command whose `type` is none of the known ones: only `type` is checked, and refused. */
@@ -62,12 +63,20 @@ export class QrCommandDto {
   value!: string;
 }
 
+/** What a Code 128 barcode can carry here. */
+const BARCODE_VALUE = /^[\x20-\x7E]{1,80}$/;
+
 export class BarcodeCommandDto {
   @ApiProperty({ enum: ['barcode'] }) @IsIn(['barcode']) type!: 'barcode';
 
-  @ApiProperty({ minLength: 1, maxLength: 80, description: 'printable ASCII (Code 128)' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 80,
+    pattern: BARCODE_VALUE.source,
+    description: 'printable ASCII (Code 128)',
+  })
   @IsString()
-  @Matches(/^[\x20-\x7E]{1,80}$/, { message: 'value must be 1 to 80 printable ASCII characters' })
+  @Matches(BARCODE_VALUE, { message: 'value must be 1 to 80 printable ASCII characters' })
   value!: string;
 }
 
@@ -113,14 +122,18 @@ function toCommandInstances(value: unknown): unknown {
 }
 
 @ApiExtraModels(TextCommandDto, QrCommandDto, BarcodeCommandDto, FeedCommandDto, CutCommandDto)
+// Contract §12: the commands to print, or the transaction whose receipt to print; never both.
+@ApiSchemaRules({ oneOf: [{ required: ['commands'] }, { required: ['transaction_reference'] }] })
 @UnknownFieldHints({
   events_webhook_url:
     'events_webhook_url belongs to payment operations; a print job takes its callback as webhookUrl',
 })
 export class CreatePrintJobDto {
   @ApiPropertyOptional({
-    description: `${PRINT_LIMITS.minCommands} to ${PRINT_LIMITS.maxCommands} commands, printed in order; required unless transaction_reference is given`,
+    description: 'printed in order; required unless transaction_reference is given, and refused with it',
     type: 'array',
+    minItems: PRINT_LIMITS.minCommands,
+    maxItems: PRINT_LIMITS.maxCommands,
     items: { oneOf: Object.values(COMMAND_CLASSES).map((model) => ({ $ref: getSchemaPath(model) })) },
   })
   @ValidateIf((body: CreatePrintJobDto) => body.transaction_reference === undefined)
@@ -141,7 +154,7 @@ export class CreatePrintJobDto {
   transaction_reference?: string;
 
   @ApiPropertyOptional({
-    format: 'uri',
+    ...WEBHOOK_URL_SCHEMA,
     description:
       'print webhook, one POST on COMPLETED or FAILED, no retry (not `events_webhook_url`, which belongs to payment operations)',
   })

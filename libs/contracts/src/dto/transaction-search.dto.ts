@@ -12,9 +12,14 @@ import {
   Min,
 } from 'class-validator';
 import { LIFECYCLE_STATUSES, OPERATION_TYPES, type LifecycleStatus, type OperationType } from '@tps/domain';
+import { SERIAL_PATTERN } from './limits';
 
 export const MAX_SEARCH_LIMIT = 100;
 export const DEFAULT_SEARCH_LIMIT = 20;
+const MAX_CURSOR_LENGTH = 512;
+/** RFC 3339 with its `T` and zone, as `format: date-time` says; `IsISO8601` then checks the date is real. */
+const DATE_TIME_PATTERN =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$';
 
 /** Filters of a local transaction search (contract §7), all optional and combined with AND. */
 export class TransactionSearchDto {
@@ -40,17 +45,23 @@ export class TransactionSearchDto {
 
   @ApiPropertyOptional({
     format: 'date-time',
-    description: 'ISO 8601; created at or after, on the merchant clock',
+    pattern: DATE_TIME_PATTERN,
+    description: 'ISO 8601 (RFC 3339, with its zone); created at or after, on the merchant clock',
+    example: '2026-11-22T00:00:00.000Z',
   })
   @IsOptional()
+  @Matches(new RegExp(DATE_TIME_PATTERN))
   @IsISO8601({ strict: true })
   from?: string;
 
   @ApiPropertyOptional({
     format: 'date-time',
-    description: 'ISO 8601; created at or before, on the merchant clock',
+    pattern: DATE_TIME_PATTERN,
+    description: 'ISO 8601 (RFC 3339, with its zone); created at or before, on the merchant clock',
+    example: '2026-11-23T00:00:00.000Z',
   })
   @IsOptional()
+  @Matches(new RegExp(DATE_TIME_PATTERN))
   @IsISO8601({ strict: true })
   to?: string;
 
@@ -67,17 +78,20 @@ export class TransactionSearchDto {
   @Max(MAX_SEARCH_LIMIT)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'the next_cursor of the previous page' })
+  @ApiPropertyOptional({
+    maxLength: MAX_CURSOR_LENGTH,
+    description: 'the next_cursor of the previous page, as given (any other value is PAR-002)',
+  })
   @IsOptional()
   @IsString()
-  @MaxLength(512)
+  @MaxLength(MAX_CURSOR_LENGTH)
   cursor?: string;
 }
 
 /** Online search reads the whole merchant's records, so it can also narrow them to one terminal. */
 export class OnlineTransactionSearchDto extends TransactionSearchDto {
-  @ApiPropertyOptional({ example: 'SIM0000002' })
+  @ApiPropertyOptional({ pattern: SERIAL_PATTERN.source, example: 'SIM0000002' })
   @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{1,32}$/)
+  @Matches(SERIAL_PATTERN)
   terminal_serial?: string;
 }
