@@ -25,6 +25,7 @@ import { MeteredExceptionFilter } from './metrics/metered-exception.filter';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
+import { RequestLogModule } from './request-log/request-log.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SearchModule } from './search/search.module';
 import { SandboxSeed } from './seed/sandbox-seed';
@@ -43,6 +44,7 @@ export class AppModule {
             ConsoleModule,
             AccountsModule,
             ConformanceModule,
+            RequestLogModule,
           ]
         : [];
     return {
