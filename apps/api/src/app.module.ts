@@ -1,3 +1,4 @@
+import { TracingShutdown } from '@tps/observability';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -76,6 +77,7 @@ export class AppModule {
       ],
       controllers: [HomeController, HealthController, ReadyController],
       providers: [
+        TracingShutdown,
         // The one write queue of the service's database, on its own connection, shared by every repository.
         {
           provide: SerialWriter,

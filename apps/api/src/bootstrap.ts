@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { assignRequestId, contractValidationPipe, onAnswered, useContractJsonBody } from '@tps/http';
+import { Tracing, traceRequests } from '@tps/observability';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
 import { ApiMetrics } from './metrics/api-metrics';
@@ -49,6 +50,7 @@ export async function createApi(
   // Before the body parser, so that a preflight is answered before any check of a body it does not have.
   if (config.PROFILE === 'sandbox') app.enableCors(SANDBOX_CORS);
   useContractJsonBody(app);
+  app.use(traceRequests(Tracing.get()));
   app.useGlobalPipes(contractValidationPipe());
   app.disable('x-powered-by');
   // Express hashes every answer body for an ETag; no route of the contract is cached by one.

@@ -1,5 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { DEFAULT_LOG_SETTINGS, PinoNestLogger, createLogRoot, logSettingsFrom } from '@tps/observability';
+import {
+  DEFAULT_LOG_SETTINGS,
+  PinoNestLogger,
+  Tracing,
+  createLogRoot,
+  logSettingsFrom,
+} from '@tps/observability';
 import { createApi } from './bootstrap';
 import { validateApiConfig } from './config/api-config';
 
@@ -11,6 +17,8 @@ async function main(): Promise<void> {
   const config = validateApiConfig(process.env);
   logger = new PinoNestLogger(createLogRoot(settings, { app: 'api', replica: config.REPLICA_ID }));
   Logger.overrideLogger(logger);
+  // Exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (contract-decisions §20, "Traces").
+  Tracing.start('tps-api', process.env);
   const app = await createApi(config, { logger });
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as { port: number } | null;

@@ -4,7 +4,13 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { onAnswered, useContractJsonBody } from '@tps/http';
-import { DEFAULT_LOG_SETTINGS, PinoNestLogger, createLogRoot, logSettingsFrom } from '@tps/observability';
+import {
+  DEFAULT_LOG_SETTINGS,
+  PinoNestLogger,
+  Tracing,
+  createLogRoot,
+  logSettingsFrom,
+} from '@tps/observability';
 import { SimulatorModule } from './app.module';
 import { validateSimulatorConfig } from './config/simulator-config';
 
@@ -22,6 +28,8 @@ async function main(): Promise<void> {
     }),
   );
   Logger.overrideLogger(logger);
+  // Exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (contract-decisions §20, "Traces").
+  Tracing.start('tps-simulator', process.env);
   const app = await NestFactory.create<NestExpressApplication>(SimulatorModule.forConfig(config), {
     logger,
     // The same JSON-only parser as the API's, with the same limits (contract §4).

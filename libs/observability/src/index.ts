@@ -2,3 +2,6 @@ export * from './log-settings';
 export * from './log-root';
 export * from './nest-logger';
 export * from './redaction';
+export * from './tracing';
+export * from './trace-requests';
+export * from './tracing-shutdown';

@@ -1,3 +1,4 @@
+import { Tracing } from '@tps/observability';
 import {
   Inject,
   Injectable,
@@ -36,8 +37,21 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     this.connections = connections;
     this.dispatcher = new Dispatcher({
       store,
+      // Each attempt continues the trace of the operation that called for it (contract-decisions §20).
       send: (post, shutdown) =>
-        postWebhook(post, { timeoutMs: config.WEBHOOK_TIMEOUT_MS, shutdown, dispatcher: connections }),
+        Tracing.get().aroundCall(
+          'webhook attempt',
+          { parent: post.traceparent, attributes: { 'server.address': new URL(post.url).host } },
+          (traceparent) =>
+            postWebhook(
+              traceparent === undefined ? post : { ...post, headers: { ...post.headers, traceparent } },
+              {
+                timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+                shutdown,
+                dispatcher: connections,
+              },
+            ),
+        ),
       schedule: scaledSchedule(config.WEBHOOK_RETRY_SCALE),
       now: () => Date.now(),
       random: () => Math.random(),
