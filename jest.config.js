@@ -3,7 +3,8 @@
 const moduleNameMapper = {
   '^@tps/contracts/dto$': '<rootDir>/libs/contracts/src/dto',
   '^@tps/database/testing$': '<rootDir>/libs/database/src/testing',
-  '^@tps/(domain|contracts|delivery|database|testing|link|http|messaging|client)$': '<rootDir>/libs/$1/src',
+  '^@tps/(domain|contracts|delivery|database|testing|link|http|messaging|client|observability)$':
+    '<rootDir>/libs/$1/src',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 

@@ -1,6 +1,6 @@
 /**
  * `npm start`: runs the API and the terminal simulator together on their embedded SQLite files,
- * prefixes their output, and stops both when either stops or on Ctrl-C. It exits non-zero when
+ * passes their log lines on, and stops both when either stops or on Ctrl-C. It exits non-zero when
  * an app stopped by itself (it could not start, e.g. its port is taken, or it crashed), so a CI
  * step or a supervisor sees the failure; 0 after Ctrl-C or SIGTERM.
  *
@@ -9,6 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 const root = join(__dirname, '..');
 const apiPort = process.env.API_PORT ?? process.env.PORT ?? '3000';
@@ -22,15 +23,18 @@ function run(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess 
     env: { ...process.env, ...defined },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const prefix = (chunk: Buffer): string =>
-    chunk
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line.length > 0)
-      .map((line) => `[${name}] ${line}\n`)
-      .join('');
-  child.stdout?.on('data', (chunk: Buffer) => process.stdout.write(prefix(chunk)));
-  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(prefix(chunk)));
+  // Whole lines, never a chunk cut mid-line. A JSON line already names its app; a line for
+  // people (LOG_FORMAT=pretty) gets the app's name in front.
+  const prefix = process.env.LOG_FORMAT === 'pretty' ? `[${name}] ` : '';
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    if (from !== null)
+      createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) =>
+        to.write(`${prefix}${line}\n`),
+      );
+  }
   return child;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Runs a named scenario of contract §10 (and the §11 controls) and prints the request, the answer
- * and the events, like `stripe trigger` (contract-decisions §18):
+ * and the events, like `stripe trigger` (README, "Trigger a scenario"):
  *   npm run trigger -- <scenario> [--terminal SERIAL] [--async [--webhook-url URL]] [--sandbox SANDBOX_URL]
  *   npm run trigger -- --list
  * The sandbox and the account are taken as `npm run conformance` takes them; the terminal is the

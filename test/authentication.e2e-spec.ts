@@ -87,7 +87,12 @@ describe('authentication of every request (contract §5)', () => {
     const body = chargeBody();
     const answer = await send(stack.apiUrl, CHARGE_PATH, body, headersFor(body));
     expect(answer.status).toBe(401);
-    expect(answer.body).toEqual({ type: 'AUTHENTICATION', code: 'AUTH-001', message: expect.any(String) });
+    expect(answer.body).toEqual({
+      type: 'AUTHENTICATION',
+      code: 'AUTH-001',
+      message: expect.any(String),
+      request_id: answer.headers.get('request-id'),
+    });
   });
 
   it.each<[string, (body: string) => Record<string, string>]>([
@@ -100,7 +105,12 @@ describe('authentication of every request (contract §5)', () => {
     const body = chargeBody();
     const answer = await send(stack.apiUrl, CHARGE_PATH, body, headersFor(body));
     expect(answer.status).toBe(401);
-    expect(answer.body).toEqual({ type: 'AUTHENTICATION', code: 'AUTH-002', message: expect.any(String) });
+    expect(answer.body).toEqual({
+      type: 'AUTHENTICATION',
+      code: 'AUTH-002',
+      message: expect.any(String),
+      request_id: answer.headers.get('request-id'),
+    });
   });
 
   it('accepts a timestamp a few minutes off, inside the window', async () => {
@@ -212,7 +222,12 @@ describe('rate limit per merchant', () => {
     }
     const limited = await client.patch('/sandbox/terminals/SIM0000002', { pace: 'instant' });
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ type: 'RATE_LIMIT', code: 'RATE-001', message: expect.any(String) });
+    expect(limited.body).toEqual({
+      type: 'RATE_LIMIT',
+      code: 'RATE-001',
+      message: expect.any(String),
+      request_id: limited.headers.get('request-id'),
+    });
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);

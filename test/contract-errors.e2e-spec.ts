@@ -9,7 +9,8 @@ const valid = () => ({
 
 function expectErrorBody(body: unknown): void {
   expect(Object.keys(body as object).sort()).toEqual(expect.arrayContaining(['code', 'message', 'type']));
-  for (const key of Object.keys(body as object)) expect(['type', 'code', 'message', 'param']).toContain(key);
+  for (const key of Object.keys(body as object))
+    expect(['type', 'code', 'message', 'param', 'request_id']).toContain(key);
 }
 
 describe('contract errors on the async charge', () => {

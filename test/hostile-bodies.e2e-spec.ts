@@ -31,13 +31,13 @@ describe('hostile bodies are 400, with no stack trace in the log', () => {
    */
   async function logAfterAnswers(): Promise<string> {
     const outcomes = (log: string): number => log.split(' charge ').length;
-    const before = outcomes(stack.api.log);
+    const before = outcomes(stack.api.text);
     const marker = await stack.client().post('/terminal/v1/sync/charge', newBody({ amount: amountOf(1000) }));
     expect(marker.status).toBe(200);
     return poll(
       'the marker charge in the log',
       async () => {
-        const log = stack.api.log;
+        const log = stack.api.text;
         return outcomes(log) > before ? log : undefined;
       },
       10_000,
@@ -45,7 +45,7 @@ describe('hostile bodies are 400, with no stack trace in the log', () => {
   }
 
   it('refuses a body nested 5,000 deep with 400 PAR-001, unsigned and signed, and logs no stack', async () => {
-    const logStart = stack.api.log.length;
+    const logStart = stack.api.text.length;
     const body = nested(5000);
 
     const unsigned = await fetch(`${stack.apiUrl}/sandbox/accounts`, {
@@ -90,7 +90,7 @@ describe('hostile bodies are 400, with no stack trace in the log', () => {
         body: expect.objectContaining({ type: 'PARAMETER', code }),
       });
     }
-    expect(stack.simulator?.log).not.toMatch(STACK_FRAME);
+    expect(stack.simulator?.text).not.toMatch(STACK_FRAME);
   });
 
   it.each([
@@ -101,7 +101,7 @@ describe('hostile bodies are 400, with no stack trace in the log', () => {
   ])(
     'refuses amount null on %s with 400 PAR-002 param amount, and its same-id repeat too',
     async (_name, path) => {
-      const logStart = stack.api.log.length;
+      const logStart = stack.api.text.length;
       const body = newBody({ transaction_reference: randomUUID(), amount: null });
       for (const attempt of ['first', 'repeat']) {
         const answer = await stack.client().post<Json>(path, body);
@@ -113,6 +113,7 @@ describe('hostile bodies are 400, with no stack trace in the log', () => {
             code: 'PAR-002',
             message: expect.stringMatching(/amount/),
             param: 'amount',
+            request_id: answer.headers.get('request-id'),
           },
         });
       }

@@ -319,7 +319,7 @@ describe('hostile input on every route', () => {
     expect(routes.length).toBeGreaterThan(2);
     const before = await counts();
     const seeded = await sqliteRows(stack.apiDatabase, CREDENTIALS);
-    const logStart = { api: stack.api.log.length, simulator: stack.simulator?.log.length ?? 0 };
+    const logStart = { api: stack.api.text.length, simulator: stack.simulator?.text.length ?? 0 };
     const answers: Answer[] = [];
     const exactlyChecked = new Map<string, number>();
     const covered = new Set<string>();
@@ -436,9 +436,9 @@ describe('hostile input on every route', () => {
         expect(text).not.toMatch(/at .*\.js:\d+|node_modules|TypeORM|SQLITE|QueryFailed/i);
         if (status >= 400) {
           const error = JSON.parse(text) as Record<string, unknown>;
-          expect(Object.keys(error).every((k) => ['type', 'code', 'message', 'param'].includes(k))).toBe(
-            true,
-          );
+          expect(
+            Object.keys(error).every((k) => ['type', 'code', 'message', 'param', 'request_id'].includes(k)),
+          ).toBe(true);
           expect(isErrorCode(error.code)).toBe(true);
           if (isErrorCode(error.code)) {
             expect(ERROR_CATALOGUE[error.code].status).toBe(status);
@@ -506,8 +506,8 @@ describe('hostile input on every route', () => {
       expect({ kind, checked: (exactlyChecked.get(kind) ?? 0) > 0 }).toEqual({ kind, checked: true });
 
     // A 4xx logs no stack trace (contract §4); none of these answers was a 5xx.
-    expect(stack.api.log.slice(logStart.api)).not.toMatch(STACK_FRAME);
-    expect(stack.simulator?.log.slice(logStart.simulator) ?? '').not.toMatch(STACK_FRAME);
+    expect(stack.api.text.slice(logStart.api)).not.toMatch(STACK_FRAME);
+    expect(stack.simulator?.text.slice(logStart.simulator) ?? '').not.toMatch(STACK_FRAME);
 
     // Nothing already stored is lost or corrupted.
     await stack.waitQueueDrained(20_000);

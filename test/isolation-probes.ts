@@ -39,6 +39,8 @@ export interface Probe {
   check?: (body: any) => void;
   /** A server-sent event stream: read until its first message, the body being the messages. */
   stream?: true;
+  /** The answer lists B's own earlier requests (its request log): they may name what B sent before. */
+  echoesEarlierProbes?: true;
 }
 
 /** B's own terminal, bound to its credentials for the Local form. */
@@ -231,6 +233,21 @@ function sandboxRoutes(): Record<string, (a: Footprint) => Probe[]> {
           const serials = body.map((t) => t.serialNumber);
           if (JSON.stringify(serials) !== JSON.stringify([B_SERIAL]))
             throw new Error(`B's fleet lists ${serials.join(', ')}`);
+        },
+      },
+    ],
+    'GET /sandbox/requests': (a) => [
+      {
+        method: 'GET',
+        path: '/sandbox/requests',
+        status: 200,
+        echoesEarlierProbes: true,
+        // B's own probes name A's terminals and are refused; an answered one would be A's request.
+        check: (body: Json[]) => {
+          const leaked = body.filter(
+            (entry) => entry.status < 400 && a.serials.some((serial) => String(entry.path).includes(serial)),
+          );
+          if (leaked.length > 0) throw new Error(`B's request log lists ${JSON.stringify(leaked)}`);
         },
       },
     ],

@@ -122,7 +122,7 @@ describe('live stream of the merchant’s activity (GET /sandbox/events)', () =>
     await poll(
       'the outcome line',
       async () =>
-        /Payments\]? .*SIM0000002 charge 116\.51 DECLINED 51 \d+ ms/.test(stack.api.log) ? true : undefined,
+        /Payments\]? .*SIM0000002 charge 116\.51 DECLINED 51 \d+ ms/.test(stack.api.text) ? true : undefined,
       10_000,
     );
   });

@@ -87,6 +87,7 @@ function verdict(
   probe: Probe,
   answer: ClientResponse<any>,
   identifiersOfA: string[],
+  sentBefore: string,
 ): string[] {
   const what = `${route} → ${probe.method} ${probe.path} ${JSON.stringify(probe.body ?? '')}`;
   const got = `${answer.status} ${JSON.stringify(answer.body)}`;
@@ -102,7 +103,7 @@ function verdict(
     }
   }
   // An error message may echo what B named (a serial, a reference); anything else of A's is a leak.
-  const sent = `${probe.path} ${JSON.stringify(probe.body ?? {})}`;
+  const sent = `${probe.echoesEarlierProbes ? sentBefore : ''} ${probe.path} ${JSON.stringify(probe.body ?? {})}`;
   const text = JSON.stringify(answer.body);
   const leaked = identifiersOfA.filter((id) => !sent.includes(id) && text.includes(id));
   if (leaked.length > 0) wrong.push(`${what}: the answer names A's ${leaked.join(', ')}: ${got}`);
@@ -247,6 +248,8 @@ describe('merchant isolation on every route', () => {
     /** A's client ids that B has since used for transactions of its own: they are B's too now. */
     const claimed = new Set<string>();
     let probes = 0;
+    /** Every path and body B has sent so far. */
+    let sentBefore = '';
     for (const route of routes) {
       for (const probe of ISOLATION_PROBES[route](footprint)) {
         probes += 1;
@@ -257,8 +260,10 @@ describe('merchant isolation on every route', () => {
             probe,
             answer,
             identifiers.filter((id) => !claimed.has(id)),
+            sentBefore,
           ),
         );
+        sentBefore += ` ${probe.path} ${JSON.stringify(probe.body ?? {})}`;
         const own = probe.body?.client_transaction_id;
         if (answer.status < 300 && typeof own === 'string') claimed.add(own);
       }

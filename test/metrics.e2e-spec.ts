@@ -234,6 +234,7 @@ describe('metrics on the API port behind METRICS_TOKEN', () => {
       type: 'AUTHENTICATION',
       code: 'AUTH-001',
       message: 'GET /metrics needs its bearer token',
+      request_id: response.headers.get('request-id'),
     });
   });
 

@@ -166,7 +166,13 @@ describeOnStores('sandbox account input, reset and removal', (store) => {
   ])('refuses %j with %s', async (body, code, param) => {
     const response = await createAccount(stack, body);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ type: 'PARAMETER', code, message: expect.any(String), param });
+    expect(await response.json()).toEqual({
+      type: 'PARAMETER',
+      code,
+      message: expect.any(String),
+      param,
+      request_id: response.headers.get('request-id'),
+    });
   });
 
   it('answers hostile bodies on account creation and reset in the contract shape, never 5xx', async () => {
@@ -201,7 +207,9 @@ describeOnStores('sandbox account input, reset and removal', (store) => {
           expect(status).toBeLessThan(500);
           if (status >= 400) {
             expect(
-              Object.keys(JSON.parse(text)).every((k) => ['type', 'code', 'message', 'param'].includes(k)),
+              Object.keys(JSON.parse(text)).every((k) =>
+                ['type', 'code', 'message', 'param', 'request_id'].includes(k),
+              ),
             ).toBe(true);
           }
         }

@@ -12,7 +12,7 @@ interface Ran {
   stderr: string;
 }
 
-describe('trigger <scenario> (contract-decisions §18)', () => {
+describe('trigger <scenario> (README, "Trigger a scenario")', () => {
   let stack: Stack;
   let client: SignedClient;
   let env: NodeJS.ProcessEnv;

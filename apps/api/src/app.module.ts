@@ -1,3 +1,4 @@
+import { TracingShutdown } from '@tps/observability';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -26,6 +27,7 @@ import { MeteredExceptionFilter } from './metrics/metered-exception.filter';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
+import { RequestLogModule } from './request-log/request-log.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SearchModule } from './search/search.module';
 import { SandboxSeed } from './seed/sandbox-seed';
@@ -45,6 +47,7 @@ export class AppModule {
             AccountsModule,
             ConformanceModule,
             ListenModule,
+            RequestLogModule,
           ]
         : [];
     return {
@@ -76,6 +79,7 @@ export class AppModule {
       ],
       controllers: [HomeController, HealthController, ReadyController],
       providers: [
+        TracingShutdown,
         // The one write queue of the service's database, on its own connection, shared by every repository.
         {
           provide: SerialWriter,

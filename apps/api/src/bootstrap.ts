@@ -1,14 +1,18 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import type { LoggerService } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { assignRequestId, contractValidationPipe, useContractJsonBody } from '@tps/http';
+import { assignRequestId, contractValidationPipe, onAnswered, useContractJsonBody } from '@tps/http';
+import { Tracing, traceRequests } from '@tps/observability';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
 import { ApiMetrics } from './metrics/api-metrics';
 import { serveMetrics } from './metrics/metrics-endpoint';
 import { requestMetrics } from './metrics/request-metrics';
+import { MerchantRequestLog } from './request-log/merchant-request-log';
+import { requestLogging } from './request-log/request-logging';
 import { signDocsRequest } from './openapi/docs-request-signer';
 import { currentTimestamp } from './openapi/docs-timestamp';
 import { SANDBOX_CORS } from './http/sandbox-cors';
@@ -17,7 +21,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 
 export async function createApi(
   config: ApiConfig,
-  options: { logger?: false } = {},
+  options: { logger?: LoggerService | false } = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forConfig(config), {
     // JSON is the only body the contract takes: no form parser, so a form body is a 415, not a
@@ -30,6 +34,7 @@ export async function createApi(
   });
   // Before anything that may answer: a preflight, a refused body and an error carry them too.
   app.use(assignRequestId);
+  app.use(onAnswered(requestLogging(config.PROFILE === 'sandbox' ? app.get(MerchantRequestLog) : undefined)));
   app.use(securityHeaders(config.PROFILE));
   if (config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined) {
     const metrics = app.get(ApiMetrics);
@@ -46,6 +51,7 @@ export async function createApi(
   // Before the body parser, so that a preflight is answered before any check of a body it does not have.
   if (config.PROFILE === 'sandbox') app.enableCors(SANDBOX_CORS);
   useContractJsonBody(app);
+  app.use(traceRequests(Tracing.get()));
   app.useGlobalPipes(contractValidationPipe());
   app.disable('x-powered-by');
   // Express hashes every answer body for an ETag; no route of the contract is cached by one.

@@ -1,3 +1,4 @@
+import { TracingShutdown } from '@tps/observability';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -39,6 +40,7 @@ export class SimulatorModule {
       ],
       controllers: [HealthController],
       providers: [
+        TracingShutdown,
         // The one write queue of the terminal's database, on its own connection, shared by every store.
         {
           provide: SerialWriter,

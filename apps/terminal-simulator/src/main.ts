@@ -1,18 +1,52 @@
 import 'reflect-metadata';
+import { hostname } from 'node:os';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { useContractJsonBody } from '@tps/http';
+import { onAnswered, useContractJsonBody } from '@tps/http';
+import {
+  DEFAULT_LOG_SETTINGS,
+  PinoNestLogger,
+  Tracing,
+  createLogRoot,
+  logSettingsFrom,
+} from '@tps/observability';
 import { SimulatorModule } from './app.module';
 import { validateSimulatorConfig } from './config/simulator-config';
 
+/** JSON lines from the first one: a refused configuration is reported as one too. */
+let logger = new PinoNestLogger(createLogRoot(DEFAULT_LOG_SETTINGS, { app: 'simulator' }));
+
 async function main(): Promise<void> {
+  const settings = logSettingsFrom(process.env);
   const config = validateSimulatorConfig(process.env);
+  logger = new PinoNestLogger(
+    createLogRoot(settings, {
+      app: 'simulator',
+      replica: `${hostname()}-${process.pid}`,
+      share: config.FLEET_SHARE,
+    }),
+  );
+  Logger.overrideLogger(logger);
+  // Exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (contract, "Traces").
+  Tracing.start('tps-simulator', process.env);
   const app = await NestFactory.create<NestExpressApplication>(SimulatorModule.forConfig(config), {
-    logger: ['log', 'warn', 'error'],
+    logger,
     // The same JSON-only parser as the API's, with the same limits (contract §4).
     bodyParser: false,
   });
+  const http = new Logger('Http');
+  app.use(
+    onAnswered(({ method, route = '(unrouted)', status, durationMs }) =>
+      http.log({
+        msg: `${method} ${route} ${status} ${durationMs} ms`,
+        method,
+        route,
+        status,
+        duration_ms: durationMs,
+      }),
+    ),
+  );
   useContractJsonBody(app);
   app.disable('x-powered-by');
   app.enableShutdownHooks();
@@ -23,6 +57,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  Logger.error(error instanceof Error ? error.message : String(error), 'TerminalSimulator');
+  logger.error(error instanceof Error ? error.message : String(error), undefined, 'TerminalSimulator');
   process.exit(1);
 });

@@ -22,6 +22,11 @@ export interface PendingDelivery {
    * changed signing secret applies from the next attempt on.
    */
   firstTarget?: DeliveryTarget;
+  /**
+   * W3C trace context of what led to it (the terminal's run of the operation), while this process
+   * holds it: each attempt continues that trace. One read back from the store starts its own.
+   */
+  traceparent?: string;
 }
 
 /** What one delivery sends. */
@@ -342,7 +347,7 @@ export class Dispatcher {
     let result: PostResult;
     try {
       result = await this.deps.send(
-        { url: target.url, body: target.body, headers },
+        { url: target.url, body: target.body, headers, traceparent: delivery.traceparent },
         this.shutdown.signal,
         target.merchantId,
       );

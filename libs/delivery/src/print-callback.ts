@@ -36,6 +36,8 @@ export interface PrintCallbackOptions {
   signingSecret?: string | null;
   /** Aborts the attempt without an outcome: the service is stopping. */
   shutdown?: AbortSignal;
+  /** Sent as the `traceparent` header: the callback's span in the print request's trace. */
+  traceparent?: string;
 }
 
 export const PRINT_CALLBACK_TIMEOUT_MS = 15_000;
@@ -89,7 +91,10 @@ export async function sendPrintCallback(
   try {
     const response = await send(url, {
       method: 'POST',
-      headers: headersOf(payload, body, options.signingSecret, started),
+      headers: {
+        ...headersOf(payload, body, options.signingSecret, started),
+        ...(options.traceparent === undefined ? {} : { traceparent: options.traceparent }),
+      },
       body,
       redirect: 'manual',
       signal,

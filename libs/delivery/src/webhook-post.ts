@@ -10,6 +10,8 @@ export interface WebhookPost {
   /** The exact bytes to send (and to sign). */
   body: string;
   headers: Record<string, string>;
+  /** The trace the attempt continues; the sender puts its own span's `traceparent` in the headers. */
+  traceparent?: string;
 }
 
 export interface PostResult {

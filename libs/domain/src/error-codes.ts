@@ -48,6 +48,9 @@ export interface ErrorBody {
   param?: string;
 }
 
+/** An error body as an HTTP answer carries it: with the answer's `Request-Id` (docs/contract.md, "Request ids"). */
+export type AnsweredErrorBody = ErrorBody & { request_id?: string };
+
 /** A refusal the caller can act on; the HTTP layer turns it into the contract's error body. */
 export class ContractError extends Error {
   readonly status: number;
@@ -66,9 +69,12 @@ export class ContractError extends Error {
     this.type = ERROR_CATALOGUE[code].type;
   }
 
-  toBody(): ErrorBody {
-    const body: ErrorBody = { type: this.type, code: this.code, message: this.message };
+  toBody(): ErrorBody;
+  toBody(requestId: string | undefined): AnsweredErrorBody;
+  toBody(requestId?: string): AnsweredErrorBody {
+    const body: AnsweredErrorBody = { type: this.type, code: this.code, message: this.message };
     if (this.param !== undefined) body.param = this.param;
+    if (requestId !== undefined) body.request_id = requestId;
     return body;
   }
 }

@@ -53,12 +53,13 @@ export class ContractExceptionFilter implements ExceptionFilter {
       const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
       // The id the answer carries (contract, "Request ids"): support finds this line from it.
       const id = requestIdOf(response);
-      this.logger.error(id === undefined ? detail : `request ${id}: ${detail}`);
+      this.logger.error({ msg: id === undefined ? detail : `request ${id}: ${detail}`, request_id: id });
     }
     if (response.headersSent) return;
     if (error.retryAfterSeconds !== undefined)
       response.setHeader('Retry-After', String(error.retryAfterSeconds));
     if (error instanceof FollowableOutcomeUnknownError) response.setHeader('Location', error.location);
-    response.status(error.status).json(error.toBody());
+    // The answer's own id in its body too (docs/contract.md, "Request ids").
+    response.status(error.status).json(error.toBody(requestIdOf(response)));
   }
 }

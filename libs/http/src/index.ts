@@ -3,3 +3,4 @@ export * from './validation';
 export * from './json-body';
 export * from './json-scan';
 export * from './request-id';
+export * from './answered-requests';

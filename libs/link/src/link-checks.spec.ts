@@ -319,4 +319,26 @@ describe('link message checks', () => {
       });
     }
   });
+
+  it('takes a trace context on orders, events and print reports, and messages without one too', () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    for (const order of [exampleOrder(), { ...exampleOrder(), traceparent }]) {
+      expect(TERMINAL_UPLINK_SIDE.requests.check({ type: 'operation', order }).ok).toBe(true);
+    }
+    for (const job of [printOrder, { ...printOrder, traceparent }]) {
+      expect(TERMINAL_UPLINK_SIDE.requests.check({ type: 'print', job }).ok).toBe(true);
+    }
+    for (const link of [exampleLinkEvent('e1'), { ...exampleLinkEvent('e1'), traceparent }]) {
+      expect(SERVICE_UPLINK_SIDE.requests.check({ type: 'events', links: [link] }).ok).toBe(true);
+    }
+    for (const printed of [report, { ...report, traceparent }]) {
+      expect(SERVICE_UPLINK_SIDE.requests.check({ type: 'print', report: printed }).ok).toBe(true);
+    }
+    expect(
+      TERMINAL_UPLINK_SIDE.requests.check({
+        type: 'operation',
+        order: { ...exampleOrder(), traceparent: 7 },
+      }),
+    ).toMatchObject({ ok: false, refusal: { code: 'PAR-002', param: 'order.traceparent' } });
+  });
 });

@@ -34,6 +34,8 @@ export const LinkEventSchema = Type.Object(
      * record of the transaction (its request was lost with a crash) can record it from the events.
      */
     order: Type.Optional(OperationOrderSchema),
+    /** W3C trace context of the terminal's run of the operation: the webhooks it calls for continue it. */
+    traceparent: Type.Optional(Type.String({ maxLength: 128 })),
   },
   closed,
 );

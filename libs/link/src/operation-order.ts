@@ -38,6 +38,8 @@ export const OperationOrderSchema = Type.Object(
     targetClientTransactionId: Type.Optional(Type.String()),
     /** The merchant's sandbox clock offset, so the terminal dates events on the merchant's clock. */
     clockOffsetMs: Type.Number(),
+    /** W3C trace context of the request that ordered it; absent from a service that predates traces. */
+    traceparent: Type.Optional(Type.String({ maxLength: 128 })),
   },
   closed,
 );

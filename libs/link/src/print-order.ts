@@ -13,6 +13,8 @@ export const PrintOrderSchema = Type.Object(
     externalReference: Type.String(),
     /** The merchant's sandbox clock offset, so the terminal dates the job on the merchant's clock. */
     clockOffsetMs: Type.Number(),
+    /** W3C trace context of the request that ordered it; absent from a service that predates traces. */
+    traceparent: Type.Optional(Type.String({ maxLength: 128 })),
   },
   closed,
 );
@@ -30,6 +32,8 @@ export const PrintJobReportSchema = Type.Object(
     errorCode: Type.Optional(Type.String()),
     errorMessage: Type.Optional(Type.String()),
     printedText: Type.Optional(Type.String()),
+    /** The job's order's trace context: its callback continues that trace. */
+    traceparent: Type.Optional(Type.String({ maxLength: 128 })),
   },
   closed,
 );

@@ -14,6 +14,40 @@ export const SIMULATOR_ENTRY = join(APPS_ROOT, 'dist/apps/terminal-simulator/src
 
 const LISTENING = /listening on port (\d+)/;
 
+/** The JSON lines of an app's output (pino's), parsed; a line that is not JSON is `{ raw }`. */
+export function logRecords(output: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      try {
+        const parsed: unknown = JSON.parse(line);
+        return typeof parsed === 'object' && parsed !== null
+          ? (parsed as Record<string, unknown>)
+          : { raw: line };
+      } catch {
+        return { raw: line };
+      }
+    });
+}
+
+/** `[context] message` and any stack of each line, with real newlines. */
+export function readableLog(output: string): string {
+  return logRecords(output)
+    .map((record) => {
+      if (typeof record.raw === 'string') return record.raw;
+      const err = record.err as { stack?: unknown } | undefined;
+      const parts = [
+        typeof record.context === 'string' ? `[${record.context}]` : '',
+        typeof record.msg === 'string' ? record.msg : '',
+        typeof record.stack === 'string' ? `\n${record.stack}` : '',
+        typeof err?.stack === 'string' ? `\n${err.stack}` : '',
+      ];
+      return parts.filter((part) => part !== '').join(' ');
+    })
+    .join('\n');
+}
+
 /** One of the built apps, running as its own process, as in the field. */
 export class AppProcess {
   private output = '';
@@ -83,6 +117,19 @@ export class AppProcess {
 
   get log(): string {
     return this.output;
+  }
+
+  /** The parsed JSON lines of the output so far; a line that is not JSON is `{ raw }`. */
+  get lines(): Record<string, unknown>[] {
+    return logRecords(this.output);
+  }
+
+  /**
+   * The output as a person reads it: each line's `[context] message`, then its stack, with real
+   * newlines (a JSON line escapes them), so a check for a stack frame sees one.
+   */
+  get text(): string {
+    return readableLog(this.output);
   }
 
   get pid(): number | undefined {

@@ -42,7 +42,16 @@ export class PaymentOutcomeLog implements OnModuleInit, OnModuleDestroy {
     this.started.delete(key);
     // Acknowledged before this process started: the outcome is logged without its duration.
     const elapsedMs = start === undefined ? undefined : Date.parse(event.occurred_at) - start;
-    this.logger.log(outcomeLine(event, elapsedMs));
+    this.logger.log({
+      msg: outcomeLine(event, elapsedMs),
+      merchant_id: event.merchant_id,
+      client_transaction_id: event.client_transaction_id,
+      terminal_serial: event.terminal.serialNumber,
+      operation: event.operation.type,
+      status: event.status,
+      code: event.failure_reason?.code,
+      duration_ms: elapsedMs,
+    });
     if (elapsedMs !== undefined)
       this.metrics.operationEnded(event.operation.type, event.status, elapsedMs / 1000);
   }

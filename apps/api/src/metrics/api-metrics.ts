@@ -15,7 +15,7 @@ export interface OutboxBacklog {
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
- * The service's metrics (contract-decisions §20), each family labelled with this replica. The
+ * The service's metrics (README, "Metrics"), each family labelled with this replica. The
  * counters are what the hot path touches: one labelled increment or observation, nothing read.
  * Gauges whose value lives elsewhere are read only when scraped, through what their owners give.
  */

@@ -15,7 +15,9 @@ export function bearerMatches(request: IncomingMessage, token: string): boolean 
 function answerError(response: ServerResponse, error: ContractError): void {
   response.statusCode = error.status;
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.end(JSON.stringify(error.toBody()));
+  // The id assigned on the API's own port (docs/contract.md, "Request ids"); none on its own listener.
+  const requestId = response.getHeader('Request-Id');
+  response.end(JSON.stringify(error.toBody(typeof requestId === 'string' ? requestId : undefined)));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Tracing } from '@tps/observability';
 import {
   ContractError,
   OutcomeNotStoredError,
@@ -382,7 +383,10 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
   }
 
   private orderOf(request: OperationRequest, amount: AmountCentavos): OperationOrder {
+    // The request's trace goes down the link with the order (contract, "Traces").
+    const traceparent = Tracing.get().activeTraceparent();
     return {
+      ...(traceparent === undefined ? {} : { traceparent }),
       type: request.type,
       mode: request.mode,
       form: request.form,

@@ -1,3 +1,4 @@
+import { Tracing } from '@tps/observability';
 import {
   Injectable,
   Logger,
@@ -43,9 +44,9 @@ export class PrintCallbacks implements OnApplicationBootstrap, BeforeApplication
    * Starts the one attempt of a finished job's webhook in the background; call only once the
    * result is committed. The terminal's report is acknowledged without waiting for the receiver.
    */
-  send(job: PrintJobEntity): void {
+  send(job: PrintJobEntity, traceparent?: string): void {
     if (job.webhookUrl === '' || this.inFlight.has(job.printJobId) || this.shutdown.signal.aborted) return;
-    const attempt = this.attempt(job)
+    const attempt = this.attempt(job, traceparent)
       .catch((error: unknown) => {
         if (!(error instanceof AttemptAbandoned)) {
           this.logger.error(`print callback of ${job.printJobId}: ${String(error)}`);
@@ -55,7 +56,8 @@ export class PrintCallbacks implements OnApplicationBootstrap, BeforeApplication
     this.inFlight.set(job.printJobId, attempt);
   }
 
-  private async attempt(job: PrintJobEntity): Promise<void> {
+  /** The one attempt, in the trace of the print request when the terminal's report named it. */
+  private async attempt(job: PrintJobEntity, traceparent: string | undefined): Promise<void> {
     if (job.status !== 'COMPLETED' && job.status !== 'FAILED') return;
     const payload = printWebhookPayload({
       printJobId: job.printJobId,
@@ -64,12 +66,19 @@ export class PrintCallbacks implements OnApplicationBootstrap, BeforeApplication
       errorCode: job.errorCode ?? undefined,
       errorMessage: job.errorMessage ?? undefined,
     });
-    const outcome = await sendPrintCallback(job.webhookUrl, payload, {
-      timeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS,
-      destinations: destinationRules(this.config),
-      signingSecret: await this.jobs.signingSecret(job.merchantId),
-      shutdown: this.shutdown.signal,
-    });
+    const signingSecret = await this.jobs.signingSecret(job.merchantId);
+    const outcome = await Tracing.get().aroundCall(
+      'print callback',
+      { parent: traceparent, attributes: { 'server.address': new URL(job.webhookUrl).host } },
+      (sent) =>
+        sendPrintCallback(job.webhookUrl, payload, {
+          timeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS,
+          destinations: destinationRules(this.config),
+          signingSecret,
+          shutdown: this.shutdown.signal,
+          traceparent: sent,
+        }),
+    );
     this.logger.log(
       `print callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
     );

@@ -27,6 +27,6 @@ export class PrintReportIngest {
       return;
     }
     this.messages.publish('print.report', { serial, report });
-    if (result.finished !== null) this.callbacks.send(result.finished);
+    if (result.finished !== null) this.callbacks.send(result.finished, report.traceparent);
   }
 }

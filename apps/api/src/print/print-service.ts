@@ -1,3 +1,4 @@
+import { Tracing } from '@tps/observability';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ContractError, FollowableOutcomeUnknownError, PrintTransitionRefusedError } from '@tps/domain';
@@ -182,7 +183,10 @@ export class PrintService {
     form: RequestForm,
     job: PrintJobEntity,
   ): Promise<PrintJobReport> {
+    // The request's trace goes down the link with the job (contract, "Traces").
+    const traceparent = Tracing.get().activeTraceparent();
     const order: PrintOrder = {
+      ...(traceparent === undefined ? {} : { traceparent }),
       printJobId: job.printJobId,
       merchantId: merchant.merchantId,
       commands: job.commands,

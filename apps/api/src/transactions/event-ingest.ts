@@ -75,7 +75,8 @@ export class EventIngest {
           `event ${appended.link.event.event_id} from ${terminal.serialNumber} names another terminal's transaction; dropped`,
         );
       } else {
-        if (appended.alongside !== null) deliveries.push(appended.alongside);
+        if (appended.alongside !== null)
+          deliveries.push({ ...appended.alongside, traceparent: appended.link.traceparent });
         if (appended.result === 'appended')
           this.messages.publish('transaction.event', {
             serial: terminal.serialNumber,

@@ -1,3 +1,4 @@
+import { Tracing } from '@tps/observability';
 import {
   Inject,
   Injectable,
@@ -43,12 +44,25 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     this.connections = connections;
     this.dispatcher = new Dispatcher({
       store,
-      // A merchant that listens (contract §6.1) gets its attempts there, its listener's answer
+      // Each attempt continues the trace of the operation that called for it (contract, "Traces");
+      // a merchant that listens (contract §6.1) gets its attempts there, its listener's answer
       // being the outcome; the margin covers the trip to the listener and back.
       send: (post, shutdown, merchantId) =>
-        presence.isListening(merchantId)
-          ? listen.send(merchantId, post, config.WEBHOOK_TIMEOUT_MS + LISTEN_MARGIN_MS, shutdown)
-          : postWebhook(post, { timeoutMs: config.WEBHOOK_TIMEOUT_MS, shutdown, dispatcher: connections }),
+        Tracing.get().aroundCall(
+          'webhook attempt',
+          { parent: post.traceparent, attributes: { 'server.address': new URL(post.url).host } },
+          (traceparent) => {
+            const traced =
+              traceparent === undefined ? post : { ...post, headers: { ...post.headers, traceparent } };
+            return presence.isListening(merchantId)
+              ? listen.send(merchantId, traced, config.WEBHOOK_TIMEOUT_MS + LISTEN_MARGIN_MS, shutdown)
+              : postWebhook(traced, {
+                  timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+                  shutdown,
+                  dispatcher: connections,
+                });
+          },
+        ),
       schedule: scaledSchedule(config.WEBHOOK_RETRY_SCALE),
       now: () => Date.now(),
       random: () => Math.random(),

@@ -50,6 +50,7 @@ export function jobReport(job: TerminalPrintJobEntity): PrintJobReport {
   if (job.errorCode !== null) report.errorCode = job.errorCode;
   if (job.errorMessage !== null) report.errorMessage = job.errorMessage;
   if (job.printedText !== null) report.printedText = job.printedText;
+  if (job.order.traceparent !== undefined) report.traceparent = job.order.traceparent;
   return report;
 }
 

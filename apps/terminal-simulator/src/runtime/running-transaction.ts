@@ -1,4 +1,5 @@
-import { transition, type LifecycleStatus, type ReadingType } from '@tps/domain';
+import { isFinalStatus, transition, type LifecycleStatus, type ReadingType } from '@tps/domain';
+import type { Span } from '@tps/observability';
 import type { FailureReason, TransactionEvent } from '@tps/contracts';
 import type { LinkEvent, OperationOrder, TerminalProfile, TransactionOutcome } from '@tps/link';
 import { buildEvent } from './event-factory';
@@ -29,8 +30,13 @@ export class RunningTransaction {
   /** Settles once a first run of this transaction is stored: an async operation's reply goes with it. */
   readonly firstRunStored = new Promise<void>((resolve) => (this.firstWriteDone = resolve));
 
+  /**
+   * `order.traceparent` is the terminal's own span of the operation (see TerminalRuntime), ended by
+   * the final event; every event carries it, so the webhooks it calls for continue the trace.
+   */
   constructor(
     readonly order: OperationOrder,
+    private readonly span: Span,
     private readonly profile: () => TerminalProfile,
     private readonly sink: EventSink,
     resumeFrom?: TransactionEvent,
@@ -131,7 +137,12 @@ export class RunningTransaction {
       this.now(),
     );
     const link: LinkEvent = { event };
+    if (this.order.traceparent !== undefined) link.traceparent = this.order.traceparent;
     if (outcome !== undefined) link.outcome = outcome;
+    if (isFinalStatus(next)) {
+      this.span.setAttribute('tps.status', next);
+      this.span.end();
+    }
     if (next === 'TERMINAL_ACKNOWLEDGED') link.order = this.order;
     return link;
   }

@@ -1,3 +1,4 @@
+import { Tracing } from '@tps/observability';
 import { ContractError, isFinalStatus, type ErrorBody, type ReadingType } from '@tps/domain';
 import type {
   AbortReply,
@@ -212,9 +213,18 @@ export class TerminalRuntime {
     }
   }
 
-  private newTransaction(order: OperationOrder, resumeFrom?: LinkEvent['event']): RunningTransaction {
+  private newTransaction(received: OperationOrder, resumeFrom?: LinkEvent['event']): RunningTransaction {
+    // The terminal's run of the operation is a span of the request's trace; the order it stores
+    // names that span, so events read back from the store continue it too (contract, "Traces").
+    const tracing = Tracing.get();
+    const span = tracing.startSpan(`terminal ${received.type}`, {
+      parent: received.traceparent,
+      attributes: { 'tps.terminal_serial': this.profile.serialNumber, 'tps.operation': received.type },
+    });
+    const order: OperationOrder = { ...received, traceparent: tracing.traceparentOf(span) };
     return new RunningTransaction(
       order,
+      span,
       () => this.profile,
       (links) => this.record(order, links),
       resumeFrom,

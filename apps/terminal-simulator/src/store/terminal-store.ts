@@ -92,9 +92,10 @@ class QueueSql {
     };
     const outcome = driver.prepareHydratedValue(row.outcome, this.outcome) as LinkEvent['outcome'] | null;
     if (outcome !== null && outcome !== undefined) link.outcome = outcome;
-    if (row.order !== null && link.event.status === 'TERMINAL_ACKNOWLEDGED') {
-      link.order = driver.prepareHydratedValue(row.order, this.order) as OperationOrder;
-    }
+    const order =
+      row.order === null ? null : (driver.prepareHydratedValue(row.order, this.order) as OperationOrder);
+    if (order?.traceparent !== undefined) link.traceparent = order.traceparent;
+    if (order !== null && link.event.status === 'TERMINAL_ACKNOWLEDGED') link.order = order;
     return link;
   }
 }

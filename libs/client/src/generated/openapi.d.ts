@@ -1180,6 +1180,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's own recent requests, newest first
+         * @description The last 100 signed requests of the caller's merchant that this replica answered (with several replicas, each keeps its own): time, method, path, status, duration and `Request-Id`; never a header or a body.
+         */
+        get: operations["RequestLogController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.TERMINAL_CANCELED": {
@@ -2382,6 +2402,29 @@ export interface components {
             /** @description newest first */
             items: components["schemas"]["RunReportDoc"][];
         };
+        RequestRecordDoc: {
+            /**
+             * Format: date-time
+             * @description when the request arrived (real time, UTC)
+             */
+            at: string;
+            /** @example POST */
+            method: string;
+            /**
+             * @description the request target as sent
+             * @example /terminal/v1/sync/charge
+             */
+            path: string;
+            /** @example 200 */
+            status: number;
+            /**
+             * @description from arrival to the answer sent, in milliseconds
+             * @example 12.5
+             */
+            duration_ms: number;
+            /** @description the `Request-Id` of the answer */
+            request_id: string;
+        };
         ErrorBodyDoc: {
             /**
              * @example PARAMETER
@@ -2400,6 +2443,11 @@ export interface components {
              * @example amount.iva
              */
             param?: string;
+            /**
+             * @description the answer's `Request-Id` header: quote it to find the request in the service's log
+             * @example 0f8c6a1e-2b7d-4c55-9e1a-3d2f4b6c8a90
+             */
+            request_id?: string;
         };
         PrintWebhookPayloadDoc: {
             /** Format: uuid */
@@ -14596,6 +14644,158 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-006`: a body that is not `application/json` (415)
+             */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-006";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `RATE-001`: too many requests for this merchant; see Retry-After
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "RATE-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-001`: internal error, with no detail
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-002";
+                    };
+                };
+            };
+        };
+    };
+    RequestLogController_list: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
+                 * @example 1795334400
+                 */
+                timestamp: components["parameters"]["timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description recent requests, newest first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestRecordDoc"][];
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-001`: missing or bad Authorization, unknown merchant or wrong signature
+             *     - `AUTH-002`: `timestamp` missing, not a number, or outside ±300 s of the real clock
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-001" | "AUTH-002";
                     };
                 };
             };

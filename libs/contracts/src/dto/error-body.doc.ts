@@ -10,4 +10,9 @@ export class ErrorBodyDoc {
   @ApiProperty({ example: 'amount.iva must be an integer' }) message!: string;
   @ApiPropertyOptional({ description: 'the request field at fault, as a path', example: 'amount.iva' })
   param?: string;
+  @ApiPropertyOptional({
+    description: "the answer's `Request-Id` header: quote it to find the request in the service's log",
+    example: '0f8c6a1e-2b7d-4c55-9e1a-3d2f4b6c8a90',
+  })
+  request_id?: string;
 }
