@@ -41,15 +41,25 @@ export interface RecordedAttempt extends PostResult {
   step: NextStep;
 }
 
-/** The outbox, in the database: the dispatcher's only memory that survives a crash. */
+/**
+ * The outbox, in the database: the dispatcher's only memory that survives a crash. Several
+ * processes may share it: each pending delivery is leased to one of them (see DeliveryLeases),
+ * and a process writes only what it holds.
+ */
 export interface DeliveryStore {
-  /** Every delivery still pending. */
-  pending(): Promise<PendingDelivery[]>;
+  /**
+   * The pending deliveries this process takes at start: those a predecessor of the same replica
+   * left (it is gone, so they need not wait for their leases to end), each leased to this process.
+   */
+  adopt(): Promise<PendingDelivery[]>;
   /** null when the delivery is gone (its sandbox account was reset or removed). */
   target(id: string): Promise<DeliveryTarget | null>;
-  /** The attempt row and the delivery's new state, written together. */
-  record(id: string, attempt: RecordedAttempt): Promise<void>;
-  /** A delivery found past its window when due fails with no further attempt. */
+  /**
+   * The attempt row and the delivery's new state, written together, only while this process
+   * still holds the delivery's lease: false when another process has taken it (nothing written).
+   */
+  record(id: string, attempt: RecordedAttempt): Promise<boolean>;
+  /** A delivery found past its window when due fails with no further attempt (if still held). */
   expire(id: string): Promise<void>;
   /**
    * Whether an earlier delivery of the same transaction (same `orderKey`, lower `position`) is
@@ -78,6 +88,13 @@ export interface DispatcherDeps {
    */
   maxPerDestination: number;
   onError: (message: string) => void;
+  /**
+   * Whether this process's leases are known to hold now; while not (they could not be renewed),
+   * no attempt starts, so none is made while another process may have taken its delivery.
+   */
+  leasesHeld?: () => boolean;
+  /** A transaction's last delivery this process holds has settled (delivered, failed or lost). */
+  onSettled?: (orderKey: string) => void;
 }
 
 /** After a store failure the delivery is tried again this much later (it stays pending). */
@@ -144,15 +161,32 @@ export class Dispatcher {
     });
   }
 
-  /** Resumes every pending delivery of the store at its time. */
+  /**
+   * Resumes at its time every pending delivery the store hands this process at start. Another
+   * process may hold an earlier delivery of the same transaction, so each head asks once.
+   */
   async start(): Promise<void> {
-    for (const delivery of await this.deps.store.pending()) this.enqueue(delivery);
-    for (const queue of this.queues.values()) {
-      // Every earlier delivery still pending was read with it, so it heads its queue in order.
-      this.inOrder.add(queue[0]);
-      this.wait(queue[0]);
-    }
+    for (const delivery of await this.deps.store.adopt()) this.enqueue(delivery);
+    for (const queue of this.queues.values()) this.wait(queue[0]);
     this.running = true;
+    this.pump();
+  }
+
+  /** The deliveries this dispatcher holds now. */
+  heldIds(): string[] {
+    return [...this.known];
+  }
+
+  /**
+   * Forgets deliveries whose leases another process has taken: no attempt of them starts here any
+   * more. One in flight is left to its attempt, whose record finds the lease gone.
+   */
+  drop(ids: Iterable<string>): void {
+    for (const id of ids) {
+      if (this.inFlight.has(id)) continue;
+      const delivery = this.delivery(id);
+      if (delivery !== undefined) this.lose(delivery);
+    }
     this.pump();
   }
 
@@ -210,19 +244,43 @@ export class Dispatcher {
     );
   }
 
+  private delivery(id: string): PendingDelivery | undefined {
+    if (!this.known.has(id)) return undefined;
+    for (const queue of this.queues.values()) {
+      const found = queue.find((delivery) => delivery.id === id);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
   private finish(delivery: PendingDelivery): void {
-    this.known.delete(delivery.id);
     this.rememberFinished(delivery);
+    const next = this.remove(delivery);
+    if (next !== undefined) this.inOrder.add(next);
+  }
+
+  /**
+   * A delivery another process now holds: it is not settled, so the next one of its transaction
+   * asks the store whether it is (the other process may still be sending it).
+   */
+  private lose(delivery: PendingDelivery): void {
+    this.remove(delivery);
+  }
+
+  /** Takes a delivery out of its queue; the queue's new head, if any, waits for its time. */
+  private remove(delivery: PendingDelivery): PendingDelivery | undefined {
+    this.known.delete(delivery.id);
     const queue = this.queues.get(delivery.orderKey);
-    if (queue === undefined) return;
+    if (queue === undefined) return undefined;
     const rest = queue.filter((other) => other.id !== delivery.id);
     if (rest.length === 0) {
       this.queues.delete(delivery.orderKey);
-      return;
+      this.deps.onSettled?.(delivery.orderKey);
+      return undefined;
     }
     this.queues.set(delivery.orderKey, rest);
-    this.inOrder.add(rest[0]);
     this.wait(rest[0]);
+    return rest[0];
   }
 
   private rememberFinished({ orderKey, position }: PendingDelivery): void {
@@ -319,6 +377,11 @@ export class Dispatcher {
       this.finish(delivery);
       return;
     }
+    if (this.deps.leasesHeld?.() === false) {
+      // Not an attempt either: it waits until the leases are renewed (or another process takes it).
+      delivery.nextAttemptAt = this.deps.now() + ORDER_RECHECK_MS;
+      return;
+    }
     if (!this.followsKnownOrder(delivery)) {
       if (await store.earlierPending(delivery)) {
         // Not an attempt: nothing is sent or recorded, and the slot is free again at once.
@@ -360,8 +423,9 @@ export class Dispatcher {
     const ended = step.state !== 'pending';
     if (ended) this.finish(delivery);
     this.pump();
+    let kept: boolean;
     try {
-      await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
+      kept = await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
     } catch (error) {
       // Not recorded, so still pending in the store: it goes again later (at least once), after
       // the next event of its transaction if that one went meanwhile.
@@ -370,6 +434,13 @@ export class Dispatcher {
         this.insert(delivery);
       }
       throw error;
+    }
+    if (!kept) {
+      // Another process took the lease meanwhile (this one could not renew it in time): the
+      // delivery is its own now, and it makes the attempt again (at least once, same event_id).
+      this.deps.onError(`delivery ${delivery.id}: lease taken by another process; attempt ${n} not recorded`);
+      if (!ended) this.lose(delivery);
+      return;
     }
     delivery.attempts = n;
     delivery.firstAttemptAt = firstAttemptAt;

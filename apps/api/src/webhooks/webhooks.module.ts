@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryDispatcher } from './delivery-dispatcher';
+import { DeliveryOwner } from './delivery-owner';
 import { DeliveryEntity } from './delivery.entity';
 import { DeliveryRepository } from './delivery.repository';
 import { WebhookSecretRepository } from './webhook-secret.repository';
@@ -10,7 +11,7 @@ import { WebhookSecretRepository } from './webhook-secret.repository';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity])],
-  providers: [DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
+  providers: [DeliveryOwner, DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
   exports: [DeliveryRepository, WebhookSecretRepository],
 })
 export class WebhooksModule {}
