@@ -4,17 +4,19 @@ import {
   AppProcess,
   LINK_SECRET,
   STORES,
+  SignedClient,
   Stack,
   WebhookReceiver,
   neverAnswer,
   poll,
   type ReceivedRequest,
-  type SignedClient,
 } from '@tps/testing';
 import { amountOf, type Json } from './payment-helpers';
 
 /** Short enough for a suite, long enough to tell a lease that ends from one given back. */
 const LEASE_MS = 9_000;
+/** WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION as shipped. */
+const SHARE = 8;
 const LATER_STATUSES = ['CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL'];
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -147,6 +149,63 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
         expect(receivedFor(receiver, id).map(([status]) => status)).toEqual(LATER_STATUSES);
         await expectRecorded(id, 'replica-a');
       }
+    });
+
+    it("holds a destination's share across both replicas: what one has in flight, the other cannot add to", async () => {
+      // Ten transactions delivered: their deliveries are sent again from replica B below.
+      const done: string[] = [];
+      for (let i = 0; i < 10; i += 1)
+        done.push(await charge(stack.client(), 'SIM0000001', receiver.url('/shared')));
+      await receiver.waitFor(
+        () => done.every((id) => receivedFor(receiver, id).some(([status]) => status === 'APPROVAL')),
+        20_000,
+      );
+      for (const id of done) await expectRecorded(id, 'replica-a');
+
+      // The receiver now holds every request: replica A fills the destination's share of 8.
+      const held: Array<() => void> = [];
+      receiver.respondWith((_request, _n, response) => held.push(() => response.end()));
+      const hanging: string[] = [];
+      for (let i = 0; i < 10; i += 1)
+        hanging.push(await charge(stack.client(), 'SIM0000002', receiver.url('/shared')));
+      await receiver.waitFor(() => receiver.open === SHARE);
+
+      // Replica B is asked to send ten events again, to the same destination: it has no slot.
+      const b = new SignedClient(second.url);
+      const redelivered: string[] = [];
+      for (const id of done) {
+        const listed = await b.get<{ items: Array<{ id: string }> }>(
+          `/sandbox/deliveries?client_transaction_id=${id}`,
+        );
+        const again = await b.post<{ id: string }>(
+          `/sandbox/deliveries/${listed.body.items[0].id}/redeliver`,
+        );
+        expect(again.status).toBe(201);
+        redelivered.push(again.body.id);
+      }
+      await settle(2_000);
+      expect(receiver.mostOpen).toBe(SHARE);
+
+      // Answered, everything goes: never more than the share in flight at once, from both.
+      receiver.respondWith((_request, _n, response) => response.end());
+      for (const answer of held.splice(0)) answer();
+      await poll(
+        'the redeliveries made by replica B',
+        async () => {
+          const rows = await stack.store.rows<{ state: string; lease_owner: string }>(
+            'api',
+            `SELECT state, lease_owner FROM webhook_deliveries WHERE id IN (${redelivered.map(() => '?').join(', ')})`,
+            redelivered,
+          );
+          return rows.every((row) => row.state === 'delivered') ? rows : undefined;
+        },
+        20_000,
+      );
+      await receiver.waitFor(
+        () => hanging.every((id) => receivedFor(receiver, id).some(([status]) => status === 'APPROVAL')),
+        20_000,
+      );
+      expect(receiver.mostOpen).toBe(SHARE);
     });
 
     it("takes a killed replica's deliveries over once their leases end, with the same webhook-id, in order", async () => {

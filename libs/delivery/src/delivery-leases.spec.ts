@@ -1,11 +1,19 @@
 import { DeliveryLeases, type LeaseStore } from './delivery-leases';
-import { Dispatcher, type DeliveryStore, type PendingDelivery, type RecordedAttempt } from './dispatcher';
+import {
+  Dispatcher,
+  type DeliveryStore,
+  type DestinationSlots,
+  type PendingDelivery,
+  type RecordedAttempt,
+} from './dispatcher';
 import { CONTRACT_SCHEDULE } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
 
 const T0 = 1_795_334_400_000;
 const LEASE_MS = 9_000;
 const CLAIM_EVERY_MS = 1_000;
+/** Attempts in flight to one destination, across every process. */
+const SHARE = 3;
 
 /** A clock that moves only when told, with timers that fire as it passes them. */
 class FakeTime {
@@ -55,6 +63,8 @@ interface Row {
 /** The outbox as the database keeps it, shared by every process of the test. */
 class SharedOutbox {
   readonly rows = new Map<string, Row>();
+  /** Per destination, the owner of each of its SHARE slots (null: free). */
+  readonly slots = new Map<string, Array<string | null>>();
 
   constructor(private readonly time: FakeTime) {}
 
@@ -87,7 +97,7 @@ class SharedOutbox {
 }
 
 /** One process's view of the outbox: it writes only what it holds. A dead one never answers. */
-class ProcessStore implements DeliveryStore, LeaseStore {
+class ProcessStore implements DeliveryStore, LeaseStore, DestinationSlots {
   dead = false;
   renewFails = false;
 
@@ -164,7 +174,25 @@ class ProcessStore implements DeliveryStore, LeaseStore {
     return held.map((row) => row.delivery.id);
   }
 
+  async take(destination: string): Promise<number | null> {
+    if (this.dead) return never();
+    const slots = this.outbox.slots.get(destination) ?? Array<string | null>(SHARE).fill(null);
+    this.outbox.slots.set(destination, slots);
+    const free = slots.indexOf(null);
+    if (free === -1) return null;
+    slots[free] = this.owner;
+    return free;
+  }
+
+  async give(destination: string, slot: number): Promise<void> {
+    const slots = this.outbox.slots.get(destination);
+    if (slots?.[slot] === this.owner) slots[slot] = null;
+  }
+
   async release(): Promise<void> {
+    for (const slots of this.outbox.slots.values()) {
+      for (const [slot, owner] of slots.entries()) if (owner === this.owner) slots[slot] = null;
+    }
     for (const row of this.outbox.rows.values()) {
       if (row.state === 'pending' && row.owner === this.owner) {
         row.owner = null;
@@ -185,6 +213,11 @@ class Receiver {
   readonly sent: Sent[] = [];
   hangs = false;
   status = 200;
+  /** While true, every request waits for `answerHeld`. */
+  holds = false;
+  open = 0;
+  mostOpen = 0;
+  private held: Array<() => void> = [];
 
   constructor(private readonly time: FakeTime) {}
 
@@ -196,12 +229,27 @@ class Receiver {
         eventId: JSON.parse(post.body).event_id as string,
         at: this.time.now,
       });
+      if (this.holds) {
+        this.open += 1;
+        this.mostOpen = Math.max(this.mostOpen, this.open);
+        return new Promise((resolve) =>
+          this.held.push(() => {
+            this.open -= 1;
+            resolve({ outcome: { statusCode: 200 }, latencyMs: 1, answerExcerpt: '' });
+          }),
+        );
+      }
       if (this.hangs)
         return new Promise((_, reject) =>
           shutdown.addEventListener('abort', () => reject(new AttemptAbandoned())),
         );
       return Promise.resolve({ outcome: { statusCode: this.status }, latencyMs: 1, answerExcerpt: '' });
     };
+  }
+
+  answerHeld(): void {
+    this.holds = false;
+    for (const answer of this.held.splice(0)) answer();
   }
 
   eventsBy(owner: string): string[] {
@@ -221,6 +269,7 @@ class Process {
     owner: string,
     time: FakeTime,
     receiver: Receiver,
+    sharedSlots = false,
   ) {
     this.store = new ProcessStore(outbox, owner);
     this.leases = new DeliveryLeases({
@@ -244,6 +293,7 @@ class Process {
       onError: (message) => this.errors.push(message),
       leasesHeld: () => this.leases.held(),
       onSettled: (orderKey) => this.leases.settled(orderKey),
+      slots: sharedSlots ? this.store : undefined,
     });
   }
 
@@ -374,5 +424,49 @@ describe('deliveries leased from an outbox several processes share', () => {
     await time.advance(3 * LEASE_MS);
     expect(receiver.eventsBy('replica-b/1')).toEqual([]);
     expect(outbox.rows.get('a2')?.owner).toBe('replica-c/1');
+  });
+
+  describe("a destination's share", () => {
+    let c: Process;
+    let d: Process;
+
+    beforeEach(async () => {
+      c = new Process(outbox, 'replica-c/1', time, receiver, true);
+      d = new Process(outbox, 'replica-d/1', time, receiver, true);
+      await c.start();
+      await d.start();
+    });
+
+    afterEach(async () => {
+      await c.stop();
+      await d.stop();
+    });
+
+    it('counts the attempts in flight of every process, and what waits goes once a slot is free', async () => {
+      receiver.holds = true;
+      for (let i = 0; i < 5; i += 1) {
+        c.stage(`c${i}`, `tx-c${i}`);
+        d.stage(`d${i}`, `tx-d${i}`);
+      }
+      await time.advance(2_000);
+      expect(receiver.mostOpen).toBe(SHARE);
+      receiver.answerHeld();
+      await time.advance(2_000);
+      expect(receiver.mostOpen).toBe(SHARE);
+      expect([...outbox.rows.values()].map((row) => row.state)).toEqual(Array(10).fill('delivered'));
+      expect(receiver.sent).toHaveLength(10);
+      // Unused, every slot goes back soon: none stays held.
+      expect(outbox.slots.get('http://receiver.test')).toEqual(Array(SHARE).fill(null));
+    });
+
+    it('lets a later event of a transaction reuse the slot of the one before, with no statement', async () => {
+      const taken = jest.spyOn(c.store, 'take');
+      c.stage('c1', 'tx');
+      c.stage('c2', 'tx');
+      c.stage('c3', 'tx');
+      await settle();
+      expect(receiver.eventsBy('replica-c/1')).toEqual(['evt-c1', 'evt-c2', 'evt-c3']);
+      expect(taken).toHaveBeenCalledTimes(1);
+    });
   });
 });

@@ -68,6 +68,16 @@ export interface DeliveryStore {
   earlierPending(delivery: PendingDelivery): Promise<boolean>;
 }
 
+/**
+ * A destination's share counted across every process sharing the outbox (contract §13: one slow
+ * receiver holds a bounded share, cluster-wide): an attempt holds one of the destination's slots.
+ */
+export interface DestinationSlots {
+  /** One of the destination's free slots, now held by this process; null when none is free. */
+  take(destination: string): Promise<number | null>;
+  give(destination: string, slot: number): Promise<void>;
+}
+
 export interface Timers {
   set(callback: () => void, delayMs: number): unknown;
   clear(handle: unknown): void;
@@ -95,6 +105,11 @@ export interface DispatcherDeps {
   leasesHeld?: () => boolean;
   /** A transaction's last delivery this process holds has settled (delivered, failed or lost). */
   onSettled?: (orderKey: string) => void;
+  /**
+   * The destinations' shares across every process on the outbox; absent when this process is
+   * the only one, so that its own count of attempts in flight is the whole share.
+   */
+  slots?: DestinationSlots;
 }
 
 /** After a store failure the delivery is tried again this much later (it stays pending). */
@@ -102,6 +117,15 @@ const STORE_FAILURE_BACKOFF_MS = 1000;
 
 /** How often a head whose earlier delivery another process still holds looks again. */
 const ORDER_RECHECK_MS = 500;
+
+/** While every slot of its destination is taken elsewhere, a due delivery looks again this often. */
+const SLOT_RECHECK_MS = 250;
+
+/**
+ * A slot no attempt uses any more is kept this long before it is given back: the next event of a
+ * busy destination takes it with no statement, and an idle one frees it for other processes soon.
+ */
+const SLOT_LINGER_MS = 200;
 
 /** Transactions whose last finished position is remembered, so their next head needs no read. */
 const REMEMBERED_TRANSACTIONS = 4096;
@@ -152,6 +176,11 @@ export class Dispatcher {
   private readonly inOrder = new WeakSet<PendingDelivery>();
   /** The position this dispatcher finished last, per transaction (the most recent ones). */
   private readonly lastFinished = new Map<string, number>();
+  /** Slots held and unused, per destination, the last freed at the end. */
+  private readonly idleSlots = new Map<string, Array<{ slot: number; since: number }>>();
+  /** Destinations found with every slot taken, until when they are not asked again. */
+  private readonly fullUntil = new Map<string, number>();
+  private slotTimer: unknown;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.lines = new FairLines<Waiting>({
@@ -204,6 +233,9 @@ export class Dispatcher {
     this.running = false;
     if (this.timer !== undefined) this.deps.timers.clear(this.timer.handle);
     this.timer = undefined;
+    // Slots still held go back with the leases (DeliveryLeases.release).
+    if (this.slotTimer !== undefined) this.deps.timers.clear(this.slotTimer);
+    this.slotTimer = undefined;
     this.shutdown.abort();
     await Promise.allSettled([...this.inFlight.values()]);
   }
@@ -346,6 +378,7 @@ export class Dispatcher {
     const { destination } = delivery;
     this.sending += 1;
     let answered = false;
+    const held: { slot: number | null } = { slot: null };
     // The slot is freed by the answer, not by the record: the record waits its turn in the write
     // queue, and a slot held meanwhile would throttle a destination by the speed of the disk.
     const freeSlot = (): void => {
@@ -353,8 +386,10 @@ export class Dispatcher {
       answered = true;
       this.sending -= 1;
       this.lines.ended(destination);
+      if (held.slot !== null) this.idle(destination, held.slot);
+      held.slot = null;
     };
-    const run = this.attempt(delivery, freeSlot)
+    const run = this.attempt(delivery, freeSlot, held)
       .catch((error: unknown) => {
         this.deps.onError(`delivery ${delivery.id}: ${String(error)}; tried again later`);
         delivery.nextAttemptAt = this.deps.now() + STORE_FAILURE_BACKOFF_MS;
@@ -369,7 +404,57 @@ export class Dispatcher {
     this.inFlight.set(delivery.id, run);
   }
 
-  private async attempt(delivery: PendingDelivery, freeSlot: () => void): Promise<void> {
+  /** A slot of the destination: one this process holds unused, else a free one of the store. */
+  private async slotFor(destination: string, slots: DestinationSlots): Promise<number | null> {
+    const idle = this.idleSlots.get(destination);
+    const reused = idle?.pop();
+    if (idle?.length === 0) this.idleSlots.delete(destination);
+    if (reused !== undefined) return reused.slot;
+    const full = this.fullUntil.get(destination);
+    if (full !== undefined && full > this.deps.now()) return null;
+    this.fullUntil.delete(destination);
+    const slot = await slots.take(destination);
+    if (slot === null) this.fullUntil.set(destination, this.deps.now() + SLOT_RECHECK_MS);
+    return slot;
+  }
+
+  private idle(destination: string, slot: number): void {
+    const idle = this.idleSlots.get(destination) ?? [];
+    idle.push({ slot, since: this.deps.now() });
+    this.idleSlots.set(destination, idle);
+    if (this.slotTimer === undefined && this.running) {
+      this.slotTimer = this.deps.timers.set(() => this.giveIdleSlots(), SLOT_LINGER_MS);
+    }
+  }
+
+  /** Gives back the slots unused for SLOT_LINGER_MS. */
+  private giveIdleSlots(): void {
+    this.slotTimer = undefined;
+    const slots = this.deps.slots;
+    if (slots === undefined || !this.running) return;
+    const now = this.deps.now();
+    let next = Infinity;
+    for (const [destination, idle] of this.idleSlots) {
+      const kept = idle.filter(({ since }) => now - since < SLOT_LINGER_MS);
+      for (const { slot, since } of idle) {
+        if (now - since < SLOT_LINGER_MS) continue;
+        slots.give(destination, slot).catch((error: unknown) => {
+          // It goes back when its lease ends.
+          this.deps.onError(`giving back a slot of ${destination}: ${String(error)}`);
+        });
+      }
+      if (kept.length === 0) this.idleSlots.delete(destination);
+      else this.idleSlots.set(destination, kept);
+      for (const { since } of kept) next = Math.min(next, since + SLOT_LINGER_MS);
+    }
+    if (next !== Infinity) this.slotTimer = this.deps.timers.set(() => this.giveIdleSlots(), next - now);
+  }
+
+  private async attempt(
+    delivery: PendingDelivery,
+    freeSlot: () => void,
+    held: { slot: number | null },
+  ): Promise<void> {
     const { store, schedule } = this.deps;
     const at = this.deps.now();
     if (!mayStart(schedule, delivery.firstAttemptAt, at)) {
@@ -395,6 +480,15 @@ export class Dispatcher {
     if (target === null) {
       this.finish(delivery);
       return;
+    }
+    if (this.deps.slots !== undefined) {
+      held.slot = await this.slotFor(delivery.destination, this.deps.slots);
+      if (held.slot === null) {
+        // The destination has its whole share in flight across the processes: not an attempt.
+        delivery.firstTarget = target;
+        delivery.nextAttemptAt = this.deps.now() + SLOT_RECHECK_MS;
+        return;
+      }
     }
     const headers =
       target.signingSecret === null

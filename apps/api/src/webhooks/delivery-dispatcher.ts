@@ -64,6 +64,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       onError: (message) => this.logger.error(message),
       leasesHeld: () => this.leases.held(),
       onSettled: (orderKey) => this.leases.settled(orderKey),
+      slots: store.sharedSlots(config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION),
     });
     this.leases = new DeliveryLeases({
       store,
@@ -100,9 +101,9 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     await this.dispatcher.stop();
     await this.connections.destroy();
     const pending = this.dispatcher.pendingCount;
+    this.logger.log(`webhook dispatcher stopped: ${pending} deliveries stay pending`);
     try {
       await this.leases.release();
-      this.logger.log(`webhook dispatcher stopped: ${pending} pending deliveries given back`);
     } catch (error) {
       // The database is unreachable: the leases end by themselves.
       this.logger.error(`giving back ${pending} delivery leases: ${String(error)}`);

@@ -7,6 +7,7 @@ import {
   GroupCommit,
   destinationOf,
   type DeliveryStore,
+  type DestinationSlots,
   type LeaseStore,
   type DeliveryTarget,
   type PendingDelivery,
@@ -178,6 +179,9 @@ const CLAIMABLE =
   "c.state = 'pending' AND (c.lease_until IS NULL OR (c.lease_until < ? AND c.lease_owner <> ?)) AND NOT EXISTS " +
   "(SELECT 1 FROM webhook_deliveries e WHERE e.transaction_id = c.transaction_id AND e.position < c.position AND e.state = 'pending')";
 
+/** Destinations whose slot rows this process has made sure of, at most this many remembered. */
+const SEEDED_DESTINATIONS = 4096;
+
 /** The SerialWriter key of the writes that record attempts. */
 const ATTEMPT_RECORDS_KEY = 'webhook-attempt-records';
 
@@ -298,6 +302,55 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     });
   }
 
+  /**
+   * The destinations' slots, shared by the processes on PostgreSQL; none on SQLite, whose file
+   * serves one process: its own count of attempts in flight is the whole share.
+   */
+  sharedSlots(share: number): DestinationSlots | undefined {
+    if (this.onSqlite) return undefined;
+    const seeded = new Set<string>();
+    const sql = sqlOf(this.deliveries.manager);
+    return {
+      take: async (destination) => {
+        if (!seeded.has(destination)) {
+          // One row per slot, made once by whichever process sends there first.
+          const slots = Array.from({ length: share }, (_, i) => i + 1);
+          await sql.run(
+            `INSERT INTO webhook_destination_slots (destination, slot) VALUES ${slots.map(() => '(?, ?)').join(', ')} ` +
+              'ON CONFLICT DO NOTHING',
+            slots.flatMap((slot) => [destination, slot]),
+          );
+          if (seeded.size >= SEEDED_DESTINATIONS) seeded.clear();
+          seeded.add(destination);
+        }
+        const now = Date.now();
+        // One statement, committed at once: a slot another process is taking now is skipped.
+        const [taken] = await sql.all<{ slot: number | string }>(
+          'UPDATE webhook_destination_slots SET owner = ?, lease_until = ? WHERE destination = ? AND slot = ' +
+            '(SELECT s.slot FROM webhook_destination_slots s WHERE s.destination = ? AND s.slot <= ? AND ' +
+            '(s.owner IS NULL OR (s.lease_until < ? AND s.owner <> ?)) ORDER BY s.slot LIMIT 1 FOR UPDATE SKIP LOCKED) ' +
+            'RETURNING slot',
+          [
+            this.owner.id,
+            iso(now + this.owner.leaseMs),
+            destination,
+            destination,
+            share,
+            iso(now),
+            this.owner.id,
+          ],
+        );
+        return taken === undefined ? null : Number(taken.slot);
+      },
+      give: async (destination, slot) => {
+        await sql.run(
+          'UPDATE webhook_destination_slots SET owner = NULL, lease_until = NULL WHERE destination = ? AND slot = ? AND owner = ?',
+          [destination, slot, this.owner.id],
+        );
+      },
+    };
+  }
+
   private leaseFrom(now: number): Lease {
     return { owner: this.owner.id, until: now + this.owner.leaseMs };
   }
@@ -351,22 +404,31 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
   }
 
   async renew(until: number): Promise<string[]> {
-    const rows = await this.writer.write((manager) =>
-      sqlOf(manager).all<{ id: string }>(
+    const rows = await this.writer.write(async (manager) => {
+      const sql = sqlOf(manager);
+      await sql.run('UPDATE webhook_destination_slots SET lease_until = ? WHERE owner = ?', [
+        iso(until),
+        this.owner.id,
+      ]);
+      return sql.all<{ id: string }>(
         "UPDATE webhook_deliveries SET lease_until = ? WHERE lease_owner = ? AND state = 'pending' RETURNING id",
         [iso(until), this.owner.id],
-      ),
-    );
+      );
+    });
     return rows.map((row) => row.id);
   }
 
   async release(): Promise<void> {
-    await this.writer.write((manager) =>
-      sqlOf(manager).run(
+    await this.writer.write(async (manager) => {
+      const sql = sqlOf(manager);
+      await sql.run(
         "UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? AND state = 'pending'",
         [this.owner.id],
-      ),
-    );
+      );
+      await sql.run('UPDATE webhook_destination_slots SET owner = NULL, lease_until = NULL WHERE owner = ?', [
+        this.owner.id,
+      ]);
+    });
   }
 
   async target(id: string): Promise<DeliveryTarget | null> {
