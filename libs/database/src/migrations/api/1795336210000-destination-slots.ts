@@ -1,4 +1,5 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { columnTypes } from '../column-types';
 
 /**
  * The slots of each webhook destination (docs/contract.md, "Webhook delivery", fairness): an
@@ -10,13 +11,21 @@ export class DestinationSlots1795336210000 implements MigrationInterface {
   name = 'DestinationSlots1795336210000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      'CREATE TABLE webhook_destination_slots (destination varchar(2048) NOT NULL, slot integer NOT NULL, ' +
-        'owner varchar(128), lease_until varchar(24), PRIMARY KEY (destination, slot))',
+    const types = columnTypes(queryRunner);
+    await queryRunner.createTable(
+      new Table({
+        name: 'webhook_destination_slots',
+        columns: [
+          { name: 'destination', type: 'varchar', length: '2048', isPrimary: true },
+          { name: 'slot', type: types.integer, isPrimary: true },
+          { name: 'owner', type: 'varchar', length: '128', isNullable: true },
+          { name: 'lease_until', type: 'varchar', length: '24', isNullable: true },
+        ],
+      }),
     );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('DROP TABLE webhook_destination_slots');
+    await queryRunner.dropTable('webhook_destination_slots');
   }
 }
