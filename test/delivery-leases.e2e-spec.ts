@@ -243,6 +243,43 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
       await restartFirst();
     });
 
+    it("makes a killed replica's print callback from the other replica once its lease ends", async () => {
+      receiver.respondWith(neverAnswer);
+      const created = await stack.client().post<{ printJobId: string }>('/terminal/v1/SIM0000002/print', {
+        commands: [{ type: 'text', value: 'taken over' }],
+        webhookUrl: receiver.url('/printed'),
+      });
+      expect(created.status).toBe(202);
+      const { printJobId } = created.body;
+      const callbacks = (): ReceivedRequest[] =>
+        receiver.received.filter((request) => request.path === '/printed');
+      await receiver.waitFor(() => callbacks().length === 1);
+      await stack.api.kill();
+      receiver.respondWith((_request, _n, response) => response.end());
+      await receiver.waitFor(() => callbacks().length === 2, LEASE_MS + 10_000);
+      expect(
+        callbacks().map((request) => [bodyOf(request).printJobId, request.headers['webhook-id']]),
+      ).toEqual([
+        [printJobId, printJobId],
+        [printJobId, printJobId],
+      ]);
+      const recorded = await poll(
+        'the callback recorded by replica B',
+        async () => {
+          const [row] = await stack.store.rows<{ callback: string | null; callback_owner: string }>(
+            'api',
+            'SELECT callback, callback_owner FROM print_jobs WHERE print_job_id = ?',
+            [printJobId],
+          );
+          return row?.callback === null ? undefined : row;
+        },
+        5_000,
+      );
+      expect(recorded.callback_owner.split('/')[0]).toBe('replica-b');
+      expect(JSON.parse(recorded.callback ?? '{}')).toMatchObject({ statusCode: 200 });
+      await restartFirst();
+    });
+
     it('a replica stopped gracefully gives its leases back: the other takes them at once', async () => {
       receiver.respondWith(neverAnswer);
       const id = await charge(stack.client(), 'SIM0000001', receiver.url('/stopped'));

@@ -280,6 +280,7 @@ class Process {
       now: () => time.now,
       timers: time.api,
       onError: (message) => this.errors.push(message),
+      orderKeyOf: (delivery) => delivery.orderKey,
     });
     this.dispatcher = new Dispatcher({
       store: this.store,

@@ -1,14 +1,17 @@
 import type { PendingDelivery, Timers } from './dispatcher';
 
-/** The outbox's leases, as the store keeps them: one owner per pending delivery, until a time. */
-export interface LeaseStore {
+/**
+ * The outbox's leases, as the store keeps them: one owner per pending delivery, until a time.
+ * A delivery is a transaction webhook's (PendingDelivery) or another outbox's item.
+ */
+export interface LeaseStore<T = PendingDelivery> {
   /**
    * Leases to this process, until `until`, up to `limit` pending deliveries that no process holds
    * (never held, given back, or whose lease, another process's, ended before `now`: a process keeps
    * its own by renewing them, and may not attempt them unrenewed), each the head of its
    * transaction's queue: no earlier delivery of its transaction is still pending. Commits at once.
    */
-  claim(now: number, until: number, limit: number): Promise<PendingDelivery[]>;
+  claim(now: number, until: number, limit: number): Promise<T[]>;
   /** Extends every lease this process holds to `until`; the ids of the deliveries it still holds. */
   renew(until: number): Promise<string[]>;
   /** Gives back every lease this process holds, so that another process takes them at once. */
@@ -16,14 +19,14 @@ export interface LeaseStore {
 }
 
 /** What the leases drive: the dispatcher of this process. */
-export interface LeasedDispatcher {
-  add(delivery: PendingDelivery): void;
+export interface LeasedDispatcher<T = PendingDelivery> {
+  add(delivery: T): void;
   drop(ids: Iterable<string>): void;
   heldIds(): string[];
 }
 
-export interface DeliveryLeasesDeps {
-  store: LeaseStore;
+export interface DeliveryLeasesDeps<T = PendingDelivery> {
+  store: LeaseStore<T>;
   leaseMs: number;
   /** How often to look for deliveries no process holds. */
   claimEveryMs: number;
@@ -32,6 +35,11 @@ export interface DeliveryLeasesDeps {
   now: () => number;
   timers: Timers;
   onError: (message: string) => void;
+  /**
+   * The queue a delivery is the head of, where deliveries go out in order: once it settles, the
+   * next one is claimed at once (see `settled`). None: every delivery stands alone.
+   */
+  orderKeyOf?: (delivery: T) => string;
 }
 
 /**
@@ -40,8 +48,8 @@ export interface DeliveryLeasesDeps {
  * another gave back), and gives everything back at a stop. A delivery claimed is the head of its
  * transaction; once it settles, the transaction's next one is claimed at once, so order holds.
  */
-export class DeliveryLeases {
-  private dispatcher: LeasedDispatcher | undefined;
+export class DeliveryLeases<T = PendingDelivery> {
+  private dispatcher: LeasedDispatcher<T> | undefined;
   /** Every lease this process holds runs at least until then. */
   private heldUntil = -Infinity;
   private readonly timers = new Map<'renew' | 'claim', { handle: unknown; at: number }>();
@@ -50,13 +58,13 @@ export class DeliveryLeases {
   /** Transactions whose deliveries came by a claim: their next delivery is claimed, not staged here. */
   private readonly claimedKeys = new Set<string>();
 
-  constructor(private readonly deps: DeliveryLeasesDeps) {}
+  constructor(private readonly deps: DeliveryLeasesDeps<T>) {}
 
   /**
    * Call just before the store adopts or stages any delivery for this process: every lease
    * written from then on runs at least a lease from now.
    */
-  begin(dispatcher: LeasedDispatcher): void {
+  begin(dispatcher: LeasedDispatcher<T>): void {
     this.dispatcher = dispatcher;
     this.heldUntil = this.deps.now() + this.deps.leaseMs;
     this.stopped = false;
@@ -123,14 +131,15 @@ export class DeliveryLeases {
     const dispatcher = this.dispatcher;
     if (this.stopped || dispatcher === undefined) return;
     const now = this.deps.now();
-    let claimed: PendingDelivery[] = [];
+    let claimed: T[] = [];
     try {
       claimed = await this.deps.store.claim(now, now + this.deps.leaseMs, this.deps.claimBatch);
     } catch (error) {
       this.deps.onError(`claiming deliveries: ${String(error)}; tried again shortly`);
     }
+    const { orderKeyOf } = this.deps;
     for (const delivery of claimed) {
-      this.claimedKeys.add(delivery.orderKey);
+      if (orderKeyOf !== undefined) this.claimedKeys.add(orderKeyOf(delivery));
       dispatcher.add(delivery);
     }
     this.arm('claim', claimed.length >= this.deps.claimBatch ? 0 : this.deps.claimEveryMs);

@@ -74,6 +74,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       now: () => Date.now(),
       timers,
       onError: (message) => this.logger.error(message),
+      orderKeyOf: (delivery) => delivery.orderKey,
     });
     // A delivery staged before start() waits in its queue and goes once the outbox is resumed.
     this.unsubscribe = messages.subscribe('delivery.staged', (delivery) => this.dispatcher.add(delivery));

@@ -12,6 +12,6 @@ import { WebhookSecretRepository } from './webhook-secret.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity])],
   providers: [DeliveryOwner, DeliveryRepository, DeliveryDispatcher, WebhookSecretRepository],
-  exports: [DeliveryRepository, WebhookSecretRepository],
+  exports: [DeliveryOwner, DeliveryRepository, WebhookSecretRepository],
 })
 export class WebhooksModule {}

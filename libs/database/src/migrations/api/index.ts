@@ -7,6 +7,7 @@ import { TransactionCounters1795335400000 } from './1795335400000-transaction-co
 import { CardholderSetBy1795335600000 } from './1795335600000-cardholder-set-by';
 import { DeliveryLeases1795336200000 } from './1795336200000-delivery-leases';
 import { DestinationSlots1795336210000 } from './1795336210000-destination-slots';
+import { PrintCallbackLeases1795336220000 } from './1795336220000-print-callback-leases';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const API_MIGRATIONS = [
   CardholderSetBy1795335600000,
   DeliveryLeases1795336200000,
   DestinationSlots1795336210000,
+  PrintCallbackLeases1795336220000,
 ];
