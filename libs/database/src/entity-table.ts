@@ -104,35 +104,64 @@ export class EntityTable<Entity extends ObjectLiteral> {
    * is padded to a power of two by repeating a row, so that few texts are ever prepared.
    */
   async updateEach(sql: Sql, key: keyof Entity & string, rows: Array<Partial<Entity>>): Promise<void> {
+    await this.updateEachWhere(sql, key, rows, {});
+  }
+
+  /**
+   * updateEach on the rows that also hold every value `guard` gives (none null); resolves the
+   * keys of the rows it changed (all of them when the guard is empty).
+   */
+  async updateEachWhere(
+    sql: Sql,
+    key: keyof Entity & string,
+    rows: Array<Partial<Entity>>,
+    guard: Where<Entity>,
+  ): Promise<unknown[]> {
     const latest = [...new Map(rows.map((row) => [row[key], row])).values()];
-    if (latest.length === 0) return;
+    if (latest.length === 0) return [];
+    const guarded = Object.keys(guard).filter((property) => guard[property] !== undefined);
     const properties = Object.keys(latest[0]).filter((property) => latest[0][property] !== undefined);
     if (!properties.includes(key)) throw new Error(`updateEach: every row must give ${key}`);
     let size = 1;
     while (size < latest.length) size *= 2;
     const padded = [...latest, ...Array.from({ length: size - latest.length }, () => latest[0])];
-    const text = this.text(`updateEach:${key}:${size}:${properties.join(',')}`, (layout) => {
-      const names = properties.map((property) => this.name(layout.column(property)));
-      const keyName = this.name(layout.column(key));
-      // PostgreSQL types a VALUES list from its values alone: a parameter is text there, which a
-      // bigint or boolean column refuses. Each is cast to its column's type.
-      const row = `(${properties.map((property) => this.typedPlaceholder(layout.column(property))).join(', ')})`;
-      const sets = properties
-        .filter((property) => property !== key)
-        .map((property) => {
-          const name = this.name(layout.column(property));
-          return `${name} = v.${name}`;
-        });
-      if (layout.updatedAt !== undefined) sets.push(`${layout.updatedAt} = CURRENT_TIMESTAMP`);
-      return (
-        `WITH v (${names.join(', ')}) AS (VALUES ${padded.map(() => row).join(', ')}) ` +
-        `UPDATE ${layout.table} SET ${sets.join(', ')} FROM v WHERE ${layout.table}.${keyName} = v.${keyName}`
-      );
-    });
-    await sql.run(
-      text,
-      padded.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
+    const text = this.text(
+      `updateEach:${key}:${size}:${properties.join(',')}:${guarded.join(',')}`,
+      (layout) => {
+        const names = properties.map((property) => this.name(layout.column(property)));
+        const keyName = this.name(layout.column(key));
+        // PostgreSQL types a VALUES list from its values alone: a parameter is text there, which a
+        // bigint or boolean column refuses. Each is cast to its column's type.
+        const row = `(${properties.map((property) => this.typedPlaceholder(layout.column(property))).join(', ')})`;
+        const sets = properties
+          .filter((property) => property !== key)
+          .map((property) => {
+            const name = this.name(layout.column(property));
+            return `${name} = v.${name}`;
+          });
+        if (layout.updatedAt !== undefined) sets.push(`${layout.updatedAt} = CURRENT_TIMESTAMP`);
+        // Qualified: v has columns of the same names.
+        const conditions = guarded.map(
+          (property) => `${layout.table}.${this.name(layout.column(property))} = ?`,
+        );
+        return (
+          `WITH v (${names.join(', ')}) AS (VALUES ${padded.map(() => row).join(', ')}) ` +
+          `UPDATE ${layout.table} SET ${sets.join(', ')} FROM v WHERE ${layout.table}.${keyName} = v.${keyName}` +
+          conditions.map((condition) => ` AND ${condition}`).join('') +
+          (guarded.length === 0 ? '' : ` RETURNING ${layout.table}.${keyName} AS changed`)
+        );
+      },
     );
+    const params = [
+      ...padded.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
+      ...guarded.map((property) => this.persistent(property, guard[property])),
+    ];
+    if (guarded.length === 0) {
+      await sql.run(text, params);
+      return latest.map((row) => row[key]);
+    }
+    const changed = await sql.all<{ changed: unknown }>(text, params);
+    return changed.map((row) => row.changed);
   }
 
   delete(sql: Sql, where: Where<Entity>): Promise<number> {

@@ -90,7 +90,8 @@ class MemoryStore implements DeliveryStore {
     return row;
   }
 
-  async pending(): Promise<PendingDelivery[]> {
+  /** One process on the outbox: it takes every pending delivery at start. */
+  async adopt(): Promise<PendingDelivery[]> {
     return [...this.rows.values()].filter((r) => r.state === 'pending').map((r) => ({ ...r.delivery }));
   }
 
@@ -128,7 +129,7 @@ class MemoryStore implements DeliveryStore {
     for (const commit of held) commit();
   }
 
-  async record(id: string, attempt: RecordedAttempt): Promise<void> {
+  async record(id: string, attempt: RecordedAttempt): Promise<boolean> {
     if (this.failures > 0) {
       this.failures -= 1;
       throw new Error('disk full');
@@ -141,6 +142,7 @@ class MemoryStore implements DeliveryStore {
     row.delivery.firstAttemptAt = attempt.firstAttemptAt;
     if (attempt.step.state === 'pending') row.delivery.nextAttemptAt = attempt.step.nextAttemptAt;
     else row.state = attempt.step.state;
+    return true;
   }
 
   async expire(id: string): Promise<void> {

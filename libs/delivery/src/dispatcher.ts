@@ -48,21 +48,41 @@ export interface RecordedAttempt extends PostResult {
   step: NextStep;
 }
 
-/** The outbox, in the database: the dispatcher's only memory that survives a crash. */
+/**
+ * The outbox, in the database: the dispatcher's only memory that survives a crash. Several
+ * processes may share it: each pending delivery is leased to one of them (see DeliveryLeases),
+ * and a process writes only what it holds.
+ */
 export interface DeliveryStore {
-  /** Every delivery still pending. */
-  pending(): Promise<PendingDelivery[]>;
+  /**
+   * The pending deliveries this process takes at start: those a predecessor of the same replica
+   * left (it is gone, so they need not wait for their leases to end), each leased to this process.
+   */
+  adopt(): Promise<PendingDelivery[]>;
   /** null when the delivery is gone (its sandbox account was reset or removed). */
   target(id: string): Promise<DeliveryTarget | null>;
-  /** The attempt row and the delivery's new state, written together. */
-  record(id: string, attempt: RecordedAttempt): Promise<void>;
-  /** A delivery found past its window when due fails with no further attempt. */
+  /**
+   * The attempt row and the delivery's new state, written together, only while this process
+   * still holds the delivery's lease: false when another process has taken it (nothing written).
+   */
+  record(id: string, attempt: RecordedAttempt): Promise<boolean>;
+  /** A delivery found past its window when due fails with no further attempt (if still held). */
   expire(id: string): Promise<void>;
   /**
    * Whether an earlier delivery of the same transaction (same `orderKey`, lower `position`) is
    * still pending in the store: one that another process, sharing the database, is delivering.
    */
   earlierPending(delivery: PendingDelivery): Promise<boolean>;
+}
+
+/**
+ * A destination's share counted across every process sharing the outbox (contract §13: one slow
+ * receiver holds a bounded share, cluster-wide): an attempt holds one of the destination's slots.
+ */
+export interface DestinationSlots {
+  /** One of the destination's free slots, now held by this process; null when none is free. */
+  take(destination: string): Promise<number | null>;
+  give(destination: string, slot: number): Promise<void>;
 }
 
 export interface Timers {
@@ -85,6 +105,18 @@ export interface DispatcherDeps {
    */
   maxPerDestination: number;
   onError: (message: string) => void;
+  /**
+   * Whether this process's leases are known to hold now; while not (they could not be renewed),
+   * no attempt starts, so none is made while another process may have taken its delivery.
+   */
+  leasesHeld?: () => boolean;
+  /** A transaction's last delivery this process holds has settled (delivered, failed or lost). */
+  onSettled?: (orderKey: string) => void;
+  /**
+   * The destinations' shares across every process on the outbox; absent when this process is
+   * the only one, so that its own count of attempts in flight is the whole share.
+   */
+  slots?: DestinationSlots;
 }
 
 /** After a store failure the delivery is tried again this much later (it stays pending). */
@@ -92,6 +124,15 @@ const STORE_FAILURE_BACKOFF_MS = 1000;
 
 /** How often a head whose earlier delivery another process still holds looks again. */
 const ORDER_RECHECK_MS = 500;
+
+/** While every slot of its destination is taken elsewhere, a due delivery looks again this often. */
+const SLOT_RECHECK_MS = 250;
+
+/**
+ * A slot no attempt uses any more is kept this long before it is given back: the next event of a
+ * busy destination takes it with no statement, and an idle one frees it for other processes soon.
+ */
+const SLOT_LINGER_MS = 200;
 
 /** Transactions whose last finished position is remembered, so their next head needs no read. */
 const REMEMBERED_TRANSACTIONS = 4096;
@@ -142,6 +183,11 @@ export class Dispatcher {
   private readonly inOrder = new WeakSet<PendingDelivery>();
   /** The position this dispatcher finished last, per transaction (the most recent ones). */
   private readonly lastFinished = new Map<string, number>();
+  /** Slots held and unused, per destination, the last freed at the end. */
+  private readonly idleSlots = new Map<string, Array<{ slot: number; since: number }>>();
+  /** Destinations found with every slot taken, until when they are not asked again. */
+  private readonly fullUntil = new Map<string, number>();
+  private slotTimer: unknown;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.lines = new FairLines<Waiting>({
@@ -151,15 +197,32 @@ export class Dispatcher {
     });
   }
 
-  /** Resumes every pending delivery of the store at its time. */
+  /**
+   * Resumes at its time every pending delivery the store hands this process at start. Another
+   * process may hold an earlier delivery of the same transaction, so each head asks once.
+   */
   async start(): Promise<void> {
-    for (const delivery of await this.deps.store.pending()) this.enqueue(delivery);
-    for (const queue of this.queues.values()) {
-      // Every earlier delivery still pending was read with it, so it heads its queue in order.
-      this.inOrder.add(queue[0]);
-      this.wait(queue[0]);
-    }
+    for (const delivery of await this.deps.store.adopt()) this.enqueue(delivery);
+    for (const queue of this.queues.values()) this.wait(queue[0]);
     this.running = true;
+    this.pump();
+  }
+
+  /** The deliveries this dispatcher holds now. */
+  heldIds(): string[] {
+    return [...this.known];
+  }
+
+  /**
+   * Forgets deliveries whose leases another process has taken: no attempt of them starts here any
+   * more. One in flight is left to its attempt, whose record finds the lease gone.
+   */
+  drop(ids: Iterable<string>): void {
+    for (const id of ids) {
+      if (this.inFlight.has(id)) continue;
+      const delivery = this.delivery(id);
+      if (delivery !== undefined) this.lose(delivery);
+    }
     this.pump();
   }
 
@@ -177,6 +240,9 @@ export class Dispatcher {
     this.running = false;
     if (this.timer !== undefined) this.deps.timers.clear(this.timer.handle);
     this.timer = undefined;
+    // Slots still held go back with the leases (DeliveryLeases.release).
+    if (this.slotTimer !== undefined) this.deps.timers.clear(this.slotTimer);
+    this.slotTimer = undefined;
     this.shutdown.abort();
     await Promise.allSettled([...this.inFlight.values()]);
   }
@@ -217,19 +283,43 @@ export class Dispatcher {
     );
   }
 
+  private delivery(id: string): PendingDelivery | undefined {
+    if (!this.known.has(id)) return undefined;
+    for (const queue of this.queues.values()) {
+      const found = queue.find((delivery) => delivery.id === id);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
   private finish(delivery: PendingDelivery): void {
-    this.known.delete(delivery.id);
     this.rememberFinished(delivery);
+    const next = this.remove(delivery);
+    if (next !== undefined) this.inOrder.add(next);
+  }
+
+  /**
+   * A delivery another process now holds: it is not settled, so the next one of its transaction
+   * asks the store whether it is (the other process may still be sending it).
+   */
+  private lose(delivery: PendingDelivery): void {
+    this.remove(delivery);
+  }
+
+  /** Takes a delivery out of its queue; the queue's new head, if any, waits for its time. */
+  private remove(delivery: PendingDelivery): PendingDelivery | undefined {
+    this.known.delete(delivery.id);
     const queue = this.queues.get(delivery.orderKey);
-    if (queue === undefined) return;
+    if (queue === undefined) return undefined;
     const rest = queue.filter((other) => other.id !== delivery.id);
     if (rest.length === 0) {
       this.queues.delete(delivery.orderKey);
-      return;
+      this.deps.onSettled?.(delivery.orderKey);
+      return undefined;
     }
     this.queues.set(delivery.orderKey, rest);
-    this.inOrder.add(rest[0]);
     this.wait(rest[0]);
+    return rest[0];
   }
 
   private rememberFinished({ orderKey, position }: PendingDelivery): void {
@@ -295,6 +385,7 @@ export class Dispatcher {
     const { destination } = delivery;
     this.sending += 1;
     let answered = false;
+    const held: { slot: number | null } = { slot: null };
     // The slot is freed by the answer, not by the record: the record waits its turn in the write
     // queue, and a slot held meanwhile would throttle a destination by the speed of the disk.
     const freeSlot = (): void => {
@@ -302,8 +393,10 @@ export class Dispatcher {
       answered = true;
       this.sending -= 1;
       this.lines.ended(destination);
+      if (held.slot !== null) this.idle(destination, held.slot);
+      held.slot = null;
     };
-    const run = this.attempt(delivery, freeSlot)
+    const run = this.attempt(delivery, freeSlot, held)
       .catch((error: unknown) => {
         this.deps.onError(`delivery ${delivery.id}: ${String(error)}; tried again later`);
         delivery.nextAttemptAt = this.deps.now() + STORE_FAILURE_BACKOFF_MS;
@@ -318,12 +411,67 @@ export class Dispatcher {
     this.inFlight.set(delivery.id, run);
   }
 
-  private async attempt(delivery: PendingDelivery, freeSlot: () => void): Promise<void> {
+  /** A slot of the destination: one this process holds unused, else a free one of the store. */
+  private async slotFor(destination: string, slots: DestinationSlots): Promise<number | null> {
+    const idle = this.idleSlots.get(destination);
+    const reused = idle?.pop();
+    if (idle?.length === 0) this.idleSlots.delete(destination);
+    if (reused !== undefined) return reused.slot;
+    const full = this.fullUntil.get(destination);
+    if (full !== undefined && full > this.deps.now()) return null;
+    this.fullUntil.delete(destination);
+    const slot = await slots.take(destination);
+    if (slot === null) this.fullUntil.set(destination, this.deps.now() + SLOT_RECHECK_MS);
+    return slot;
+  }
+
+  private idle(destination: string, slot: number): void {
+    const idle = this.idleSlots.get(destination) ?? [];
+    idle.push({ slot, since: this.deps.now() });
+    this.idleSlots.set(destination, idle);
+    if (this.slotTimer === undefined && this.running) {
+      this.slotTimer = this.deps.timers.set(() => this.giveIdleSlots(), SLOT_LINGER_MS);
+    }
+  }
+
+  /** Gives back the slots unused for SLOT_LINGER_MS. */
+  private giveIdleSlots(): void {
+    this.slotTimer = undefined;
+    const slots = this.deps.slots;
+    if (slots === undefined || !this.running) return;
+    const now = this.deps.now();
+    let next = Infinity;
+    for (const [destination, idle] of this.idleSlots) {
+      const kept = idle.filter(({ since }) => now - since < SLOT_LINGER_MS);
+      for (const { slot, since } of idle) {
+        if (now - since < SLOT_LINGER_MS) continue;
+        slots.give(destination, slot).catch((error: unknown) => {
+          // It goes back when its lease ends.
+          this.deps.onError(`giving back a slot of ${destination}: ${String(error)}`);
+        });
+      }
+      if (kept.length === 0) this.idleSlots.delete(destination);
+      else this.idleSlots.set(destination, kept);
+      for (const { since } of kept) next = Math.min(next, since + SLOT_LINGER_MS);
+    }
+    if (next !== Infinity) this.slotTimer = this.deps.timers.set(() => this.giveIdleSlots(), next - now);
+  }
+
+  private async attempt(
+    delivery: PendingDelivery,
+    freeSlot: () => void,
+    held: { slot: number | null },
+  ): Promise<void> {
     const { store, schedule } = this.deps;
     const at = this.deps.now();
     if (!mayStart(schedule, delivery.firstAttemptAt, at)) {
       await store.expire(delivery.id);
       this.finish(delivery);
+      return;
+    }
+    if (this.deps.leasesHeld?.() === false) {
+      // Not an attempt either: it waits until the leases are renewed (or another process takes it).
+      delivery.nextAttemptAt = this.deps.now() + ORDER_RECHECK_MS;
       return;
     }
     if (!this.followsKnownOrder(delivery)) {
@@ -339,6 +487,15 @@ export class Dispatcher {
     if (target === null) {
       this.finish(delivery);
       return;
+    }
+    if (this.deps.slots !== undefined) {
+      held.slot = await this.slotFor(delivery.destination, this.deps.slots);
+      if (held.slot === null) {
+        // The destination has its whole share in flight across the processes: not an attempt.
+        delivery.firstTarget = target;
+        delivery.nextAttemptAt = this.deps.now() + SLOT_RECHECK_MS;
+        return;
+      }
     }
     const headers =
       target.signingSecret === null
@@ -371,8 +528,9 @@ export class Dispatcher {
     const ended = step.state !== 'pending';
     if (ended) this.finish(delivery);
     this.pump();
+    let kept: boolean;
     try {
-      await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
+      kept = await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
     } catch (error) {
       // Not recorded, so still pending in the store: it goes again later (at least once), after
       // the next event of its transaction if that one went meanwhile.
@@ -381,6 +539,13 @@ export class Dispatcher {
         this.insert(delivery);
       }
       throw error;
+    }
+    if (!kept) {
+      // Another process took the lease meanwhile (this one could not renew it in time): the
+      // delivery is its own now, and it makes the attempt again (at least once, same event_id).
+      this.deps.onError(`delivery ${delivery.id}: lease taken by another process; attempt ${n} not recorded`);
+      if (!ended) this.lose(delivery);
+      return;
     }
     delivery.attempts = n;
     delivery.firstAttemptAt = firstAttemptAt;

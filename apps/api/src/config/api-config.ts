@@ -83,6 +83,17 @@ export class ApiConfig {
   WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION = 8;
 
   /**
+   * How long a process holds the webhook deliveries it leased from the outbox without renewing
+   * them (it renews every third of it): a process that dies has its deliveries taken over by
+   * another once this has passed. At most 30 s (scale-out: taken over within 30 s).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(300)
+  @Max(30_000)
+  DELIVERY_LEASE_MS = 30_000;
+
+  /**
    * Test-only: multiplies every duration of the webhook retry schedule (2 s base, 60 s cap, 2 s
    * jitter, 15-minute window) so that end-to-end tests run the real policy in milliseconds.
    * Must stay 1 in production.

@@ -5,40 +5,100 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { AttemptAbandoned, printWebhookPayload, sendPrintCallback } from '@tps/delivery';
+import {
+  AttemptAbandoned,
+  DeliveryLeases,
+  printWebhookPayload,
+  sendPrintCallback,
+  type LeasedDispatcher,
+} from '@tps/delivery';
 import { ApiConfig, destinationRules } from '../config/api-config';
+import { DeliveryOwner } from '../webhooks/delivery-owner';
 import type { PrintJobEntity } from './print-job.entity';
 import { PrintJobRepository } from './print-job.repository';
+
+/** How often a process looks for callbacks no process holds (given back, or a dead one's). */
+const CLAIM_EVERY_MS = 1000;
+
+/** Callbacks claimed in one statement, at most. */
+const CLAIM_BATCH = 64;
 
 /**
  * The print webhook (contract §6: one POST, 15 s timeout, no retry, the outcome logged), sent by
  * the service once the job's result is stored, so that polling already shows what the callback
  * tells (contract §13). Signed like transaction webhooks when the merchant has a secret, and
- * checked at connect time against the profile's destination rules.
+ * checked at connect time against the profile's destination rules. Leased like webhook
+ * deliveries: the process that stores the result makes the attempt, and a dead process's
+ * attempts are made by another once their leases end.
  */
 @Injectable()
-export class PrintCallbacks implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class PrintCallbacks
+  implements OnApplicationBootstrap, BeforeApplicationShutdown, LeasedDispatcher<PrintJobEntity>
+{
   private readonly logger = new Logger('PrintCallbacks');
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
+  private readonly leases: DeliveryLeases<PrintJobEntity>;
 
   constructor(
     private readonly config: ApiConfig,
     private readonly jobs: PrintJobRepository,
-  ) {}
+    owner: DeliveryOwner,
+  ) {
+    this.leases = new DeliveryLeases<PrintJobEntity>({
+      store: {
+        claim: (now, until, limit) => jobs.claimCallbacks(now, until, limit),
+        renew: (until) => jobs.renewCallbacks(until, this.heldIds()),
+        release: () => jobs.releaseCallbacks(),
+      },
+      leaseMs: owner.leaseMs,
+      claimEveryMs: Math.min(CLAIM_EVERY_MS, owner.leaseMs / 3),
+      claimBatch: CLAIM_BATCH,
+      now: () => Date.now(),
+      timers: {
+        set: (callback, delayMs) => setTimeout(callback, delayMs),
+        clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+      },
+      onError: (message) => this.logger.error(message),
+    });
+  }
 
   /** Calls back the jobs a stop or a crash left without an outcome: their attempt never ended. */
   async onApplicationBootstrap(): Promise<void> {
-    const unsent = await this.jobs.unsentCallbacks();
+    this.leases.begin(this);
+    const unsent = await this.jobs.adoptCallbacks();
     if (unsent.length > 0) this.logger.log(`resuming ${unsent.length} print callbacks cut by a stop`);
     for (const job of unsent) this.send(job);
   }
 
-  /** Cuts the attempts in flight without recording them: they are made again at the next start. */
+  /**
+   * Cuts the attempts in flight without recording them and gives their leases back: another
+   * process makes them at once, or this one at its next start.
+   */
   async beforeApplicationShutdown(): Promise<void> {
+    await this.leases.stop();
     this.shutdown.abort();
     await Promise.all(this.inFlight.values());
+    try {
+      await this.leases.release();
+    } catch (error) {
+      // The database is unreachable: the leases end by themselves.
+      this.logger.error(`giving back print callbacks: ${String(error)}`);
+    }
   }
+
+  /** A callback claimed from the outbox: made at once. */
+  add(job: PrintJobEntity): void {
+    this.send(job);
+  }
+
+  /** What this process holds: the attempts under way (a held one is always under way). */
+  heldIds(): string[] {
+    return [...this.inFlight.keys()];
+  }
+
+  /** An attempt whose lease another process took goes on; its record finds the lease gone. */
+  drop(): void {}
 
   /**
    * Starts the one attempt of a finished job's webhook in the background; call only once the
@@ -82,6 +142,10 @@ export class PrintCallbacks implements OnApplicationBootstrap, BeforeApplication
     this.logger.log(
       `print callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
     );
-    await this.jobs.recordCallback(job.printJobId, outcome);
+    if (!(await this.jobs.recordCallback(job.printJobId, outcome))) {
+      this.logger.error(
+        `print callback of ${job.printJobId}: taken by another process; outcome not recorded`,
+      );
+    }
   }
 }

@@ -49,4 +49,12 @@ export class PrintJobEntity {
 
   @Column({ name: 'updated_at', type: 'varchar', length: 32 })
   updatedAt!: string;
+
+  /** The process that makes the webhook's one attempt (see DeliveryOwner); null when none holds it. */
+  @Column({ name: 'callback_owner', type: 'varchar', length: 128, nullable: true })
+  callbackOwner!: string | null;
+
+  /** ISO 8601 UTC: until then no other process takes the webhook's attempt; null when given back. */
+  @Column({ name: 'callback_lease_until', type: 'varchar', length: 24, nullable: true })
+  callbackLeaseUntil!: string | null;
 }

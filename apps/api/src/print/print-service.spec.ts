@@ -60,7 +60,11 @@ describe('PrintService hand-off (real SQLite, fake link)', () => {
   beforeEach(async () => {
     database = await openApiDatabase();
     const { dataSource } = database;
-    jobs = new PrintJobRepository(new SerialWriter(dataSource), dataSource.getRepository(PrintJobEntity));
+    jobs = new PrintJobRepository(new SerialWriter(dataSource), dataSource.getRepository(PrintJobEntity), {
+      replica: 'api/',
+      id: 'api/1',
+      leaseMs: 30_000,
+    });
     link = new FakeLink();
     called = [];
     at = Date.UTC(2026, 10, 26, 12, 0, 0);

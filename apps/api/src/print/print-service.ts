@@ -72,6 +72,8 @@ export class PrintService {
       errorMessage: null,
       printedText: null,
       callback: null,
+      callbackOwner: null,
+      callbackLeaseUntil: null,
       createdAt: now,
       updatedAt: now,
     } satisfies PrintJobEntity);

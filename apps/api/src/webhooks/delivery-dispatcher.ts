@@ -7,23 +7,39 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Agent } from 'undici';
-import { Dispatcher, guardedConnector, postWebhook, scaledSchedule } from '@tps/delivery';
+import { DeliveryLeases, Dispatcher, guardedConnector, postWebhook, scaledSchedule } from '@tps/delivery';
 import type { Unsubscribe } from '@tps/messaging';
 import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/api-config';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { ListenForwarder } from '../listen/listen-forwarder';
 import { ListenerPresence } from '../listen/listener-presence';
+import { DeliveryOwner } from './delivery-owner';
 import { DeliveryRepository } from './delivery.repository';
 
 /** The time a listener's answer may take beyond the receiver's own timeout: two trips over the internet. */
 const LISTEN_MARGIN_MS = 5000;
 
-/** The service's one webhook dispatcher: resumes the outbox at start, cuts it cleanly at stop. */
+/** How often a process looks for deliveries no process holds (given back, or a dead one's). */
+const CLAIM_EVERY_MS = 1000;
+
+/** Deliveries claimed in one statement, at most. */
+const CLAIM_BATCH = 256;
+
+const timers = {
+  set: (callback: () => void, delayMs: number): unknown => setTimeout(callback, delayMs),
+  clear: (handle: unknown): void => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/**
+ * The process's webhook dispatcher: resumes its share of the outbox at start, keeps its leases
+ * while it runs (DeliveryLeases), cuts it cleanly and gives its leases back at stop.
+ */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
   private readonly dispatcher: Dispatcher;
+  private readonly leases: DeliveryLeases;
   /**
    * Every attempt connects through a connector that applies the profile's destination rules
    * again, so a name accepted at request time cannot rebind to a private address before delivery,
@@ -39,6 +55,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     metrics: ApiMetrics,
     presence: ListenerPresence,
     listen: ListenForwarder,
+    owner: DeliveryOwner,
   ) {
     const connections = new Agent({ connect: guardedConnector(destinationRules(config)) });
     this.connections = connections;
@@ -66,13 +83,23 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       schedule: scaledSchedule(config.WEBHOOK_RETRY_SCALE),
       now: () => Date.now(),
       random: () => Math.random(),
-      timers: {
-        set: (callback, delayMs) => setTimeout(callback, delayMs),
-        clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
-      },
+      timers,
       maxConcurrent: MAX_CONCURRENT_ATTEMPTS,
       maxPerDestination: config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION,
       onError: (message) => this.logger.error(message),
+      leasesHeld: () => this.leases.held(),
+      onSettled: (orderKey) => this.leases.settled(orderKey),
+      slots: store.sharedSlots(config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION),
+    });
+    this.leases = new DeliveryLeases({
+      store,
+      leaseMs: owner.leaseMs,
+      claimEveryMs: Math.min(CLAIM_EVERY_MS, owner.leaseMs / 3),
+      claimBatch: CLAIM_BATCH,
+      now: () => Date.now(),
+      timers,
+      onError: (message) => this.logger.error(message),
+      orderKeyOf: (delivery) => delivery.orderKey,
     });
     // A delivery staged before start() waits in its queue and goes once the outbox is resumed.
     this.unsubscribe = messages.subscribe('delivery.staged', (delivery) => this.dispatcher.add(delivery));
@@ -84,16 +111,28 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    this.leases.begin(this.dispatcher);
     await this.dispatcher.start();
     const pending = this.dispatcher.pendingCount;
     if (pending > 0) this.logger.log(`resuming ${pending} pending webhook deliveries`);
   }
 
-  /** Before the database closes: no attempt is left half recorded. */
+  /**
+   * Before the database closes: no attempt is left half recorded, and every lease is given back,
+   * so that another process takes those deliveries at once instead of when the leases end.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.unsubscribe();
+    await this.leases.stop();
     await this.dispatcher.stop();
     await this.connections.destroy();
-    this.logger.log(`webhook dispatcher stopped: ${this.dispatcher.pendingCount} deliveries stay pending`);
+    const pending = this.dispatcher.pendingCount;
+    this.logger.log(`webhook dispatcher stopped: ${pending} deliveries stay pending`);
+    try {
+      await this.leases.release();
+    } catch (error) {
+      // The database is unreachable: the leases end by themselves.
+      this.logger.error(`giving back ${pending} delivery leases: ${String(error)}`);
+    }
   }
 }

@@ -63,4 +63,12 @@ export class DeliveryEntity {
 
   @Column({ name: 'created_at', type: 'varchar', length: 24 })
   createdAt!: string;
+
+  /** The process that makes its attempts (see DeliveryOwner); null when no process holds it. */
+  @Column({ name: 'lease_owner', type: 'varchar', length: 128, nullable: true })
+  leaseOwner!: string | null;
+
+  /** ISO 8601 UTC: until then no other process takes it; null when given back. */
+  @Column({ name: 'lease_until', type: 'varchar', length: 24, nullable: true })
+  leaseUntil!: string | null;
 }

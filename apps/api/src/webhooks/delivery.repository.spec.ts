@@ -47,6 +47,8 @@ describe('DeliveryRepository on a real SQLite file', () => {
   let database: ApiDatabase;
   let writer: SerialWriter;
   let outbox: DeliveryRepository;
+  /** Another process on the same database. */
+  let other: DeliveryRepository;
   let statements: string[];
 
   beforeEach(async () => {
@@ -58,6 +60,14 @@ describe('DeliveryRepository on a real SQLite file', () => {
       dataSource.getRepository(DeliveryEntity),
       dataSource.getRepository(DeliveryAttemptEntity),
       new InProcessMessagePort<ApiTopics>(() => undefined),
+      { replica: 'replica-a/', id: 'replica-a/000000000001', leaseMs: 30_000 },
+    );
+    other = new DeliveryRepository(
+      writer,
+      dataSource.getRepository(DeliveryEntity),
+      dataSource.getRepository(DeliveryAttemptEntity),
+      new InProcessMessagePort<ApiTopics>(() => undefined),
+      { replica: 'replica-b/', id: 'replica-b/000000000002', leaseMs: 30_000 },
     );
     statements = [];
     database.onStatement((sql) => statements.push(sql.split(' ')[0]));
@@ -146,8 +156,9 @@ describe('DeliveryRepository on a real SQLite file', () => {
       await busy;
       await Promise.all(records);
     });
-    // The UPDATE starts with its list of values (WITH v AS (VALUES …) UPDATE …).
-    expect(await recorded).toEqual(['COMMIT', 'BEGIN', 'INSERT', 'WITH', 'COMMIT']);
+    // The UPDATE starts with its list of values (WITH v AS (VALUES …) UPDATE …); the attempts
+    // follow it, for the deliveries it found still leased to this process.
+    expect(await recorded).toEqual(['COMMIT', 'BEGIN', 'WITH', 'INSERT', 'COMMIT']);
     expect(
       (await deliveries()).map((row) => [row.state, row.attemptCount, row.firstAttemptAt, row.nextAttemptAt]),
     ).toEqual([
@@ -156,5 +167,64 @@ describe('DeliveryRepository on a real SQLite file', () => {
       ['delivered', 1, new Date(3_000).toISOString(), null],
     ]);
     expect(await database.dataSource.getRepository(DeliveryAttemptEntity).count()).toBe(3);
+  });
+
+  describe('leases', () => {
+    const leases = async () =>
+      (await deliveries()).map((row) => [row.position, row.leaseOwner, row.leaseUntil]);
+
+    it('inserts a delivery already leased to the process that stages it, for a lease from then', async () => {
+      await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c7'));
+      expect(await leases()).toEqual(
+        [1, 2, 3].map((position) => [position, 'replica-a/000000000001', new Date(30_000).toISOString()]),
+      );
+    });
+
+    it('claims only heads whose lease ended, one transaction at a time, and never a held one', async () => {
+      const first = { id: randomUUID(), deliveryCount: 0 };
+      await stageInOneWrite(first, laterEvents('c8'));
+      // Held until 30 s: nothing to claim before.
+      expect(await other.claim(29_999, 60_000, 10)).toEqual([]);
+      const claimed = await other.claim(30_001, 60_000, 10);
+      // The head only: the later two wait behind it, though their leases ended too.
+      expect(claimed.map((delivery) => [delivery.orderKey, delivery.position])).toEqual([[first.id, 1]]);
+      expect((await leases())[0]).toEqual([1, 'replica-b/000000000002', new Date(60_000).toISOString()]);
+      await other.record(claimed[0].id, delivered(30_001));
+      // Once the head is settled, the next one is the head; its own process keeps it by renewing,
+      // not by claiming it again.
+      expect(await outbox.claim(30_002, 60_000, 10)).toEqual([]);
+      expect((await other.claim(30_003, 60_000, 10)).map((delivery) => delivery.position)).toEqual([2]);
+    });
+
+    it('records an attempt only while its process holds the lease: a delivery taken over is not written', async () => {
+      const transaction = { id: randomUUID(), deliveryCount: 0 };
+      const [head] = (await stageInOneWrite(transaction, laterEvents('c9'))) as PendingDelivery[];
+      await other.claim(30_001, 60_000, 10);
+      expect(await outbox.record(head.id, delivered(30_002))).toBe(false);
+      expect((await deliveries())[0]).toMatchObject({ state: 'pending', attemptCount: 0 });
+      expect(await database.dataSource.getRepository(DeliveryAttemptEntity).count()).toBe(0);
+      expect(await other.record(head.id, delivered(30_003))).toBe(true);
+      expect((await deliveries())[0]).toMatchObject({ state: 'delivered', attemptCount: 1 });
+    });
+
+    it('renews what it holds, and gives it back for any process to claim at once', async () => {
+      await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c10'));
+      expect(await outbox.renew(45_000)).toHaveLength(3);
+      expect((await leases()).map(([, , until]) => until)).toEqual(
+        Array(3).fill(new Date(45_000).toISOString()),
+      );
+      expect(await other.claim(1_000, 31_000, 10)).toEqual([]);
+      await outbox.release();
+      expect((await leases()).map(([, owner]) => owner)).toEqual([null, null, null]);
+      expect((await other.claim(1_000, 31_000, 10)).map((delivery) => delivery.position)).toEqual([1]);
+      expect(await outbox.renew(50_000)).toEqual([]);
+    });
+
+    it('on SQLite, one process per file: the one that starts adopts every pending delivery at once', async () => {
+      await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c11'));
+      const adopted = await other.adopt();
+      expect(adopted.map((delivery) => delivery.position)).toEqual([1, 2, 3]);
+      expect((await leases()).map(([, owner]) => owner)).toEqual(Array(3).fill('replica-b/000000000002'));
+    });
   });
 });

@@ -7,6 +7,8 @@ import {
   GroupCommit,
   destinationOf,
   type DeliveryStore,
+  type DestinationSlots,
+  type LeaseStore,
   type DeliveryTarget,
   type PendingDelivery,
   type RecordedAttempt,
@@ -15,6 +17,7 @@ import type { TransactionEvent } from '@tps/contracts';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
+import { DeliveryOwner } from './delivery-owner';
 
 /** The transaction a delivery is staged for, with its counter of staged deliveries. */
 export interface CountedTransaction {
@@ -25,6 +28,8 @@ export interface CountedTransaction {
 interface UnrecordedAttempt {
   id: string;
   attempt: RecordedAttempt;
+  /** Set by its write: whether this process still held the delivery's lease, so it was recorded. */
+  kept?: boolean;
 }
 
 export interface DeliveryWithAttempts {
@@ -73,7 +78,13 @@ type DeliveryFields = Pick<
   | 'url'
   | 'payload'
   | 'redeliveryOf'
-> & { now: number };
+> & { now: number; lease: Lease };
+
+/** Who holds a new delivery, and until when (epoch ms). */
+interface Lease {
+  owner: string;
+  until: number;
+}
 
 /** A delivery not yet attempted, at `position` in its transaction's order. */
 function newDelivery(position: number, fields: DeliveryFields): DeliveryEntity {
@@ -94,6 +105,9 @@ function newDelivery(position: number, fields: DeliveryFields): DeliveryEntity {
     nextAttemptAt: iso(fields.now),
     redeliveryOf: fields.redeliveryOf,
     createdAt: iso(fields.now),
+    // Leased to the process that writes it, which sends it at once (no claim in between).
+    leaseOwner: fields.lease.owner,
+    leaseUntil: iso(fields.lease.until),
   };
 }
 
@@ -128,12 +142,52 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
   };
 }
 
+/** The columns a PendingDelivery is made of, as a lease statement returns them. */
+const PENDING_COLUMNS =
+  'id, transaction_id, position, url, attempt_count, first_attempt_at, next_attempt_at, created_at';
+
+interface PendingRow {
+  id: string;
+  transaction_id: string;
+  position: number | string;
+  url: string;
+  attempt_count: number | string;
+  first_attempt_at: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+function pendingOfRow(row: PendingRow): PendingDelivery {
+  return {
+    id: row.id,
+    orderKey: row.transaction_id,
+    position: Number(row.position),
+    destination: destinationOf(row.url),
+    attempts: Number(row.attempt_count),
+    firstAttemptAt: row.first_attempt_at === null ? null : Date.parse(row.first_attempt_at),
+    nextAttemptAt: Date.parse(row.next_attempt_at ?? row.created_at),
+  };
+}
+
+/**
+ * The pending deliveries no process holds (never leased, given back, or leased until before the
+ * time given, by another process: its own ones a process keeps by renewing them), each the head
+ * of its transaction's queue: a later one is never handed out while an earlier one of its
+ * transaction is pending, whoever holds that one.
+ */
+const CLAIMABLE =
+  "c.state = 'pending' AND (c.lease_until IS NULL OR (c.lease_until < ? AND c.lease_owner <> ?)) AND NOT EXISTS " +
+  "(SELECT 1 FROM webhook_deliveries e WHERE e.transaction_id = c.transaction_id AND e.position < c.position AND e.state = 'pending')";
+
+/** Destinations whose slot rows this process has made sure of, at most this many remembered. */
+const SEEDED_DESTINATIONS = 4096;
+
 /** The SerialWriter key of the writes that record attempts. */
 const ATTEMPT_RECORDS_KEY = 'webhook-attempt-records';
 
 /** The webhook outbox: deliveries and their attempts, every write in the shared serial writer. */
 @Injectable()
-export class DeliveryRepository implements DeliveryStore {
+export class DeliveryRepository implements DeliveryStore, LeaseStore {
   private readonly records: GroupCommit<UnrecordedAttempt>;
   private readonly table: EntityTable<DeliveryEntity>;
   private readonly attemptTable: EntityTable<DeliveryAttemptEntity>;
@@ -143,6 +197,7 @@ export class DeliveryRepository implements DeliveryStore {
     @InjectRepository(DeliveryEntity) private readonly deliveries: Repository<DeliveryEntity>,
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
+    private readonly owner: DeliveryOwner,
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
     this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
@@ -152,12 +207,17 @@ export class DeliveryRepository implements DeliveryStore {
       this.writer.writeKeyed([ATTEMPT_RECORDS_KEY], async (manager) => {
         const sql = sqlOf(manager);
         const batch = take();
-        await this.attemptTable.insert(sql, batch.map(attemptRow));
-        await this.table.updateEach(
-          sql,
-          'id',
-          batch.map(({ id, attempt }) => ({ id, ...deliveryChanges(attempt) })),
+        // Only what this process still holds: a delivery another process took is its own now.
+        const kept = new Set(
+          await this.table.updateEachWhere(
+            sql,
+            'id',
+            batch.map(({ id, attempt }) => ({ id, ...deliveryChanges(attempt) })),
+            { leaseOwner: this.owner.id },
+          ),
         );
+        for (const item of batch) item.kept = kept.has(item.id);
+        await this.attemptTable.insert(sql, batch.filter((item) => item.kept).map(attemptRow));
       }),
     );
   }
@@ -178,6 +238,7 @@ export class DeliveryRepository implements DeliveryStore {
         }
         transaction.deliveryCount += 1;
         const delivery = newDelivery(transaction.deliveryCount, {
+          lease: this.leaseFrom(now),
           merchantId: event.merchant_id,
           transactionId: transaction.id,
           clientTransactionId: event.client_transaction_id,
@@ -231,30 +292,144 @@ export class DeliveryRepository implements DeliveryStore {
         'SELECT delivery_count FROM transactions WHERE id = ?',
         [original.transactionId],
       );
-      const delivery = newDelivery(counted.delivery_count, { ...original, redeliveryOf: original.id, now });
+      const delivery = newDelivery(counted.delivery_count, {
+        ...original,
+        redeliveryOf: original.id,
+        now,
+        lease: this.leaseFrom(now),
+      });
       await this.table.insert(sql, delivery);
       return delivery;
     });
   }
 
-  async pending(): Promise<PendingDelivery[]> {
-    const rows = await this.deliveries.find({
-      // Not the payload: it is read per attempt, so thousands can wait without holding their bodies.
-      // The URL only long enough to take its destination.
-      select: [
-        'id',
-        'transactionId',
-        'position',
-        'url',
-        'attemptCount',
-        'firstAttemptAt',
-        'nextAttemptAt',
-        'createdAt',
-      ],
-      where: { state: 'pending' },
-      order: { transactionId: 'ASC', position: 'ASC' },
+  /**
+   * The destinations' slots, shared by the processes on PostgreSQL; none on SQLite, whose file
+   * serves one process: its own count of attempts in flight is the whole share.
+   */
+  sharedSlots(share: number): DestinationSlots | undefined {
+    if (this.onSqlite) return undefined;
+    const seeded = new Set<string>();
+    const sql = sqlOf(this.deliveries.manager);
+    return {
+      take: async (destination) => {
+        if (!seeded.has(destination)) {
+          // One row per slot, made once by whichever process sends there first.
+          const slots = Array.from({ length: share }, (_, i) => i + 1);
+          await sql.run(
+            `INSERT INTO webhook_destination_slots (destination, slot) VALUES ${slots.map(() => '(?, ?)').join(', ')} ` +
+              'ON CONFLICT DO NOTHING',
+            slots.flatMap((slot) => [destination, slot]),
+          );
+          if (seeded.size >= SEEDED_DESTINATIONS) seeded.clear();
+          seeded.add(destination);
+        }
+        const now = Date.now();
+        // One statement, committed at once: a slot another process is taking now is skipped.
+        const [taken] = await sql.all<{ slot: number | string }>(
+          'UPDATE webhook_destination_slots SET owner = ?, lease_until = ? WHERE destination = ? AND slot = ' +
+            '(SELECT s.slot FROM webhook_destination_slots s WHERE s.destination = ? AND s.slot <= ? AND ' +
+            '(s.owner IS NULL OR (s.lease_until < ? AND s.owner <> ?)) ORDER BY s.slot LIMIT 1 FOR UPDATE SKIP LOCKED) ' +
+            'RETURNING slot',
+          [
+            this.owner.id,
+            iso(now + this.owner.leaseMs),
+            destination,
+            destination,
+            share,
+            iso(now),
+            this.owner.id,
+          ],
+        );
+        return taken === undefined ? null : Number(taken.slot);
+      },
+      give: async (destination, slot) => {
+        await sql.run(
+          'UPDATE webhook_destination_slots SET owner = NULL, lease_until = NULL WHERE destination = ? AND slot = ? AND owner = ?',
+          [destination, slot, this.owner.id],
+        );
+      },
+    };
+  }
+
+  private leaseFrom(now: number): Lease {
+    return { owner: this.owner.id, until: now + this.owner.leaseMs };
+  }
+
+  private get onSqlite(): boolean {
+    return this.deliveries.manager.connection.driver.options.type === 'sqlite';
+  }
+
+  /**
+   * A SQLite file serves one process: the one starting takes every pending delivery, as before
+   * leases. On PostgreSQL it takes those of its replica's predecessor (same REPLICA_ID), which is
+   * gone; other replicas' deliveries are claimed when their leases end.
+   */
+  async adopt(): Promise<PendingDelivery[]> {
+    const until = iso(Date.now() + this.owner.leaseMs);
+    const rows = await this.writer.write((manager) =>
+      this.onSqlite
+        ? sqlOf(manager).all<PendingRow>(
+            `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE state = 'pending' RETURNING ${PENDING_COLUMNS}`,
+            [this.owner.id, until],
+          )
+        : sqlOf(manager).all<PendingRow>(
+            'UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? ' +
+              `WHERE state = 'pending' AND substr(lease_owner, 1, ?) = ? RETURNING ${PENDING_COLUMNS}`,
+            [this.owner.id, until, this.owner.replica.length, this.owner.replica],
+          ),
+    );
+    return rows.map(pendingOfRow).sort((a, b) => a.position - b.position);
+  }
+
+  async claim(now: number, until: number, limit: number): Promise<PendingDelivery[]> {
+    // A look first, on the reading connection: an idle outbox costs no write.
+    const [any] = await sqlOf(this.deliveries.manager).all(
+      `SELECT 1 AS claimable FROM webhook_deliveries c WHERE ${CLAIMABLE} LIMIT 1`,
+      [iso(now), this.owner.id],
+    );
+    if (any === undefined) return [];
+    // PostgreSQL: rows another process is claiming at this moment are skipped, not waited for;
+    // the lease is committed at once, and no row lock outlives this statement. SQLite's write
+    // holds the whole file.
+    const lock = this.onSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
+    const rows = await this.writer.write((manager) =>
+      sqlOf(manager).all<PendingRow>(
+        'UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN ' +
+          `(SELECT c.id FROM webhook_deliveries c WHERE ${CLAIMABLE} ORDER BY c.next_attempt_at LIMIT ?${lock}) ` +
+          `RETURNING ${PENDING_COLUMNS}`,
+        [this.owner.id, iso(until), iso(now), this.owner.id, limit],
+      ),
+    );
+    return rows.map(pendingOfRow);
+  }
+
+  async renew(until: number): Promise<string[]> {
+    const rows = await this.writer.write(async (manager) => {
+      const sql = sqlOf(manager);
+      await sql.run('UPDATE webhook_destination_slots SET lease_until = ? WHERE owner = ?', [
+        iso(until),
+        this.owner.id,
+      ]);
+      return sql.all<{ id: string }>(
+        "UPDATE webhook_deliveries SET lease_until = ? WHERE lease_owner = ? AND state = 'pending' RETURNING id",
+        [iso(until), this.owner.id],
+      );
     });
-    return rows.map(pendingOf);
+    return rows.map((row) => row.id);
+  }
+
+  async release(): Promise<void> {
+    await this.writer.write(async (manager) => {
+      const sql = sqlOf(manager);
+      await sql.run(
+        "UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? AND state = 'pending'",
+        [this.owner.id],
+      );
+      await sql.run('UPDATE webhook_destination_slots SET owner = NULL, lease_until = NULL WHERE owner = ?', [
+        this.owner.id,
+      ]);
+    });
   }
 
   async target(id: string): Promise<DeliveryTarget | null> {
@@ -286,11 +461,13 @@ export class DeliveryRepository implements DeliveryStore {
    * write is under way share the next transaction (a group commit): each is still all-or-nothing,
    * and a busy outbox pays one commit per batch instead of one per attempt.
    */
-  record(id: string, attempt: RecordedAttempt): Promise<void> {
+  async record(id: string, attempt: RecordedAttempt): Promise<boolean> {
     const outcome = attempt.step.state === 'pending' ? 'retrying' : attempt.step.state;
-    return this.records
-      .add({ id, attempt })
-      .then(() => this.messages.publish('delivery.attempt', { deliveryId: id, outcome }));
+    const item: UnrecordedAttempt = { id, attempt };
+    await this.records.add(item);
+    if (item.kept !== true) return false;
+    this.messages.publish('delivery.attempt', { deliveryId: id, outcome });
+    return true;
   }
 
   /** How many deliveries are pending, and when the oldest of them was staged (for the metrics). */
@@ -316,7 +493,7 @@ export class DeliveryRepository implements DeliveryStore {
     await this.writer.write((manager) =>
       this.table.update(
         sqlOf(manager),
-        { id },
+        { id, leaseOwner: this.owner.id },
         { state: 'failed', failure: 'window_exceeded', nextAttemptAt: null },
       ),
     );

@@ -4,6 +4,7 @@ import { ListenForwarder } from '../listen/listen-forwarder';
 import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryDispatcher } from './delivery-dispatcher';
+import { DeliveryOwner } from './delivery-owner';
 import { DeliveryEntity } from './delivery.entity';
 import { DeliveryRepository } from './delivery.repository';
 import { WebhookSecretRepository } from './webhook-secret.repository';
@@ -16,12 +17,13 @@ import { WebhookSecretRepository } from './webhook-secret.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity])],
   providers: [
+    DeliveryOwner,
     DeliveryRepository,
     DeliveryDispatcher,
     WebhookSecretRepository,
     ListenerPresence,
     ListenForwarder,
   ],
-  exports: [DeliveryRepository, WebhookSecretRepository],
+  exports: [DeliveryOwner, DeliveryRepository, WebhookSecretRepository],
 })
 export class WebhooksModule {}

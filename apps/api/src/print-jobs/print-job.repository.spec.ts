@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { SerialWriter } from '@tps/database';
+import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
+import { PrintJobEntity } from './print-job.entity';
+import { PrintJobRepository } from './print-job.repository';
+
+// Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
+jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined, Inject: () => () => undefined }));
+jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
+
+const LEASE_MS = 30_000;
+const ok = { attemptedAt: '2026-01-01T00:00:00.000Z', statusCode: 200, error: null, latencyMs: 3 };
+
+describe('print callbacks leased on a real SQLite file', () => {
+  let database: ApiDatabase;
+  let jobs: PrintJobRepository;
+  /** Another process on the same database. */
+  let other: PrintJobRepository;
+
+  beforeEach(async () => {
+    database = await openApiDatabase();
+    const { dataSource } = database;
+    const writer = new SerialWriter(dataSource);
+    const repository = dataSource.getRepository(PrintJobEntity);
+    jobs = new PrintJobRepository(writer, repository, { replica: 'a/', id: 'a/1', leaseMs: LEASE_MS });
+    other = new PrintJobRepository(writer, repository, { replica: 'b/', id: 'b/1', leaseMs: LEASE_MS });
+  });
+
+  afterEach(() => database.close());
+
+  /** A job printed on SIM1 and reported COMPLETED to `by`. */
+  async function finished(by: PrintJobRepository): Promise<string> {
+    const printJobId = randomUUID();
+    const now = new Date().toISOString();
+    await by.insert({
+      printJobId,
+      merchantId: 'demo-merchant',
+      terminalSerial: 'SIM1',
+      status: 'PENDING',
+      externalReference: '',
+      webhookUrl: 'http://127.0.0.1:9/printed',
+      transactionReference: null,
+      commands: [{ type: 'cut' }],
+      errorCode: null,
+      errorMessage: null,
+      printedText: null,
+      callback: null,
+      callbackOwner: null,
+      callbackLeaseUntil: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const result = await by.applyReport('SIM1', { printJobId, status: 'COMPLETED', updatedAt: now });
+    expect(result).toMatchObject({
+      applied: true,
+      finished: { printJobId, callbackOwner: expect.any(String) },
+    });
+    return printJobId;
+  }
+
+  it('leases the callback to the process that stores the result, which alone records its outcome', async () => {
+    const printJobId = await finished(jobs);
+    expect(await other.claimCallbacks(Date.now(), Date.now() + LEASE_MS, 10)).toEqual([]);
+    expect(await other.recordCallback(printJobId, ok)).toBe(false);
+    expect(await jobs.recordCallback(printJobId, ok)).toBe(true);
+  });
+
+  it("claims a callback once its lease ended, or once it was given back; never a process's own", async () => {
+    const printJobId = await finished(jobs);
+    const later = Date.now() + LEASE_MS + 1;
+    expect(await jobs.claimCallbacks(later, later + LEASE_MS, 10)).toEqual([]);
+    const claimed = await other.claimCallbacks(later, later + LEASE_MS, 10);
+    expect(claimed.map((job) => [job.printJobId, job.callbackOwner])).toEqual([[printJobId, 'b/1']]);
+    expect(await jobs.recordCallback(printJobId, ok)).toBe(false);
+
+    const given = await finished(jobs);
+    await jobs.releaseCallbacks();
+    expect(
+      (await other.claimCallbacks(Date.now(), Date.now() + LEASE_MS, 10)).map((job) => job.printJobId),
+    ).toEqual([given]);
+  });
+
+  it('renews only the attempts under way, and a SQLite process starting adopts every unsent callback', async () => {
+    const printJobId = await finished(jobs);
+    expect(await jobs.renewCallbacks(Date.now() + 2 * LEASE_MS, [printJobId, randomUUID()])).toEqual([
+      printJobId,
+    ]);
+    expect((await other.adoptCallbacks()).map((job) => [job.printJobId, job.callbackOwner])).toEqual([
+      [printJobId, 'b/1'],
+    ]);
+  });
+});

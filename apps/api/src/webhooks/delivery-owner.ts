@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ApiConfig } from '../config/api-config';
+
+/**
+ * Who holds this process's delivery leases: its replica (REPLICA_ID) and an instance made at
+ * process start, so a process that starts again is a new owner and its predecessor's writes are
+ * fenced off. A process that starts under a REPLICA_ID takes its predecessor's leases at once.
+ */
+@Injectable()
+export class DeliveryOwner {
+  /** Every owner of this replica starts with it. */
+  readonly replica: string;
+  readonly id: string;
+  readonly leaseMs: number;
+
+  constructor(config: ApiConfig) {
+    // 12 hex digits after at most 115 characters: the lease_owner column holds 128.
+    this.replica = `${config.REPLICA_ID.slice(0, 114)}/`;
+    this.id = `${this.replica}${randomBytes(6).toString('hex')}`;
+    this.leaseMs = config.DELIVERY_LEASE_MS;
+  }
+}
