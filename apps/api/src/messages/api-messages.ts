@@ -22,9 +22,26 @@ export interface ApiTopics {
    * run (contract §17) scores a receiver by the searches it makes. Nothing is stored for it.
    */
   'search.call': { merchantId: string; clientTransactionId?: string };
+  /** A request for a link `replica` holds, stored for it to send (contract, scale-out). */
+  'route.handed': { replica: string; id: string };
+  /** The reply of a routed request, stored for the replica that waits for it. */
+  'route.answered': { id: string };
 }
 
 export type ApiMessages = MessagePort<ApiTopics>;
+
+/**
+ * The topics told to the other replicas on one database. `delivery.staged` stays in its process:
+ * it carries a signing secret, and the replica that staged a delivery sends it.
+ */
+export const CROSSING_TOPICS: ReadonlyArray<keyof ApiTopics> = [
+  'transaction.event',
+  'delivery.attempt',
+  'print.report',
+  'search.call',
+  'route.handed',
+  'route.answered',
+];
 
 /** The injection token of the API's message port. */
 export const API_MESSAGES = Symbol('ApiMessages');
