@@ -25,6 +25,7 @@ import { MeteredExceptionFilter } from './metrics/metered-exception.filter';
 import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
+import { RoutingModule } from './routing/routing.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SearchModule } from './search/search.module';
 import { SandboxSeed } from './seed/sandbox-seed';
@@ -60,6 +61,7 @@ export class AppModule {
         ),
         AuthModule,
         MessagesModule,
+        RoutingModule,
         MetricsModule,
         LiveModule,
         WebhooksModule,
