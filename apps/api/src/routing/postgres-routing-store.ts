@@ -47,12 +47,18 @@ export class PostgresRoutingStore implements RoutedRequestStore {
     return rows[0]?.replica_id;
   }
 
-  async takeReply(id: string): Promise<RoutedReply | undefined> {
-    const { rows } = await this.pool.query<{ reply: string }>(
-      `DELETE FROM routed_requests WHERE id = $1 AND state = 'answered' RETURNING reply`,
-      [id],
+  async takeReply(id: string): Promise<RoutedReply | 'holder gone' | undefined> {
+    // The holder's liveness is read from the same snapshot, before the DELETE: one round trip.
+    const { rows } = await this.pool.query<{ reply: string | null; alive: boolean }>(
+      `WITH answered AS (DELETE FROM routed_requests WHERE id = $1 AND state = 'answered' RETURNING reply)
+       SELECT (SELECT reply FROM answered) AS reply, EXISTS (
+         SELECT 1 FROM routed_requests q JOIN api_replicas r ON r.id = q.replica_id AND r.epoch = q.replica_epoch
+         WHERE q.id = $1 AND r.heartbeat_at > now() - $2 * interval '1 millisecond') AS alive`,
+      [id, this.replica.lapseMs],
     );
-    return rows[0] === undefined ? undefined : (JSON.parse(rows[0].reply) as RoutedReply);
+    const row = rows[0];
+    if (row.reply !== null) return JSON.parse(row.reply) as RoutedReply;
+    return row.alive ? undefined : 'holder gone';
   }
 
   async abandon(id: string): Promise<Abandoned> {

@@ -19,9 +19,13 @@ class MemoryStore implements RoutedRequestStore {
     if (replica !== undefined) this.rows.set(id, { replica, state: 'pending' });
     return Promise.resolve(replica);
   }
-  takeReply(id: string): Promise<RoutedReply | undefined> {
+  readonly dead = new Set<string>();
+  takeReply(id: string): Promise<RoutedReply | 'holder gone' | undefined> {
     this.reads++;
     const row = this.rows.get(id);
+    if (row !== undefined && row.state !== 'answered' && this.dead.has(row.replica)) {
+      return Promise.resolve('holder gone');
+    }
     if (row?.state !== 'answered') return Promise.resolve(undefined);
     this.rows.delete(id);
     return Promise.resolve(row.reply);
@@ -135,6 +139,19 @@ describe('RequestRouter', () => {
       code: 'TER-001',
     });
     expect(store.rows.size).toBe(0);
+  });
+
+  it('a request taken by a replica that died is 504 TER-002 at once, not at the timeout', async () => {
+    const store = new MemoryStore({ SIM1: 'b' });
+    const { signals, handed } = signalsOf();
+    const timer = new SteppingTimer();
+    const router = new RequestRouter(store, signals, timer, OPTIONS);
+    const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 60_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    store.rows.get(handed[0].id)!.state = 'taken';
+    store.dead.add('b');
+    await expect(routed).rejects.toMatchObject({ code: 'TER-002' });
+    expect(timer.now()).toBeLessThan(60_000);
   });
 
   it('reads the store at once after a gap, without waiting for its poll', async () => {

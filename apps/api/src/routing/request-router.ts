@@ -37,9 +37,9 @@ function replyOf(reply: RoutedReply): unknown {
 /**
  * Hands a request for a link held by another replica to that replica through the database, and
  * waits for the reply it stores: woken when told the reply is there, reading it again every
- * `pollMs` (and at once after a gap), up to the request's reply timeout. Past it the caller gets
- * 504 TER-002, as for a cut link; or 503 TER-001 when the other replica never took the request
- * (then nothing was sent to the terminal).
+ * `pollMs` (and at once after a gap), up to the request's reply timeout. Past it, or once that
+ * replica is dead, the caller gets 504 TER-002, as for a cut link; or 503 TER-001 when the other
+ * replica never took the request (then nothing was sent to the terminal).
  */
 export class RequestRouter {
   private readonly waiters = new Map<string, () => void>();
@@ -79,9 +79,11 @@ export class RequestRouter {
     try {
       for (;;) {
         const reply = await this.store.takeReply(id);
-        if (reply !== undefined) return { reply: replyOf(reply) };
+        if (reply !== undefined && reply !== 'holder gone') return { reply: replyOf(reply) };
         const left = deadline - this.timer.now();
-        if (left <= 0) return { reply: replyOf(await this.abandoned(id, link, serial)) };
+        // A holder that died will never answer: its callers hear so now, not at the timeout.
+        if (left <= 0 || reply === 'holder gone')
+          return { reply: replyOf(await this.abandoned(id, link, serial)) };
         if (!woken) await this.timer.sleep(Math.min(this.options.pollMs, left), (wake) => (resume = wake));
         resume = undefined;
         woken = false;

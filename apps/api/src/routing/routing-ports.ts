@@ -34,8 +34,11 @@ export interface RoutedRequestStore {
     request: unknown,
     timeoutMs: number,
   ): Promise<string | undefined>;
-  /** The reply, once stored; the request's row goes with it. */
-  takeReply(id: string): Promise<RoutedReply | undefined>;
+  /**
+   * The reply, once stored (the request's row goes with it); `holder gone` once the replica it was
+   * handed to is dead (its heartbeat lapsed) with no reply stored.
+   */
+  takeReply(id: string): Promise<RoutedReply | 'holder gone' | undefined>;
   /** The caller stops waiting: the row goes, and says how far it got. */
   abandon(id: string): Promise<Abandoned>;
   /** Takes requests handed to this replica: one by id, or all still pending (`undefined`). */

@@ -12,36 +12,40 @@ export class ReplicaRouting1795336000000 implements MigrationInterface {
   name = 'ReplicaRouting1795336000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    // Primary keys named as TypeORM names its own (`PK_…`), so that both stores list them alike.
     const types = columnTypes(queryRunner);
     await queryRunner.query(
       `CREATE TABLE api_replicas (
-        id varchar(128) PRIMARY KEY NOT NULL,
+        id varchar(128) NOT NULL,
         epoch ${types.integer} NOT NULL,
         started_at ${types.time} NOT NULL,
-        heartbeat_at ${types.time} NOT NULL
+        heartbeat_at ${types.time} NOT NULL,
+        CONSTRAINT "PK_api_replicas" PRIMARY KEY (id)
       )`,
     );
     await queryRunner.query(
       `CREATE TABLE terminal_uplinks (
-        serial_number varchar(64) PRIMARY KEY NOT NULL,
+        serial_number varchar(64) NOT NULL,
         replica_id varchar(128) NOT NULL,
         replica_epoch ${types.integer} NOT NULL,
-        linked_at ${types.time} NOT NULL
+        linked_at ${types.time} NOT NULL,
+        CONSTRAINT "PK_terminal_uplinks" PRIMARY KEY (serial_number)
       )`,
     );
     await queryRunner.query(
       `CREATE TABLE share_holders (
-        share varchar(64) PRIMARY KEY NOT NULL,
+        share varchar(64) NOT NULL,
         instance varchar(64) NOT NULL,
         epoch ${types.integer} NOT NULL,
         replica_id varchar(128) NOT NULL,
         replica_epoch ${types.integer} NOT NULL,
-        since ${types.time} NOT NULL
+        since ${types.time} NOT NULL,
+        CONSTRAINT "PK_share_holders" PRIMARY KEY (share)
       )`,
     );
     await queryRunner.query(
       `CREATE TABLE routed_requests (
-        id varchar(36) PRIMARY KEY NOT NULL,
+        id varchar(36) NOT NULL,
         replica_id varchar(128) NOT NULL,
         replica_epoch ${types.integer} NOT NULL,
         link varchar(16) NOT NULL,
@@ -50,7 +54,8 @@ export class ReplicaRouting1795336000000 implements MigrationInterface {
         timeout_ms ${types.integer} NOT NULL,
         state varchar(16) NOT NULL,
         reply text,
-        created_at ${types.time} NOT NULL
+        created_at ${types.time} NOT NULL,
+        CONSTRAINT "PK_routed_requests" PRIMARY KEY (id)
       )`,
     );
     await queryRunner.query(
