@@ -4,7 +4,6 @@ import { ApiConfig } from '../config/api-config';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { LINK_ROUTING } from './link-routing';
 import { ReplicaRouting } from './replica-routing';
-import { RoutedRequestDesk } from './routed-request-desk';
 
 /** How a request reaches a terminal's link on whichever replica holds it (contract, scale-out). */
 @Global()
@@ -22,7 +21,6 @@ import { RoutedRequestDesk } from './routed-request-desk';
       useFactory: (replica: ReplicaRouting) => replica.routing,
       inject: [ReplicaRouting],
     },
-    RoutedRequestDesk,
   ],
   exports: [LINK_ROUTING, ReplicaRouting],
 })

@@ -5,10 +5,10 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { TerminalLinks } from '../link/terminal-links';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
-import { ReplicaRouting } from './replica-routing';
-import { RoutedRequestWorker } from './routed-request-worker';
+import { ReplicaRouting } from '../routing/replica-routing';
+import { RoutedRequestWorker } from '../routing/routed-request-worker';
+import { TerminalLinks } from './terminal-links';
 
 /** Requests handed to this replica whose word was lost are found by a poll this often. */
 const POLL_MS = 500;
