@@ -28,6 +28,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
 import { RequestLogModule } from './request-log/request-log.module';
+import { RoutingModule } from './routing/routing.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SearchModule } from './search/search.module';
 import { SandboxSeed } from './seed/sandbox-seed';
@@ -65,6 +66,7 @@ export class AppModule {
         ),
         AuthModule,
         MessagesModule,
+        RoutingModule,
         MetricsModule,
         LiveModule,
         WebhooksModule,

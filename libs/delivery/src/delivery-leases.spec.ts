@@ -122,6 +122,7 @@ class ProcessStore implements DeliveryStore, LeaseStore, DestinationSlots {
       url: `http://receiver.test/${id}`,
       body: `{"event_id":"evt-${id}"}`,
       eventId: `evt-${id}`,
+      merchantId: 'merchant-a',
       signingSecret: null,
     };
   }

@@ -6,7 +6,8 @@ type Handler = (message: never) => void;
  * The message port within one process: each message goes to every subscriber of its topic at
  * once, in the publisher's call. A publication with nobody subscribed costs one map lookup. A
  * subscriber that throws is reported and skipped, so it can neither fail the write that published
- * nor keep the message from the other subscribers.
+ * nor keep the message from the other subscribers. Within one process, both scopes hear the same,
+ * and nothing is ever lost between publisher and subscriber (no gap).
  */
 export class InProcessMessagePort<Topics extends TopicMap> implements MessagePort<Topics> {
   private readonly handlers = new Map<string, Set<Handler>>();
@@ -39,5 +40,9 @@ export class InProcessMessagePort<Topics extends TopicMap> implements MessagePor
       handlers.delete(entry);
       if (handlers.size === 0 && this.handlers.get(topic) === handlers) this.handlers.delete(topic);
     };
+  }
+
+  onGap(): Unsubscribe {
+    return () => undefined;
   }
 }

@@ -18,6 +18,11 @@ export interface StackOptions {
   store?: StoreKind;
   /** Rewrites an app's database URL before it starts, e.g. through a benchmark's counting proxy. */
   routeDatabase?: (app: 'api' | 'terminal', url: string) => string;
+  /**
+   * API replicas on the one API database (PostgreSQL only; 1 by default): the simulator is given
+   * all of them, links to the first and to the next when that one is gone.
+   */
+  replicas?: number;
 }
 
 export const SEEDED_SERIALS = ['SIM0000001', 'SIM0000002', 'SIM0000003'];
@@ -36,6 +41,8 @@ async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeou
 /** Both apps as real processes on ephemeral ports, each on a store of its own (SQLite file or PostgreSQL database). */
 export class Stack {
   api!: AppProcess;
+  /** Every API replica, the first being `api`. */
+  readonly replicas: AppProcess[] = [];
   simulator: AppProcess | undefined;
   readonly dir: string;
   readonly store: TestStore;
@@ -48,9 +55,11 @@ export class Stack {
   static async start(options: StackOptions = {}): Promise<Stack> {
     const stack = new Stack(options);
     await stack.startApi();
+    for (let n = 1; n < (options.replicas ?? 1); n++) await stack.startReplica();
     if (!options.withoutSimulator) {
       await stack.startSimulator();
-      await stack.waitLinked(SEEDED_SERIALS.length);
+      if (stack.replicas.length > 1) await stack.waitReady();
+      else await stack.waitLinked(SEEDED_SERIALS.length);
       const client = stack.client();
       for (const serial of options.instant ?? SEEDED_SERIALS) {
         const owner =
@@ -84,7 +93,24 @@ export class Stack {
   }
 
   async startApi(extraEnv: Record<string, string> = {}): Promise<void> {
-    this.api = await AppProcess.start(
+    this.api = await this.apiProcess(extraEnv);
+    this.replicas[0] = this.api;
+  }
+
+  /** One more API replica on the same database. */
+  async startReplica(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
+    const replica = await this.apiProcess(extraEnv);
+    this.replicas.push(replica);
+    return replica;
+  }
+
+  /** A client of replica `n`. */
+  clientOf(n: number): SignedClient {
+    return new SignedClient(this.replicas[n].url);
+  }
+
+  private async apiProcess(extraEnv: Record<string, string>): Promise<AppProcess> {
+    return AppProcess.start(
       'api',
       API_ENTRY,
       {
@@ -112,7 +138,7 @@ export class Stack {
       {
         PORT: '0',
         HOST: '127.0.0.1',
-        API_URL: this.api.url,
+        API_URL: this.replicas.map((replica) => replica.url).join(','),
         DATABASE_URL: await this.databaseUrl('terminal'),
         LINK_SECRET,
         RECONNECT_MIN_MS: '20',
@@ -135,6 +161,15 @@ export class Stack {
     );
   }
 
+  /** Waits until replica `n` answers `GET /ready` with 200. */
+  async waitReady(n = 0, timeoutMs = 10_000): Promise<void> {
+    await poll(
+      `replica ${n} ready`,
+      async () => ((await fetch(`${this.replicas[n].url}/ready`)).status === 200 ? true : undefined),
+      timeoutMs,
+    );
+  }
+
   /** Waits until the terminals have no event left that the service has not acknowledged. */
   async waitQueueDrained(timeoutMs = 10_000): Promise<void> {
     const simulator = this.simulator;
@@ -152,6 +187,7 @@ export class Stack {
 
   async stop(): Promise<void> {
     await this.simulator?.stop();
+    for (const replica of this.replicas.slice(1)) await replica.stop();
     await this.api?.stop();
     await this.store.drop();
     rmSync(this.dir, { recursive: true, force: true });

@@ -196,6 +196,15 @@ export class ApiConfig {
   @IsString()
   @MinLength(1)
   REPLICA_ID = `${hostname()}-${process.pid}`;
+
+  /**
+   * PostgreSQL only: how often this replica tells the others it is alive. One that misses three
+   * holds no link any more: its terminals are reached through whichever replica they link to next.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  REPLICA_HEARTBEAT_MS = 1000;
 }
 
 /** The rules every webhook and callback URL must meet under this configuration. */

@@ -84,9 +84,14 @@ export class ConformanceRuns {
         post: receiver.post,
         transactions: (kinds) => this.transactions.make(merchant, run.id, kinds),
         searches: (listener) =>
-          this.messages.subscribe('search.call', ({ merchantId, clientTransactionId }) => {
-            if (merchantId === merchant.merchantId) listener(clientTransactionId);
-          }),
+          // The receiver's searches may reach any replica.
+          this.messages.subscribe(
+            'search.call',
+            ({ merchantId, clientTransactionId }) => {
+              if (merchantId === merchant.merchantId) listener(clientTransactionId);
+            },
+            'cluster',
+          ),
       },
       this.limits,
       (result) => run.results.push(result),

@@ -19,13 +19,28 @@ type LiveNotice =
   | ({ kind: 'attempt' } & ApiTopics['delivery.attempt'])
   | ({ kind: 'print' } & ApiTopics['print.report']);
 
-/** The three topics as one stream, subscribed while someone watches. */
+/**
+ * The three topics as one stream, subscribed while someone watches: from every replica, since the
+ * console may be connected to any (contract, scale-out).
+ */
 function liveNotices(messages: ApiMessages): Observable<LiveNotice> {
   return new Observable<LiveNotice>((subscriber) => {
     const stops = [
-      messages.subscribe('transaction.event', (message) => subscriber.next({ kind: 'event', ...message })),
-      messages.subscribe('delivery.attempt', (message) => subscriber.next({ kind: 'attempt', ...message })),
-      messages.subscribe('print.report', (message) => subscriber.next({ kind: 'print', ...message })),
+      messages.subscribe(
+        'transaction.event',
+        (message) => subscriber.next({ kind: 'event', ...message }),
+        'cluster',
+      ),
+      messages.subscribe(
+        'delivery.attempt',
+        (message) => subscriber.next({ kind: 'attempt', ...message }),
+        'cluster',
+      ),
+      messages.subscribe(
+        'print.report',
+        (message) => subscriber.next({ kind: 'print', ...message }),
+        'cluster',
+      ),
     ];
     return () => stops.forEach((stop) => stop());
   });

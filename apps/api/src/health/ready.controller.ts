@@ -1,4 +1,4 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
   ApiOkResponse,
@@ -11,6 +11,7 @@ import {
 import { PublicRoute } from '../auth/public-route.decorator';
 import { ShareRegistry } from '../link/share-registry';
 import { FLEET_SHARE, TerminalLinks } from '../link/terminal-links';
+import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { ControlLinkDoc, controlLinkView, type ControlLinkView } from './control-link-view';
 
@@ -50,6 +51,7 @@ export class ReadyController {
     private readonly links: TerminalLinks,
     private readonly terminals: TerminalRepository,
     private readonly shares: ShareRegistry,
+    @Inject(LINK_ROUTING) private readonly routing: LinkRouting,
   ) {}
 
   @Get()
@@ -72,12 +74,18 @@ export class ReadyController {
 
   private async waitingFor(flapping: boolean): Promise<string[]> {
     const fleet = await this.terminals.listAll().catch(() => undefined);
-    if (fleet === undefined) return ['database'];
+    // Several replicas: a link held by any live one serves (contract, scale-out).
+    const anywhere = await this.routing.linkedAnywhere(FLEET_SHARE).catch(() => null);
+    if (fleet === undefined || anywhere === null) return ['database'];
     const waiting: string[] = [];
-    if (this.links.controlPeer === undefined) waiting.push('simulator');
+    const controlLinked = anywhere?.control ?? this.links.controlPeer !== undefined;
+    if (!controlLinked) waiting.push('simulator');
     // Local-form requests and sandbox controls ride that link: while it keeps dropping they fail.
     else if (flapping) waiting.push('control link flapping');
-    const down = fleet.filter((terminal) => this.links.state(terminal) === 'down');
+    const linked = (serial: string): boolean => anywhere?.uplinks.has(serial) ?? false;
+    const down = fleet.filter(
+      (terminal) => this.links.state(terminal) === 'down' && !linked(terminal.serialNumber),
+    );
     for (const terminal of down.slice(0, NAMED_TERMINALS)) waiting.push(`terminal ${terminal.serialNumber}`);
     if (down.length > NAMED_TERMINALS) waiting.push(`${down.length - NAMED_TERMINALS} more terminals`);
     return waiting;

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { SIMULATOR_CONTROL_SIDE, TERMINAL_UPLINK_SIDE, type LinkEvent, type LinkPeer } from '@tps/link';
 import { TerminalEntity } from '../terminals/terminal.entity';
 import { TerminalLinks, terminalProfile } from './terminal-links';
+import { LOCAL_ONLY } from '../routing/link-routing';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
-jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
+jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined, Inject: () => () => undefined }));
 
 function terminal(): TerminalEntity {
   return Object.assign(new TerminalEntity(), {
@@ -53,7 +54,7 @@ describe('the service’s messages as the simulator checks them', () => {
   });
 
   it('the host request the control link carries', async () => {
-    const links = new TerminalLinks();
+    const links = new TerminalLinks(LOCAL_ONLY);
     const { peer, requests } = recordingPeer();
     links.attachControl({ share: 'fleet', instance: 'abc', epoch: 1, link: 1, since: 0 }, peer);
     await links.host(terminal(), 1000);
@@ -62,7 +63,7 @@ describe('the service’s messages as the simulator checks them', () => {
   });
 
   it('the stored notice down a terminal’s uplink', () => {
-    const links = new TerminalLinks();
+    const links = new TerminalLinks(LOCAL_ONLY);
     const { peer, notices } = recordingPeer();
     links.attachUplink('SIM0000001', peer, { share: 'fleet', instance: 'abc', epoch: 1 });
     const event = { event_id: 'e1', merchant_id: 'demo-merchant', client_transaction_id: 'c1' };

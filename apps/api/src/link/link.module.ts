@@ -4,6 +4,7 @@ import { PrintJobsModule } from '../print-jobs/print-jobs.module';
 import { TransactionsModule } from '../transactions/transactions.module';
 import { LinkMetrics } from './link-metrics';
 import { LinkServer } from './link-server';
+import { RoutedRequestDesk } from './routed-request-desk';
 import { ShareRegistry } from './share-registry';
 import { TerminalLinks } from './terminal-links';
 
@@ -17,6 +18,7 @@ const HEARTBEATS_MISSED = 3;
     TerminalLinks,
     LinkServer,
     LinkMetrics,
+    RoutedRequestDesk,
     {
       provide: ShareRegistry,
       useFactory: (config: ApiConfig) =>

@@ -1,16 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import {
   DEFAULT_SHARE,
+  FLEET_CHANGE,
   HOST_REPLY,
   LinkPeer,
   LinkUnavailableError,
   terminalReply,
+  type ControlRequest,
   type LinkEvent,
   type TerminalProfile,
   type TerminalRequest,
   type UplinkNotice,
 } from '@tps/link';
+import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';
+import type { LinkKind } from '../routing/routing-ports';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import type { RequestForm } from '../terminals/request-form';
 import type { ShareGrant } from './share-registry';
@@ -47,6 +51,19 @@ const LOST_REPLY: Record<LinkUnavailableError['reason'], (serial: string) => str
   unreadable: (serial) => `terminal ${serial} answered what the service cannot read; the outcome is unknown`,
 };
 
+/** The schema a control request's reply must pass. */
+function controlReply(request: ControlRequest) {
+  switch (request.type) {
+    case 'terminal':
+      return terminalReply(request.request);
+    case 'host':
+      return HOST_REPLY;
+    case 'reset':
+    case 'remove':
+      return FLEET_CHANGE;
+  }
+}
+
 export function terminalProfile(terminal: TerminalEntity): TerminalProfile {
   return {
     serialNumber: terminal.serialNumber,
@@ -63,7 +80,8 @@ export function terminalProfile(terminal: TerminalEntity): TerminalProfile {
 
 /**
  * The live links: each terminal's own uplink (Cloud form), and the simulator's control link,
- * which stands for the terminals' local network (Local form) and carries sandbox controls.
+ * which stands for the terminals' local network (Local form) and carries sandbox controls. A link
+ * held by another replica is reached through it (contract, scale-out).
  */
 @Injectable()
 export class TerminalLinks {
@@ -72,10 +90,13 @@ export class TerminalLinks {
   /** One control link per share, the holder's. */
   private readonly controls = new Map<string, ControlLink>();
 
+  constructor(@Inject(LINK_ROUTING) private readonly routing: LinkRouting) {}
+
   attachUplink(serial: string, peer: LinkPeer, owner: UplinkOwner): void {
     const previous = this.uplinks.get(serial);
     this.uplinks.set(serial, { peer, owner });
     previous?.peer.terminate();
+    this.routing.uplinkOpened(serial);
     for (const wake of this.upWaiters.get(serial) ?? []) wake();
   }
 
@@ -101,10 +122,13 @@ export class TerminalLinks {
     const uplink = this.uplinks.get(serial);
     this.uplinks.delete(serial);
     uplink?.peer.terminate();
+    if (uplink !== undefined) this.routing.uplinkClosed(serial);
   }
 
   detachUplink(serial: string, peer: LinkPeer): void {
-    if (this.uplinks.get(serial)?.peer === peer) this.uplinks.delete(serial);
+    if (this.uplinks.get(serial)?.peer !== peer) return;
+    this.uplinks.delete(serial);
+    this.routing.uplinkClosed(serial);
   }
 
   /**
@@ -115,16 +139,20 @@ export class TerminalLinks {
     const previous = this.controls.get(grant.share);
     this.controls.set(grant.share, { peer, grant });
     previous?.peer.terminate();
+    this.routing.controlOpened(grant.share, grant.instance, grant.epoch);
     for (const [serial, uplink] of this.uplinks) {
       if (uplink.owner.share === grant.share && uplink.owner.instance !== grant.instance) {
         this.uplinks.delete(serial);
         uplink.peer.terminate();
+        this.routing.uplinkClosed(serial);
       }
     }
   }
 
   detachControl(grant: ShareGrant, peer: LinkPeer): void {
-    if (this.controls.get(grant.share)?.peer === peer) this.controls.delete(grant.share);
+    if (this.controls.get(grant.share)?.peer !== peer) return;
+    this.controls.delete(grant.share);
+    this.routing.controlClosed(grant.share);
   }
 
   /** Closes the control link of a grant that is no longer alive (its heartbeat lapsed). */
@@ -165,18 +193,47 @@ export class TerminalLinks {
   ): Promise<T> {
     const serial = terminal.serialNumber;
     if (form === 'cloud') {
+      if (terminal.offline) throw new ContractError('TER-001', `terminal ${serial} is offline`);
+      if (this.holds('uplink', serial))
+        return this.sendHere('uplink', serial, request, timeoutMs) as Promise<T>;
+      const routed = await this.routing.route('uplink', serial, serial, request, timeoutMs);
+      if (routed === undefined) throw new ContractError('TER-001', `terminal ${serial} is offline`);
+      return routed.reply as T;
+    }
+    const local: ControlRequest = { type: 'terminal', serial, request };
+    if (this.holds('control', serial))
+      return this.sendHere('control', serial, local, timeoutMs) as Promise<T>;
+    const routed = await this.routing.route('control', FLEET_SHARE, serial, local, timeoutMs);
+    if (routed === undefined) {
+      throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
+    }
+    return routed.reply as T;
+  }
+
+  /** Whether this replica holds the link a request for `serial` travels on. */
+  private holds(link: LinkKind, serial: string): boolean {
+    const peer = link === 'uplink' ? this.uplinks.get(serial)?.peer : this.controlPeer;
+    return peer?.isOpen ?? false;
+  }
+
+  /**
+   * Sends over a link this replica holds (for a request of its own, or one another replica handed
+   * to it); TER-001 when it holds none. The reply has passed the schema of the request's kind.
+   */
+  async sendHere(link: LinkKind, serial: string, request: unknown, timeoutMs: number): Promise<unknown> {
+    if (link === 'uplink') {
       const uplink = this.uplinks.get(serial)?.peer;
-      if (terminal.offline || uplink === undefined || !uplink.isOpen) {
+      if (uplink === undefined || !uplink.isOpen)
         throw new ContractError('TER-001', `terminal ${serial} is offline`);
-      }
-      return this.guard(uplink.request(request, timeoutMs, terminalReply(request)) as Promise<T>, serial);
+      const sent = request as TerminalRequest;
+      return this.guard(uplink.request(sent, timeoutMs, terminalReply(sent)), serial);
     }
     const control = this.controlPeer;
     if (control === undefined) {
       throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
     }
-    const local = control.request({ type: 'terminal', serial, request }, timeoutMs, terminalReply(request));
-    return this.guard(local as Promise<T>, serial);
+    const sent = request as ControlRequest;
+    return this.guard(control.request(sent, timeoutMs, controlReply(sent)), serial);
   }
 
   /**
@@ -197,12 +254,10 @@ export class TerminalLinks {
 
   /** Tells the simulator about a terminal it should host, or about changed settings. */
   async host(terminal: TerminalEntity, timeoutMs: number): Promise<void> {
-    const control = this.controlPeer;
-    if (control === undefined) return;
-    await this.guard(
-      control.request({ type: 'host', terminal: terminalProfile(terminal) }, timeoutMs, HOST_REPLY),
-      terminal.serialNumber,
-    );
+    const serial = terminal.serialNumber;
+    const request: ControlRequest = { type: 'host', terminal: terminalProfile(terminal) };
+    if (this.holds('control', serial)) await this.sendHere('control', serial, request, timeoutMs);
+    else await this.routing.route('control', FLEET_SHARE, serial, request, timeoutMs);
   }
 
   private async guard<T>(reply: Promise<T>, serial: string): Promise<T> {

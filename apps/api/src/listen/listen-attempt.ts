@@ -22,11 +22,15 @@ export function attemptThroughListeners(
       stop();
       shutdown.removeEventListener('abort', onShutdown);
     };
-    const stop = messages.subscribe('listen.answer', (answer) => {
-      if (answer.attemptId !== attemptId) return;
-      end();
-      resolve(answer.result);
-    });
+    const stop = messages.subscribe(
+      'listen.answer',
+      (answer) => {
+        if (answer.attemptId !== attemptId) return;
+        end();
+        resolve(answer.result);
+      },
+      'cluster',
+    );
     const timer = setTimeout(() => {
       end();
       resolve({ outcome: { error: 'timeout' }, latencyMs: timeoutMs, answerExcerpt: '' });

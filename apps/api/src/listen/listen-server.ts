@@ -67,21 +67,25 @@ export class ListenServer implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly limiter: MerchantRateLimiter,
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {
-    this.unsubscribe = messages.subscribe('listen.attempt', ({ attemptId, merchantId, post }) => {
-      const delivery: ListenDelivery = {
-        type: 'delivery',
-        attempt_id: attemptId,
-        url: post.url,
-        headers: post.headers,
-        body: post.body,
-      };
-      const frame = JSON.stringify(delivery);
-      for (const listener of this.listeners.values()) {
-        if (listener.merchantId !== merchantId) continue;
-        listener.unanswered.add(attemptId);
-        listener.ws.send(frame);
-      }
-    });
+    this.unsubscribe = messages.subscribe(
+      'listen.attempt',
+      ({ attemptId, merchantId, post }) => {
+        const delivery: ListenDelivery = {
+          type: 'delivery',
+          attempt_id: attemptId,
+          url: post.url,
+          headers: post.headers,
+          body: post.body,
+        };
+        const frame = JSON.stringify(delivery);
+        for (const listener of this.listeners.values()) {
+          if (listener.merchantId !== merchantId) continue;
+          listener.unanswered.add(attemptId);
+          listener.ws.send(frame);
+        }
+      },
+      'cluster',
+    );
   }
 
   onApplicationBootstrap(): void {

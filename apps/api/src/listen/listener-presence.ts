@@ -13,8 +13,10 @@ export class ListenerPresence implements OnModuleDestroy {
   private readonly unsubscribe: Unsubscribe;
 
   constructor(@Inject(API_MESSAGES) messages: ApiMessages) {
-    this.unsubscribe = messages.subscribe('listen.presence', (message) =>
-      this.book.heard(message, Date.now()),
+    this.unsubscribe = messages.subscribe(
+      'listen.presence',
+      (message) => this.book.heard(message, Date.now()),
+      'cluster',
     );
   }
 

@@ -35,9 +35,29 @@ export interface ApiTopics {
   'listen.attempt': { attemptId: string; merchantId: string; post: WebhookPost };
   /** What a listener's local receiver answered to an attempt: the attempt's outcome. */
   'listen.answer': { attemptId: string; result: PostResult };
+  /** A request for a link `replica` holds, stored for it to send (contract, scale-out). */
+  'route.handed': { replica: string; id: string };
+  /** The reply of a routed request, stored for the replica that waits for it. */
+  'route.answered': { id: string };
 }
 
 export type ApiMessages = MessagePort<ApiTopics>;
+
+/**
+ * The topics told to the other replicas on one database. `delivery.staged` stays in its process:
+ * it carries a signing secret, and the replica that staged a delivery sends it.
+ */
+export const CROSSING_TOPICS: ReadonlyArray<keyof ApiTopics> = [
+  'transaction.event',
+  'delivery.attempt',
+  'print.report',
+  'search.call',
+  'route.handed',
+  'route.answered',
+  'listen.presence',
+  'listen.attempt',
+  'listen.answer',
+];
 
 /** The injection token of the API's message port. */
 export const API_MESSAGES = Symbol('ApiMessages');

@@ -1,25 +1,43 @@
-import { Global, Logger, Module } from '@nestjs/common';
-import { InProcessMessagePort } from '@tps/messaging';
-import { API_MESSAGES, type ApiTopics } from './api-messages';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { sqlitePath } from '@tps/database';
+import { InProcessMessagePort, PostgresMessagePort, postgresNotifyConnector } from '@tps/messaging';
+import { ApiConfig } from '../config/api-config';
+import { API_MESSAGES, CROSSING_TOPICS, type ApiMessages, type ApiTopics } from './api-messages';
+
+function onError(logger: Logger): (topic: string, error: unknown) => void {
+  return (topic, error) => logger.error(`messages on ${topic}: ${String(error)}`);
+}
+
+/** Whether the service's store is a database server that other replicas may share. */
+export function sharedStore(config: ApiConfig): boolean {
+  return sqlitePath(config.DATABASE_URL) === undefined;
+}
+
+async function messagePort(config: ApiConfig): Promise<ApiMessages> {
+  const logger = new Logger('Messages');
+  if (!sharedStore(config)) return new InProcessMessagePort<ApiTopics>(onError(logger));
+  const port = new PostgresMessagePort<ApiTopics>(postgresNotifyConnector(config.DATABASE_URL, 'tps-api'), {
+    crossing: CROSSING_TOPICS,
+    onError: onError(logger),
+  });
+  await port.start();
+  return port;
+}
 
 /**
  * The message port between the write paths and whoever watches (the console's live stream, the
- * payment outcome log, the webhook dispatcher, the metrics), in every profile; within this
- * process for now.
+ * payment outcome log, the webhook dispatcher, the metrics, the routing of requests between
+ * replicas): within this process on SQLite, across the replicas that share a PostgreSQL database.
  */
 @Global()
 @Module({
-  providers: [
-    {
-      provide: API_MESSAGES,
-      useFactory: () => {
-        const logger = new Logger('Messages');
-        return new InProcessMessagePort<ApiTopics>((topic, error) =>
-          logger.error(`a subscriber of ${topic} failed: ${String(error)}`),
-        );
-      },
-    },
-  ],
+  providers: [{ provide: API_MESSAGES, useFactory: messagePort, inject: [ApiConfig] }],
   exports: [API_MESSAGES],
 })
-export class MessagesModule {}
+export class MessagesModule implements OnApplicationShutdown {
+  constructor(@Inject(API_MESSAGES) private readonly messages: ApiMessages) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.messages instanceof PostgresMessagePort) await this.messages.stop();
+  }
+}

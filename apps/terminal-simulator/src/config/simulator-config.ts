@@ -13,8 +13,11 @@ export class SimulatorConfig {
   @IsString()
   HOST = '0.0.0.0';
 
-  /** Where the service is; the terminals open their links to it. */
-  @Matches(/^(https?|wss?):\/\/[^\s]+$/)
+  /**
+   * Where the service is; the terminals open their links to it. Several replicas as a comma list:
+   * the simulator links to one, and to the next when that one is gone (contract, scale-out).
+   */
+  @Matches(/^(https?|wss?):\/\/[^\s,]+(,(https?|wss?):\/\/[^\s,]+)*$/)
   API_URL = 'http://127.0.0.1:3000';
 
   @IsString()
@@ -76,6 +79,11 @@ export function validateSimulatorConfig(env: Record<string, unknown>): Simulator
     throw new Error(`invalid simulator configuration: ${detail.join('; ')}`);
   }
   return config;
+}
+
+/** The replicas of API_URL, in the order they are tried. */
+export function apiUrls(config: SimulatorConfig): string[] {
+  return config.API_URL.split(',');
 }
 
 export function websocketUrl(apiUrl: string, path: string): string {

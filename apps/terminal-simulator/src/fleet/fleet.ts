@@ -48,7 +48,6 @@ export class Fleet implements OnApplicationShutdown {
       const uplink: Uplink = new Uplink(
         profile.serialNumber,
         {
-          apiUrl: this.config.API_URL,
           linkSecret: this.config.LINK_SECRET,
           reconnectMinMs: this.config.RECONNECT_MIN_MS,
           credentials: () => this.membership.credentials(),

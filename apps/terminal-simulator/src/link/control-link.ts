@@ -13,7 +13,7 @@ import {
   type FleetChange,
   type ControlRequest,
 } from '@tps/link';
-import { SimulatorConfig, websocketUrl } from '../config/simulator-config';
+import { SimulatorConfig, apiUrls, websocketUrl } from '../config/simulator-config';
 import { Fleet } from '../fleet/fleet';
 import { ShareMembership } from './share-membership';
 
@@ -32,6 +32,9 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
   /** Wait before asking again for a share another process holds: longer, so as not to disturb it. */
   private refusedRetryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
+  private readonly apiUrls: string[];
+  /** The replica linked to, or tried last: a link that drops tries the next one. */
+  private replica = 0;
 
   constructor(
     private readonly config: SimulatorConfig,
@@ -40,6 +43,7 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
   ) {
     this.retryMs = config.RECONNECT_MIN_MS;
     this.refusedRetryMs = config.SHARE_RETRY_MIN_MS;
+    this.apiUrls = apiUrls(config);
   }
 
   /** Linked, and holding this process's share: a refused link is open only for its close. */
@@ -59,7 +63,8 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
 
   private connect(): void {
     if (this.stopped) return;
-    const socket = new WebSocket(websocketUrl(this.config.API_URL, CONTROL_PATH), {
+    const apiUrl = this.apiUrls[this.replica];
+    const socket = new WebSocket(websocketUrl(apiUrl, CONTROL_PATH), {
       headers: {
         [LINK_TOKEN_HEADER]: this.config.LINK_SECRET,
         [LINK_SHARE_HEADER]: this.membership.share,
@@ -70,6 +75,7 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
       if (code === SHARE_HELD_CLOSE_CODE) this.onRefused(reason.toString('utf8'));
       else this.membership.lost();
       if (this.stopped) return;
+      this.replica = (this.replica + 1) % this.apiUrls.length;
       const wait = code === SHARE_HELD_CLOSE_CODE ? this.refusedRetryMs : this.retryMs;
       this.retryTimer = setTimeout(() => this.connect(), wait);
       if (code === SHARE_HELD_CLOSE_CODE) {
@@ -84,7 +90,7 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
       {
         side: SIMULATOR_CONTROL_SIDE,
         onRequest: (request) => this.onRequest(request),
-        onNotice: (notice) => this.onNotice(notice),
+        onNotice: (notice) => this.onNotice(notice, apiUrl),
       },
       (error) => this.logger.warn(String(error)),
     );
@@ -121,11 +127,11 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
     );
   }
 
-  private onNotice(notice: ControlNotice): void {
+  private onNotice(notice: ControlNotice, apiUrl: string): void {
     if (notice.type === 'share') {
       this.retryMs = this.config.RECONNECT_MIN_MS;
       this.refusedRetryMs = this.config.SHARE_RETRY_MIN_MS;
-      this.membership.granted(notice.epoch);
+      this.membership.granted(notice.epoch, apiUrl);
       this.logger.log(
         `connected to the service: holds share ${notice.share} as instance ${notice.instance}, epoch ${notice.epoch}`,
       );

@@ -9,6 +9,8 @@ export interface ShareCredentials {
   share: string;
   instance: string;
   epoch: number;
+  /** The replica that granted the share: every uplink of this process links there too. */
+  apiUrl: string;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface ShareCredentials {
 export class ShareMembership {
   readonly share: string;
   readonly instance = randomBytes(6).toString('hex');
-  private held: number | undefined;
+  private held: { epoch: number; apiUrl: string } | undefined;
   private current: ShareState = 'connecting';
   private refusal: string | undefined;
 
@@ -33,7 +35,7 @@ export class ShareMembership {
   }
 
   get epoch(): number | undefined {
-    return this.held;
+    return this.held?.epoch;
   }
 
   get refusedReason(): string | undefined {
@@ -42,13 +44,11 @@ export class ShareMembership {
 
   /** The credentials for an uplink, while this process holds its share. */
   credentials(): ShareCredentials | undefined {
-    return this.held === undefined
-      ? undefined
-      : { share: this.share, instance: this.instance, epoch: this.held };
+    return this.held === undefined ? undefined : { share: this.share, instance: this.instance, ...this.held };
   }
 
-  granted(epoch: number): void {
-    this.held = epoch;
+  granted(epoch: number, apiUrl: string): void {
+    this.held = { epoch, apiUrl };
     this.current = 'holder';
     this.refusal = undefined;
   }

@@ -7,6 +7,7 @@ import { buildEvent } from '../runtime/event-factory';
 import { order, profile } from '../runtime/testing/runtime-harness';
 import type { TerminalStore } from '../store/terminal-store';
 import { Uplink } from './uplink';
+import type { ShareCredentials } from './share-membership';
 
 const MERCHANT = 'demo-merchant';
 
@@ -99,10 +100,9 @@ describe('Uplink: the events an operation answers with travel once', () => {
     uplink = new Uplink(
       'SIM1',
       {
-        apiUrl: service.url,
         linkSecret: 'secret',
         reconnectMinMs: 50,
-        credentials: () => ({ share: 'fleet', instance: 'test', epoch: 1 }),
+        credentials: () => ({ share: 'fleet', instance: 'test', epoch: 1, apiUrl: service.url }),
       },
       store as unknown as TerminalStore,
       async () => ({}),
@@ -196,13 +196,12 @@ describe('Uplink: opens only while its process holds its fleet share', () => {
     server.on('connection', (_socket, request) => headers.push(request.headers));
     const { port } = server.address() as AddressInfo;
     let asked = 0;
-    let held: { share: string; instance: string; epoch: number } | undefined;
+    let held: ShareCredentials | undefined;
     let askedTwice: () => void = () => undefined;
     const twice = new Promise<void>((resolve) => (askedTwice = resolve));
     const uplink = new Uplink(
       'SIM1',
       {
-        apiUrl: `http://127.0.0.1:${port}`,
         linkSecret: 'secret',
         reconnectMinMs: 10,
         credentials: () => {
@@ -219,7 +218,7 @@ describe('Uplink: opens only while its process holds its fleet share', () => {
       // Asked twice: the first time found no share and opened nothing, so it asked again.
       await twice;
       expect(headers).toEqual([]);
-      held = { share: 'fleet', instance: 'abc123', epoch: 3 };
+      held = { share: 'fleet', instance: 'abc123', epoch: 3, apiUrl: `http://127.0.0.1:${port}` };
       await new Promise<void>((resolve) => uplink.whenUp(resolve));
       expect(headers[0]).toMatchObject({
         'x-terminal-serial': 'SIM1',

@@ -22,7 +22,6 @@ import type { TerminalStore } from '../store/terminal-store';
 import type { ShareCredentials } from './share-membership';
 
 export interface UplinkSettings {
-  apiUrl: string;
   linkSecret: string;
   reconnectMinMs: number;
   /**
@@ -221,7 +220,7 @@ export class Uplink {
       this.retryLater();
       return;
     }
-    const socket = new WebSocket(websocketUrl(this.settings.apiUrl, UPLINK_PATH), {
+    const socket = new WebSocket(websocketUrl(credentials.apiUrl, UPLINK_PATH), {
       headers: {
         [LINK_SERIAL_HEADER]: this.serial,
         [LINK_TOKEN_HEADER]: this.settings.linkSecret,

@@ -5,6 +5,7 @@ import { PrintJobs1795334800000 } from './1795334800000-print-jobs';
 import { TerminalCardholder1795335160000 } from './1795335160000-terminal-cardholder';
 import { TransactionCounters1795335400000 } from './1795335400000-transaction-counters';
 import { CardholderSetBy1795335600000 } from './1795335600000-cardholder-set-by';
+import { ReplicaRouting1795336000000 } from './1795336000000-replica-routing';
 import { DeliveryLeases1795336200000 } from './1795336200000-delivery-leases';
 import { DestinationSlots1795336210000 } from './1795336210000-destination-slots';
 import { PrintCallbackLeases1795336220000 } from './1795336220000-print-callback-leases';
@@ -18,6 +19,7 @@ export const API_MIGRATIONS = [
   TerminalCardholder1795335160000,
   TransactionCounters1795335400000,
   CardholderSetBy1795335600000,
+  ReplicaRouting1795336000000,
   DeliveryLeases1795336200000,
   DestinationSlots1795336210000,
   PrintCallbackLeases1795336220000,

@@ -1,0 +1,56 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
+import { ReplicaRouting } from '../routing/replica-routing';
+import { RoutedRequestWorker } from '../routing/routed-request-worker';
+import { TerminalLinks } from './terminal-links';
+
+/** Requests handed to this replica whose word was lost are found by a poll this often. */
+const POLL_MS = 500;
+
+/** Takes the requests other replicas hand to this one, for the links it holds. */
+@Injectable()
+export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Routing');
+  private timer: NodeJS.Timeout | undefined;
+  private readonly stops: Array<() => void> = [];
+
+  constructor(
+    private readonly replicaRouting: ReplicaRouting,
+    private readonly links: TerminalLinks,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const cluster = this.replicaRouting.cluster;
+    if (cluster === undefined) return;
+    const worker = new RoutedRequestWorker(
+      cluster.store,
+      (link, serial, request, timeoutMs) => this.links.sendHere(link, serial, request, timeoutMs),
+      (id) => this.messages.publish('route.answered', { id }),
+      (error) => this.logger.warn(`a routed request: ${String(error)}`),
+    );
+    this.stops.push(
+      this.messages.subscribe(
+        'route.handed',
+        ({ replica, id }) => {
+          if (replica === cluster.replica.id) worker.take(id);
+        },
+        'cluster',
+      ),
+      this.messages.onGap(() => worker.take(undefined)),
+    );
+    this.timer = setInterval(() => worker.take(undefined), POLL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+    this.stops.forEach((stop) => stop());
+  }
+}

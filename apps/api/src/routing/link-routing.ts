@@ -1,0 +1,37 @@
+import type { LinkKind } from './routing-ports';
+
+/**
+ * What the links of this replica tell the other replicas, and how a request reaches a link held
+ * by another one (contract, scale-out). On one process (SQLite) it does nothing and costs nothing.
+ */
+export interface LinkRouting {
+  uplinkOpened(serial: string): void;
+  uplinkClosed(serial: string): void;
+  controlOpened(share: string, instance: string, epoch: number): void;
+  controlClosed(share: string): void;
+  /**
+   * The reply of the live replica that holds the link (`key`: the serial of an uplink, the share of
+   * a control link); undefined when no other replica holds it.
+   */
+  route(
+    link: LinkKind,
+    key: string,
+    serial: string,
+    request: unknown,
+    timeoutMs: number,
+  ): Promise<{ reply: unknown } | undefined>;
+  /** The terminals whose uplink some live replica holds, and whether a share's control link is held; undefined: only this process's links count. */
+  linkedAnywhere(share: string): Promise<{ uplinks: Set<string>; control: boolean } | undefined>;
+}
+
+export const LINK_ROUTING = Symbol('LinkRouting');
+
+/** One process: every link is this process's own. */
+export const LOCAL_ONLY: LinkRouting = {
+  uplinkOpened: () => undefined,
+  uplinkClosed: () => undefined,
+  controlOpened: () => undefined,
+  controlClosed: () => undefined,
+  route: () => Promise.resolve(undefined),
+  linkedAnywhere: () => Promise.resolve(undefined),
+};

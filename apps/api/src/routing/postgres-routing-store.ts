@@ -1,0 +1,104 @@
+import type { Pool } from 'pg';
+import type { Abandoned, HandedRequest, LinkKind, RoutedReply, RoutedRequestStore } from './routing-ports';
+import type { ThisReplica } from './this-replica';
+
+/** Requests handed to this replica taken at once by one poll: a bound on one statement's work. */
+const CLAIMED_PER_POLL = 100;
+
+/** The live holder of a link: the stored owner, while its replica's heartbeat is fresh. */
+const HOLDER: Record<LinkKind, string> = {
+  uplink: `SELECT o.replica_id, o.replica_epoch FROM terminal_uplinks o
+    JOIN api_replicas r ON r.id = o.replica_id AND r.epoch = o.replica_epoch
+    WHERE o.serial_number = $1 AND r.heartbeat_at > now() - $2 * interval '1 millisecond' AND o.replica_id <> $3`,
+  control: `SELECT o.replica_id, o.replica_epoch FROM share_holders o
+    JOIN api_replicas r ON r.id = o.replica_id AND r.epoch = o.replica_epoch
+    WHERE o.share = $1 AND r.heartbeat_at > now() - $2 * interval '1 millisecond' AND o.replica_id <> $3`,
+};
+
+interface HandedRow {
+  id: string;
+  link: LinkKind;
+  serial_number: string;
+  request: string;
+  timeout_ms: string | number;
+}
+
+/** The requests between replicas, on PostgreSQL: each method one statement. */
+export class PostgresRoutingStore implements RoutedRequestStore {
+  constructor(
+    private readonly pool: Pool,
+    private readonly replica: ThisReplica,
+  ) {}
+
+  async hand(
+    id: string,
+    link: LinkKind,
+    key: string,
+    serial: string,
+    request: unknown,
+    timeoutMs: number,
+  ): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ replica_id: string }>(
+      `INSERT INTO routed_requests (id, replica_id, replica_epoch, link, serial_number, request, timeout_ms, state, created_at)
+       SELECT $4, h.replica_id, h.replica_epoch, $5, $6, $7, $8, 'pending', now() FROM (${HOLDER[link]}) h
+       RETURNING replica_id`,
+      [key, this.replica.lapseMs, this.replica.id, id, link, serial, JSON.stringify(request), timeoutMs],
+    );
+    return rows[0]?.replica_id;
+  }
+
+  async takeReply(id: string): Promise<RoutedReply | 'holder gone' | undefined> {
+    // The holder's liveness is read from the same snapshot, before the DELETE: one round trip.
+    const { rows } = await this.pool.query<{ reply: string | null; alive: boolean }>(
+      `WITH answered AS (DELETE FROM routed_requests WHERE id = $1 AND state = 'answered' RETURNING reply)
+       SELECT (SELECT reply FROM answered) AS reply, EXISTS (
+         SELECT 1 FROM routed_requests q JOIN api_replicas r ON r.id = q.replica_id AND r.epoch = q.replica_epoch
+         WHERE q.id = $1 AND r.heartbeat_at > now() - $2 * interval '1 millisecond') AS alive`,
+      [id, this.replica.lapseMs],
+    );
+    const row = rows[0];
+    if (row.reply !== null) return JSON.parse(row.reply) as RoutedReply;
+    return row.alive ? undefined : 'holder gone';
+  }
+
+  async abandon(id: string): Promise<Abandoned> {
+    const { rows } = await this.pool.query<{ state: string; reply: string | null }>(
+      'DELETE FROM routed_requests WHERE id = $1 RETURNING state, reply',
+      [id],
+    );
+    const row = rows[0];
+    if (row === undefined) return { state: 'gone' };
+    if (row.state === 'answered' && row.reply !== null) {
+      return { state: 'answered', reply: JSON.parse(row.reply) as RoutedReply };
+    }
+    return { state: row.state === 'pending' ? 'pending' : 'taken' };
+  }
+
+  async claim(id: string | undefined): Promise<HandedRequest[]> {
+    // Only while its caller may still wait: one that gave up has taken the row away, or will.
+    const { rows } = await this.pool.query<HandedRow>(
+      `UPDATE routed_requests SET state = 'taken'
+       WHERE id IN (
+         SELECT id FROM routed_requests
+         WHERE replica_id = $1 AND replica_epoch = $2 AND state = 'pending' AND ($3::varchar IS NULL OR id = $3)
+           AND created_at + timeout_ms * interval '1 millisecond' > now()
+         LIMIT ${CLAIMED_PER_POLL} FOR UPDATE SKIP LOCKED)
+       RETURNING id, link, serial_number, request, timeout_ms`,
+      [this.replica.id, this.replica.epoch, id ?? null],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      link: row.link,
+      serial: row.serial_number,
+      request: JSON.parse(row.request) as unknown,
+      timeoutMs: Number(row.timeout_ms),
+    }));
+  }
+
+  async answer(id: string, reply: RoutedReply): Promise<void> {
+    await this.pool.query(
+      `UPDATE routed_requests SET state = 'answered', reply = $2 WHERE id = $1 AND state = 'taken'`,
+      [id, JSON.stringify(reply)],
+    );
+  }
+}

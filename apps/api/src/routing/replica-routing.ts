@@ -1,0 +1,85 @@
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Pool } from 'pg';
+import { ApiConfig } from '../config/api-config';
+import type { ApiMessages } from '../messages/api-messages';
+import { sharedStore } from '../messages/messages.module';
+import { LOCAL_ONLY, type LinkRouting } from './link-routing';
+import { PostgresRoutingStore } from './postgres-routing-store';
+import { RequestRouter, type RouterTimer } from './request-router';
+import { StoredLinkRouting } from './stored-link-routing';
+import { ThisReplica } from './this-replica';
+
+/** Connections of routing's own, beside the money path's pool: its statements are short. */
+const ROUTING_POOL_SIZE = 4;
+/** A routed request's waiter reads the store this often when no word came. */
+const ROUTER_POLL_MS = 250;
+/** Beyond the reply timeout, for the holder's round trips to store its reply. */
+const ROUTER_GRACE_MS = 2000;
+
+const REAL_TIMER: RouterTimer = {
+  now: () => Date.now(),
+  sleep: (ms, wake) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }),
+};
+
+/** What a replica on a shared database routes with; absent on one process. */
+export interface ClusterParts {
+  pool: Pool;
+  replica: ThisReplica;
+  store: PostgresRoutingStore;
+}
+
+/**
+ * This process as one replica among several on a shared PostgreSQL database (contract, scale-out),
+ * or alone (SQLite): then it routes nothing and stores nothing.
+ */
+export class ReplicaRouting implements OnApplicationShutdown {
+  private constructor(
+    readonly routing: LinkRouting,
+    readonly cluster: ClusterParts | undefined,
+  ) {}
+
+  static async open(config: ApiConfig, messages: ApiMessages): Promise<ReplicaRouting> {
+    if (!sharedStore(config)) return new ReplicaRouting(LOCAL_ONLY, undefined);
+    const logger = new Logger('Routing');
+    const onError = (error: unknown): void => logger.warn(String(error));
+    const pool = new Pool({
+      connectionString: config.DATABASE_URL,
+      max: ROUTING_POOL_SIZE,
+      application_name: 'tps-api-routing',
+      connectionTimeoutMillis: 3000,
+    });
+    pool.on('error', onError);
+    const replica = new ThisReplica(pool, config.REPLICA_ID, config.REPLICA_HEARTBEAT_MS, onError);
+    await replica.join();
+    const store = new PostgresRoutingStore(pool, replica);
+    const router = new RequestRouter(
+      store,
+      {
+        handed: (target, id) => messages.publish('route.handed', { replica: target, id }),
+        onAnswered: (handler) => messages.subscribe('route.answered', ({ id }) => handler(id), 'cluster'),
+        onGap: (handler) => messages.onGap(handler),
+      },
+      REAL_TIMER,
+      { pollMs: ROUTER_POLL_MS, graceMs: ROUTER_GRACE_MS },
+    );
+    logger.log(`replica ${replica.id}, epoch ${replica.epoch}`);
+    return new ReplicaRouting(new StoredLinkRouting(pool, replica, router, onError), {
+      pool,
+      replica,
+      store,
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.cluster === undefined) return;
+    await this.cluster.replica.leave().catch(() => undefined);
+    await this.cluster.pool.end().catch(() => undefined);
+  }
+}

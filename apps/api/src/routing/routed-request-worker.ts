@@ -1,0 +1,57 @@
+import { ContractError } from '@tps/domain';
+import type { HandedRequest, LinkKind, RoutedReply, RoutedRequestStore } from './routing-ports';
+
+/** Sends a request over a link this replica holds; TER-001 when it holds none. */
+export type SendHere = (
+  link: LinkKind,
+  serial: string,
+  request: unknown,
+  timeoutMs: number,
+) => Promise<unknown>;
+
+function replyOf(error: unknown): RoutedReply {
+  // Anything but the contract's own answer came after the request was sent: its outcome is unknown.
+  const known =
+    error instanceof ContractError
+      ? error
+      : new ContractError(
+          'TER-002',
+          'the replica that holds the link failed to relay the reply; the outcome is unknown',
+        );
+  return { error: known.toBody() };
+}
+
+/**
+ * The other side of the router: takes the requests handed to this replica (told by id, or found by
+ * a poll when that word was lost), sends each over the link it holds, and stores the reply for the
+ * replica that waits for it.
+ */
+export class RoutedRequestWorker {
+  constructor(
+    private readonly store: RoutedRequestStore,
+    private readonly sendHere: SendHere,
+    private readonly answered: (id: string) => void,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Takes what is pending for this replica: one request by id, or all (`undefined`). */
+  take(id: string | undefined): void {
+    this.store
+      .claim(id)
+      .then((handed) => handed.forEach((request) => void this.run(request)))
+      .catch(this.onError);
+  }
+
+  private async run(handed: HandedRequest): Promise<void> {
+    const reply = await this.sendHere(handed.link, handed.serial, handed.request, handed.timeoutMs).then(
+      (ok): RoutedReply => ({ ok }),
+      replyOf,
+    );
+    try {
+      await this.store.answer(handed.id, reply);
+      this.answered(handed.id);
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { Pool } from 'pg';
+
+/** A replica not heard from for this many heartbeats is dead: it holds no link any more. */
+const HEARTBEATS_MISSED = 3;
+
+/**
+ * This API process among the replicas on one database: its id, an epoch that grows each time a
+ * process starts under that id (what an older process of the same id stored is not its own), and
+ * a heartbeat, one write a second whatever the number of links.
+ */
+export class ThisReplica {
+  private current = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pool: Pool,
+    readonly id: string,
+    private readonly heartbeatMs: number,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  get epoch(): number {
+    return this.current;
+  }
+
+  get lapseMs(): number {
+    return HEARTBEATS_MISSED * this.heartbeatMs;
+  }
+
+  async join(): Promise<void> {
+    const { rows } = await this.pool.query<{ epoch: string | number }>(
+      `INSERT INTO api_replicas (id, epoch, started_at, heartbeat_at) VALUES ($1, 1, now(), now())
+       ON CONFLICT (id) DO UPDATE SET epoch = api_replicas.epoch + 1, started_at = now(), heartbeat_at = now()
+       RETURNING epoch`,
+      [this.id],
+    );
+    this.current = Number(rows[0].epoch);
+    this.timer = setInterval(() => {
+      this.pool
+        .query('UPDATE api_replicas SET heartbeat_at = now() WHERE id = $1 AND epoch = $2', [
+          this.id,
+          this.current,
+        ])
+        .catch(this.onError);
+    }, this.heartbeatMs);
+    this.timer.unref();
+  }
+
+  /** Leaves the cluster: what it held is held by nobody, at once rather than after its heartbeat lapses. */
+  async leave(): Promise<void> {
+    clearInterval(this.timer);
+    await this.pool.query('DELETE FROM api_replicas WHERE id = $1 AND epoch = $2', [this.id, this.current]);
+  }
+}

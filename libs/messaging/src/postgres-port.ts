@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { InProcessMessagePort } from './in-process-port';
+import type { MessagePort, MessageScope, TopicMap, Unsubscribe } from './message-port';
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
+export const MAX_PAYLOAD_BYTES = 7900;
+
+/** A LISTEN session, open until closed or lost. */
+export interface ListenSession {
+  close(): Promise<void>;
+}
+
+/** How the port reaches the database: one session that listens, one that notifies. */
+export interface NotifyConnector {
+  /** Opens the listening session; `onLost` is called once if it breaks. */
+  listen(onPayload: (payload: string) => void, onLost: (error: unknown) => void): Promise<ListenSession>;
+  /** Sends the payloads, in order, in one statement of the notifying session. */
+  notify(payloads: string[]): Promise<void>;
+  /** Ends the notifying session. */
+  close(): Promise<void>;
+}
+
+export interface PostgresPortOptions<Topics extends TopicMap> {
+  /** Topics told to other processes; every other topic stays in this one (a secret never leaves it). */
+  crossing: ReadonlyArray<keyof Topics & string>;
+  onError: (topic: string, error: unknown) => void;
+  /** A listener that broke: how long before it listens again. */
+  relistenMs?: number;
+}
+
+/** What crosses: who published it (to skip one's own), a sequence (payloads must be unique), the message. */
+interface Envelope {
+  o: string;
+  n: number;
+  t: string;
+  m: unknown;
+}
+
+const RELISTEN_MS = 500;
+
+/**
+ * The message port across the processes that share one PostgreSQL database (contract §16). This
+ * process's subscribers hear its publications at once, as within one process; a crossing topic is
+ * also sent by NOTIFY, after the write it tells of has committed and never inside it (a commit that
+ * notifies holds a cluster-wide lock until it is flushed), from a session of its own, batched: what
+ * is published while one NOTIFY is on its way goes in the next. Subscribers of scope `cluster` hear
+ * other processes' messages from a session that only listens. A listener that broke has lost what was
+ * sent meanwhile: once it listens again, the gap is told, so that waiters read the store.
+ */
+export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort<Topics> {
+  private readonly origin = randomUUID();
+  /** Every subscriber, told of this process's publications. */
+  private readonly own: InProcessMessagePort<Topics>;
+  /** Subscribers of scope `cluster`, told of the other processes' publications. */
+  private readonly others: InProcessMessagePort<Topics>;
+  private readonly crossing: ReadonlySet<string>;
+  private readonly gapHandlers = new Set<() => void>();
+  private queue: string[] = [];
+  private sending = false;
+  private sequence = 0;
+  private session: ListenSession | undefined;
+  /** Counts listening sessions, so that a late word from an older one changes nothing. */
+  private generation = 0;
+  private relistenTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly connector: NotifyConnector,
+    private readonly options: PostgresPortOptions<Topics>,
+  ) {
+    this.own = new InProcessMessagePort<Topics>(options.onError);
+    this.others = new InProcessMessagePort<Topics>(options.onError);
+    this.crossing = new Set(options.crossing);
+  }
+
+  /** Listens; resolves once listening, or once the first attempt failed (it is tried again). */
+  async start(): Promise<void> {
+    await this.listen(false);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.relistenTimer);
+    await this.session?.close().catch(() => undefined);
+    await this.connector.close().catch(() => undefined);
+  }
+
+  publish<Topic extends keyof Topics & string>(topic: Topic, message: Topics[Topic]): void {
+    this.own.publish(topic, message);
+    if (!this.crossing.has(topic) || this.stopped) return;
+    const envelope: Envelope = { o: this.origin, n: this.sequence++, t: topic, m: message };
+    const payload = JSON.stringify(envelope);
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
+      this.options.onError(
+        topic,
+        new Error(`a message of ${payload.length} characters is too long to cross`),
+      );
+      return;
+    }
+    this.queue.push(payload);
+    if (!this.sending) this.send();
+  }
+
+  subscribe<Topic extends keyof Topics & string>(
+    topic: Topic,
+    handler: (message: Topics[Topic]) => void,
+    scope: MessageScope = 'process',
+  ): Unsubscribe {
+    const stopOwn = this.own.subscribe(topic, handler);
+    if (scope === 'process') return stopOwn;
+    const stopOthers = this.others.subscribe(topic, handler);
+    return () => {
+      stopOwn();
+      stopOthers();
+    };
+  }
+
+  onGap(handler: () => void): Unsubscribe {
+    const entry = (): void => handler();
+    this.gapHandlers.add(entry);
+    return () => this.gapHandlers.delete(entry);
+  }
+
+  /** Sends what is queued in one statement; what is queued meanwhile goes next. */
+  private send(): void {
+    this.sending = true;
+    const batch = this.queue;
+    this.queue = [];
+    this.connector
+      .notify(batch)
+      .catch((error: unknown) => this.options.onError('notify', error))
+      .finally(() => {
+        if (this.queue.length > 0 && !this.stopped) this.send();
+        else this.sending = false;
+      });
+  }
+
+  private async listen(again: boolean): Promise<void> {
+    if (this.stopped) return;
+    const generation = ++this.generation;
+    try {
+      const session = await this.connector.listen(
+        (payload) => this.receive(payload),
+        (error) => this.lost(generation, error),
+      );
+      if (this.stopped || generation !== this.generation) {
+        await session.close();
+        return;
+      }
+      this.session = session;
+      if (again) this.tellGap();
+    } catch (error) {
+      this.lost(generation, error);
+    }
+  }
+
+  /** The session of `generation` broke (or never opened): listen again later, once. */
+  private lost(generation: number, error: unknown): void {
+    if (generation !== this.generation || this.stopped) return;
+    this.generation++;
+    this.session = undefined;
+    this.options.onError('listen', error);
+    this.relisten();
+  }
+
+  private relisten(): void {
+    if (this.stopped) return;
+    clearTimeout(this.relistenTimer);
+    this.relistenTimer = setTimeout(() => void this.listen(true), this.options.relistenMs ?? RELISTEN_MS);
+    this.relistenTimer.unref();
+  }
+
+  private tellGap(): void {
+    for (const handler of [...this.gapHandlers]) {
+      try {
+        handler();
+      } catch (error) {
+        this.options.onError('gap', error);
+      }
+    }
+  }
+
+  private receive(payload: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(payload) as Envelope;
+    } catch (error) {
+      this.options.onError('listen', error);
+      return;
+    }
+    if (envelope.o === this.origin || !this.crossing.has(envelope.t)) return;
+    this.others.publish(envelope.t as keyof Topics & string, envelope.m as Topics[keyof Topics & string]);
+  }
+}
