@@ -1,7 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { API_MIGRATIONS, SerialWriter, openSerialWriter, dataSourceOptions } from '@tps/database';
+import {
+  API_MIGRATIONS,
+  SerialWriter,
+  openSerialWriter,
+  dataSourceOptions,
+  openDataSource,
+} from '@tps/database';
 import { DataSource } from 'typeorm';
 import { AbortModule } from './abort/abort.module';
 import { AccountsModule } from './accounts/accounts.module';
@@ -45,19 +51,22 @@ export class AppModule {
             ConformanceModule,
           ]
         : [];
+    const database = dataSourceOptions({
+      url: config.DATABASE_URL,
+      entities: API_ENTITIES,
+      migrations: API_MIGRATIONS,
+      poolSize: config.DATABASE_POOL_SIZE,
+      applicationName: 'tps-api',
+    });
     return {
       module: AppModule,
       global: true,
       imports: [
-        TypeOrmModule.forRoot(
-          dataSourceOptions({
-            url: config.DATABASE_URL,
-            entities: API_ENTITIES,
-            migrations: API_MIGRATIONS,
-            poolSize: config.DATABASE_POOL_SIZE,
-            applicationName: 'tps-api',
-          }),
-        ),
+        TypeOrmModule.forRootAsync({
+          useFactory: () => database,
+          // Migrated under PostgreSQL's advisory lock: several processes may start together.
+          dataSourceFactory: () => openDataSource(database),
+        }),
         AuthModule,
         MessagesModule,
         MetricsModule,
