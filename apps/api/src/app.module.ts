@@ -19,6 +19,7 @@ import { ConformanceModule } from './conformance/conformance.module';
 import { ConsoleModule } from './console/console.module';
 import { ApiConfig } from './config/api-config';
 import { DeliveriesModule } from './deliveries/deliveries.module';
+import { RequestDrain } from './drain/request-drain';
 import { FleetModule } from './fleet/fleet.module';
 import { WebhookDestinationGuard } from './destinations/webhook-destination.guard';
 import { HealthController } from './health/health.controller';
@@ -90,6 +91,7 @@ export class AppModule {
           inject: [DataSource],
         },
         { provide: ApiConfig, useValue: config },
+        { provide: RequestDrain, useFactory: () => new RequestDrain() },
         { provide: APP_FILTER, useClass: MeteredExceptionFilter },
         // Global guards run in this order: authentication first, then the destination check.
         { provide: APP_GUARD, useExisting: MerchantAuthGuard },

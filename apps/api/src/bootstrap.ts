@@ -6,6 +6,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { assignRequestId, contractValidationPipe, useContractJsonBody } from '@tps/http';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
+import { RequestDrain } from './drain/request-drain';
 import { ApiMetrics } from './metrics/api-metrics';
 import { serveMetrics } from './metrics/metrics-endpoint';
 import { requestMetrics } from './metrics/request-metrics';
@@ -23,12 +24,14 @@ export async function createApi(
     // request that half works. The JSON parser keeps the raw bytes for the signature itself.
     bodyParser: false,
     logger: options.logger ?? ['log', 'warn', 'error'],
-    // A stop must not wait on keep-alive clients or terminal links: the shutdown hooks have
-    // already settled the outbox by the time the server closes.
+    // A stop must not wait on keep-alive clients or terminal links: the requests in flight have
+    // drained and the shutdown hooks have settled the outbox by the time the server closes.
     forceCloseConnections: true,
   });
   // Before anything that may answer: a preflight, a refused body and an error carry them too.
   app.use(assignRequestId);
+  // Then the count of what is in flight, which a stopping replica waits for (main.ts).
+  app.use(app.get(RequestDrain).middleware);
   app.use(securityHeaders(config.PROFILE));
   if (config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined) {
     const metrics = app.get(ApiMetrics);
@@ -49,7 +52,6 @@ export async function createApi(
   app.disable('x-powered-by');
   // Express hashes every answer body for an ETag; no route of the contract is cached by one.
   app.set('etag', false);
-  app.enableShutdownHooks();
 
   // Built on the first request for it, not at start-up: about a tenth of a second off the start.
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {

@@ -1,10 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { createApi } from './bootstrap';
 import { validateApiConfig } from './config/api-config';
+import { stopOnSignals } from './drain/stop-on-signals';
 
 async function main(): Promise<void> {
   const config = validateApiConfig(process.env);
   const app = await createApi(config);
+  stopOnSignals(app, config.DRAIN_TIMEOUT_MS);
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as { port: number } | null;
   // Tests and scripts read this line to learn the ephemeral port.
