@@ -20,7 +20,7 @@ export class Replicas {
   /** Starts `count` replicas at once; resolves when every one listens. */
   async start(count: number, env: Record<string, string> = {}): Promise<AppProcess[]> {
     const url = await this.store.url('api');
-    const started = await Promise.all(
+    const starts = await Promise.allSettled(
       Array.from({ length: count }, () =>
         AppProcess.start('api', API_ENTRY, {
           PORT: '0',
@@ -32,7 +32,11 @@ export class Replicas {
         }),
       ),
     );
+    const started = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+    // The ones that came up are stopped with the rest, even when another did not.
     this.apis.push(...started);
+    const failed = starts.find((start) => start.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     return started;
   }
 
