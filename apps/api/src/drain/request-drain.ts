@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ContractError } from '@tps/domain';
 
 /**
- * 503 INT-002 (contract "Several replicas: stopping one"): this replica is stopping, so it took
+ * 503 INT-002 (contract, "Several replicas"): this replica is stopping, so it took
  * nothing; the same request, sent again, reaches another replica.
  */
 export class ReplicaStoppingError extends ContractError {

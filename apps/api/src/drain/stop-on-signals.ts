@@ -5,7 +5,7 @@ import { RequestDrain } from './request-drain';
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * A replica asked to stop drains (contract "Several replicas: stopping one"): it refuses new
+ * A replica asked to stop drains (contract, "Several replicas"): it refuses new
  * requests at once (503 INT-002, which a caller or a balancer retries elsewhere), finishes what it
  * has in flight, for at most `drainTimeoutMs`, then closes: the shutdown hooks stop the webhook
  * deliveries and close the terminal links (the terminals link to another replica), and the

@@ -22,8 +22,8 @@ const BUCKETS_PER_WINDOW = 10;
 export const IDLE_SYNC_MS = 1000;
 
 /**
- * A limit that replicas on one database hold between them (contract "Several replicas: rate
- * limits"). Each replica admits from its own sliding window plus what the others admitted as of
+ * A limit that replicas on one database hold between them (contract, "Several
+ * replicas"). Each replica admits from its own sliding window plus what the others admitted as of
  * its last exchange, so a request costs no database round trip: it exchanges counts in one batch
  * every `syncMs` while it admits, every IDLE_SYNC_MS otherwise. How exact: beyond the limit, the
  * cluster may admit what the replicas admitted since their last exchanges (about `syncMs` of

@@ -3,7 +3,7 @@ import { columnTypes } from '../column-types';
 
 /**
  * Admissions of the rate limits per replica and time bucket, so that replicas on one database
- * hold one limit between them (contract "Several replicas: rate limits"). Rows older than a
+ * hold one limit between them (contract, "Several replicas"). Rows older than a
  * window are deleted as they age; SQLite (one process) never writes any.
  */
 export class RateLimitCounts1795336100000 implements MigrationInterface {
