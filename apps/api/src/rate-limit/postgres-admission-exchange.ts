@@ -24,11 +24,11 @@ export class PostgresAdmissionExchange implements AdmissionExchange {
         ],
       );
     }
-    // Each replica deletes its own aged rows: no two replicas delete the same row.
-    await this.dataSource.query(
-      'DELETE FROM rate_limit_counts WHERE scope = $1 AND replica = $2 AND bucket < $3',
-      [this.scope, replica, fromBucket],
-    );
+    // Any replica's aged rows, a gone replica's included; a row another exchange deleted first is skipped.
+    await this.dataSource.query('DELETE FROM rate_limit_counts WHERE scope = $1 AND bucket < $2', [
+      this.scope,
+      fromBucket,
+    ]);
     const rows = await this.dataSource.query<Array<{ rate_key: string; admitted: string | number }>>(
       `SELECT rate_key, SUM(admitted) AS admitted FROM rate_limit_counts
        WHERE scope = $1 AND replica <> $2 AND bucket >= $3 GROUP BY rate_key`,
