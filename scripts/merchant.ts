@@ -7,8 +7,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { DataSource } from 'typeorm';
-import { API_MIGRATIONS, SerialWriter, dataSourceOptions } from '@tps/database';
+import { API_MIGRATIONS, SerialWriter, dataSourceOptions, openDataSource } from '@tps/database';
 import { API_ENTITIES } from '../apps/api/src/api-entities';
 import { MerchantEntity } from '../apps/api/src/auth/merchant.entity';
 import { MerchantRepository } from '../apps/api/src/auth/merchant.repository';
@@ -29,13 +28,13 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const serials = [...new Set([...values.terminal, ...(values.bound === undefined ? [] : [values.bound])])];
-  const dataSource = await new DataSource(
+  const dataSource = await openDataSource(
     dataSourceOptions({
       url: process.env.DATABASE_URL ?? 'sqlite:data/api.sqlite',
       entities: API_ENTITIES,
       migrations: API_MIGRATIONS,
     }),
-  ).initialize();
+  );
   try {
     const writer = new SerialWriter(dataSource);
     const merchants = new MerchantRepository(writer, dataSource.getRepository(MerchantEntity));

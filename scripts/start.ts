@@ -7,42 +7,22 @@
  * Ports: API_PORT (or PORT when API_PORT is unset, as most platforms set it) for the API, 3000 by
  * default; SIMULATOR_PORT for the simulator, 3100 by default.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
+import { runApp } from './run-app';
 
-const root = join(__dirname, '..');
 const apiPort = process.env.API_PORT ?? process.env.PORT ?? '3000';
 const simulatorPort = process.env.SIMULATOR_PORT ?? '3100';
 /** After this long a child that ignores SIGTERM is killed. */
 const STOP_GRACE_MS = 5000;
 
-function run(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
-  const child = spawn(process.execPath, [join(root, entry)], {
-    env: { ...process.env, ...defined },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // Whole lines, never a chunk cut mid-line. A JSON line already names its app; a line for
-  // people (LOG_FORMAT=pretty) gets the app's name in front.
-  const prefix = process.env.LOG_FORMAT === 'pretty' ? `[${name}] ` : '';
-  for (const [from, to] of [
-    [child.stdout, process.stdout],
-    [child.stderr, process.stderr],
-  ] as const) {
-    if (from !== null)
-      createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) =>
-        to.write(`${prefix}${line}\n`),
-      );
-  }
-  return child;
-}
-
 const apps = new Map<string, ChildProcess>([
-  ['api', run('api', 'apps/api/src/main.js', { PORT: apiPort, DATABASE_URL: process.env.API_DATABASE_URL })],
+  [
+    'api',
+    runApp('api', 'apps/api/src/main.js', { PORT: apiPort, DATABASE_URL: process.env.API_DATABASE_URL }),
+  ],
   [
     'terminal',
-    run('terminal', 'apps/terminal-simulator/src/main.js', {
+    runApp('terminal', 'apps/terminal-simulator/src/main.js', {
       PORT: simulatorPort,
       API_URL: process.env.API_URL ?? `http://127.0.0.1:${apiPort}`,
       DATABASE_URL: process.env.SIMULATOR_DATABASE_URL,

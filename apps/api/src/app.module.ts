@@ -2,7 +2,13 @@ import { TracingShutdown } from '@tps/observability';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { API_MIGRATIONS, SerialWriter, openSerialWriter, dataSourceOptions } from '@tps/database';
+import {
+  API_MIGRATIONS,
+  SerialWriter,
+  openSerialWriter,
+  dataSourceOptions,
+  openDataSource,
+} from '@tps/database';
 import { DataSource } from 'typeorm';
 import { AbortModule } from './abort/abort.module';
 import { AccountsModule } from './accounts/accounts.module';
@@ -14,6 +20,7 @@ import { ConformanceModule } from './conformance/conformance.module';
 import { ConsoleModule } from './console/console.module';
 import { ApiConfig } from './config/api-config';
 import { DeliveriesModule } from './deliveries/deliveries.module';
+import { RequestDrain } from './drain/request-drain';
 import { FleetModule } from './fleet/fleet.module';
 import { WebhookDestinationGuard } from './destinations/webhook-destination.guard';
 import { HealthController } from './health/health.controller';
@@ -51,19 +58,22 @@ export class AppModule {
             RequestLogModule,
           ]
         : [];
+    const database = dataSourceOptions({
+      url: config.DATABASE_URL,
+      entities: API_ENTITIES,
+      migrations: API_MIGRATIONS,
+      poolSize: config.DATABASE_POOL_SIZE,
+      applicationName: 'tps-api',
+    });
     return {
       module: AppModule,
       global: true,
       imports: [
-        TypeOrmModule.forRoot(
-          dataSourceOptions({
-            url: config.DATABASE_URL,
-            entities: API_ENTITIES,
-            migrations: API_MIGRATIONS,
-            poolSize: config.DATABASE_POOL_SIZE,
-            applicationName: 'tps-api',
-          }),
-        ),
+        TypeOrmModule.forRootAsync({
+          useFactory: () => database,
+          // Migrated under PostgreSQL's advisory lock: several processes may start together.
+          dataSourceFactory: () => openDataSource(database),
+        }),
         AuthModule,
         MessagesModule,
         RoutingModule,
@@ -89,6 +99,7 @@ export class AppModule {
           inject: [DataSource],
         },
         { provide: ApiConfig, useValue: config },
+        { provide: RequestDrain, useFactory: () => new RequestDrain() },
         { provide: APP_FILTER, useClass: MeteredExceptionFilter },
         // Global guards run in this order: authentication first, then the destination check.
         { provide: APP_GUARD, useExisting: MerchantAuthGuard },

@@ -8,6 +8,7 @@ import { assignRequestId, contractValidationPipe, onAnswered, useContractJsonBod
 import { Tracing, traceRequests } from '@tps/observability';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
+import { RequestDrain } from './drain/request-drain';
 import { ApiMetrics } from './metrics/api-metrics';
 import { serveMetrics } from './metrics/metrics-endpoint';
 import { requestMetrics } from './metrics/request-metrics';
@@ -28,13 +29,15 @@ export async function createApi(
     // request that half works. The JSON parser keeps the raw bytes for the signature itself.
     bodyParser: false,
     logger: options.logger ?? ['log', 'warn', 'error'],
-    // A stop must not wait on keep-alive clients or terminal links: the shutdown hooks have
-    // already settled the outbox by the time the server closes.
+    // A stop must not wait on keep-alive clients or terminal links: the requests in flight have
+    // drained and the shutdown hooks have settled the outbox by the time the server closes.
     forceCloseConnections: true,
   });
   // Before anything that may answer: a preflight, a refused body and an error carry them too.
   app.use(assignRequestId);
   app.use(onAnswered(requestLogging(config.PROFILE === 'sandbox' ? app.get(MerchantRequestLog) : undefined)));
+  // Then the count of what is in flight, which a stopping replica waits for (main.ts).
+  app.use(app.get(RequestDrain).middleware);
   app.use(securityHeaders(config.PROFILE));
   if (config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined) {
     const metrics = app.get(ApiMetrics);
@@ -56,7 +59,6 @@ export async function createApi(
   app.disable('x-powered-by');
   // Express hashes every answer body for an ETag; no route of the contract is cached by one.
   app.set('etag', false);
-  app.enableShutdownHooks();
 
   // Built on the first request for it, not at start-up: about a tenth of a second off the start.
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {

@@ -8,6 +8,7 @@ import {
 } from '@tps/observability';
 import { createApi } from './bootstrap';
 import { validateApiConfig } from './config/api-config';
+import { stopOnSignals } from './drain/stop-on-signals';
 
 /** JSON lines from the first one: a refused configuration is reported as one too. */
 let logger = new PinoNestLogger(createLogRoot(DEFAULT_LOG_SETTINGS, { app: 'api' }));
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   // Exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (contract, "Traces").
   Tracing.start('tps-api', process.env);
   const app = await createApi(config, { logger });
+  stopOnSignals(app, config.DRAIN_TIMEOUT_MS);
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as { port: number } | null;
   // Tests and scripts read this line to learn the ephemeral port.

@@ -2,7 +2,13 @@ import { TracingShutdown } from '@tps/observability';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SerialWriter, TERMINAL_MIGRATIONS, openSerialWriter, dataSourceOptions } from '@tps/database';
+import {
+  SerialWriter,
+  TERMINAL_MIGRATIONS,
+  openSerialWriter,
+  dataSourceOptions,
+  openDataSource,
+} from '@tps/database';
 import { DataSource } from 'typeorm';
 import { ContractExceptionFilter } from '@tps/http';
 import { SimulatorConfig } from './config/simulator-config';
@@ -24,18 +30,21 @@ export const TERMINAL_ENTITIES = [TerminalTransactionEntity, TerminalEventEntity
 @Module({})
 export class SimulatorModule {
   static forConfig(config: SimulatorConfig): DynamicModule {
+    const database = dataSourceOptions({
+      url: config.DATABASE_URL,
+      entities: TERMINAL_ENTITIES,
+      migrations: TERMINAL_MIGRATIONS,
+      poolSize: config.DATABASE_POOL_SIZE,
+      applicationName: 'tps-terminal-simulator',
+    });
     return {
       module: SimulatorModule,
       imports: [
-        TypeOrmModule.forRoot(
-          dataSourceOptions({
-            url: config.DATABASE_URL,
-            entities: TERMINAL_ENTITIES,
-            migrations: TERMINAL_MIGRATIONS,
-            poolSize: config.DATABASE_POOL_SIZE,
-            applicationName: 'tps-terminal-simulator',
-          }),
-        ),
+        TypeOrmModule.forRootAsync({
+          useFactory: () => database,
+          // Migrated under PostgreSQL's advisory lock: several processes may start together.
+          dataSourceFactory: () => openDataSource(database),
+        }),
         TypeOrmModule.forFeature(TERMINAL_ENTITIES),
       ],
       controllers: [HealthController],

@@ -1,6 +1,7 @@
 export * from './data-source-options';
 export * from './serial-writer';
 export * from './open-serial-writer';
+export * from './open-data-source';
 export * from './migrations/api';
 export * from './migrations/terminal';
 export * from './insert-rows';

@@ -145,6 +145,12 @@ export class AppProcess {
     clearTimeout(timer);
   }
 
+  /** SIGTERM, then however long the app takes to stop by itself (a drain); answers its exit code. */
+  async terminate(): Promise<number | null> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    return this.exited;
+  }
+
   /** A crash: no shutdown hook runs. */
   async kill(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;

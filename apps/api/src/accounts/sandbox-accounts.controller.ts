@@ -36,7 +36,7 @@ export class SandboxAccountsController {
   @ApiCreatedResponse({ type: CreatedAccountDoc, description: 'the new account, linked and ready' })
   @ApiErrors('PAR-002', 'RATE-001', 'TER-001', 'INT-002')
   async create(@Req() request: Request, @Body() body: CreateAccountDto): Promise<CreatedAccount> {
-    this.limiter.consume(request.ip ?? request.socket.remoteAddress ?? 'unknown');
+    await this.limiter.consume(request.ip ?? request.socket.remoteAddress ?? 'unknown');
     return this.accounts.create(body);
   }
 

@@ -1,15 +1,21 @@
 import 'reflect-metadata';
+import type { DataSource } from 'typeorm';
 import { RateLimitedError } from '@tps/domain';
 import { validateApiConfig } from '../config/api-config';
 import { MerchantRateLimiter } from './merchant-rate-limiter';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
+jest.mock('@nestjs/typeorm', () => ({ InjectDataSource: () => () => undefined }));
+
+/** A SQLite data source as the limiter sees it: one process, so the limit is this process's. */
+const SQLITE = { options: { type: 'sqlite' } } as DataSource;
 
 describe('MerchantRateLimiter', () => {
   it('answers RATE-001 past the limit, with the seconds until the window frees a slot', () => {
     const limiter = new MerchantRateLimiter(
       validateApiConfig({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' }),
+      SQLITE,
     );
     limiter.consume('m1');
     limiter.consume('m1');
@@ -29,6 +35,7 @@ describe('MerchantRateLimiter', () => {
     // The throttler storage it used before threw a RangeError (an answer 500) from about 125,000.
     const limiter = new MerchantRateLimiter(
       validateApiConfig({ RATE_LIMIT_MAX: '1000000', RATE_LIMIT_WINDOW_MS: '600000' }),
+      SQLITE,
     );
     for (let i = 0; i < 200_000; i++) limiter.consume('m');
   });

@@ -1,22 +1,28 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { RateLimitedError } from '@tps/domain';
 import { ApiConfig } from '../config/api-config';
-import { SlidingWindowLimiter } from '../rate-limit/sliding-window-limiter';
+import { replicaLimiter, type WindowLimiter } from '../rate-limit/replica-limiter';
 
 /**
- * Counts each merchant's requests in a sliding window. It runs after authentication, so a
- * stranger cannot spend a merchant's budget by naming it.
+ * Counts each merchant's requests in a sliding window, across replicas. It runs after
+ * authentication, so a stranger cannot spend a merchant's budget by naming it.
  */
 @Injectable()
-export class MerchantRateLimiter {
-  private readonly window: SlidingWindowLimiter;
+export class MerchantRateLimiter implements BeforeApplicationShutdown {
+  private readonly window: WindowLimiter;
 
-  constructor(config: ApiConfig) {
-    this.window = new SlidingWindowLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_MS);
+  constructor(config: ApiConfig, @InjectDataSource() dataSource: DataSource) {
+    this.window = replicaLimiter(dataSource, 'merchant', config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_MS);
   }
 
   consume(merchantId: string): void {
     const taken = this.window.take(merchantId);
     if (!taken.admitted) throw new RateLimitedError(taken.retryAfterSeconds);
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.window.stop();
   }
 }

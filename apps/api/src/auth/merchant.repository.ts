@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
+import { EntityTable, SerialWriter, isUniqueViolation, sqlOf } from '@tps/database';
 import { TerminalEntity } from '../terminals/terminal.entity';
 import { MerchantEntity } from './merchant.entity';
 
@@ -64,6 +64,23 @@ export class MerchantRepository {
 
   count(): Promise<number> {
     return this.merchants.count();
+  }
+
+  /**
+   * Adds a merchant and its terminals in one write; false when the merchant id is taken (replicas
+   * starting together on one database each seed the demo merchants, and the first one wins).
+   */
+  async insertWithTerminals(merchant: MerchantEntity, terminals: TerminalEntity[]): Promise<boolean> {
+    try {
+      await this.writer.write(async (manager) => {
+        await manager.insert(MerchantEntity, merchant);
+        if (terminals.length > 0) await manager.insert(TerminalEntity, terminals);
+      });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 
   async save(merchant: MerchantEntity): Promise<void> {

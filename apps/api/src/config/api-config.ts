@@ -52,6 +52,15 @@ export class ApiConfig {
   @Min(100)
   TERMINAL_REPLY_TIMEOUT_MS = 90_000;
 
+  /**
+   * How long a stopping replica (SIGTERM) waits for the requests it has in flight before it
+   * closes anyway; what is still running then is cut, and its callers get an unknown outcome.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  DRAIN_TIMEOUT_MS = 30_000;
+
   @Type(() => Number)
   @IsInt()
   @Min(100)

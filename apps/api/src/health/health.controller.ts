@@ -11,6 +11,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SerialWriter } from '@tps/database';
 import { PublicRoute } from '../auth/public-route.decorator';
+import { RequestDrain } from '../drain/request-drain';
 import { ShareRegistry } from '../link/share-registry';
 import { FLEET_SHARE, TerminalLinks } from '../link/terminal-links';
 import { ControlLinkDoc, controlLinkView, type ControlLinkView } from './control-link-view';
@@ -40,15 +41,19 @@ export class HealthController {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly links: TerminalLinks,
     private readonly shares: ShareRegistry,
+    private readonly drain: RequestDrain,
   ) {}
 
   @Get()
   @ApiOperation({
-    summary: 'Liveness: up, database reachable, linked terminals (no credentials)',
+    summary: 'Liveness of this replica: up, database reachable, linked terminals (no credentials)',
     description: 'The one route without a signature.',
   })
   @ApiOkResponse({ type: ApiHealthDoc, description: 'the service is up' })
-  @ApiServiceUnavailableResponse({ type: ApiHealthDoc, description: 'the database does not answer' })
+  @ApiServiceUnavailableResponse({
+    type: ApiHealthDoc,
+    description: 'this replica cannot serve: the database does not answer, or it is stopping',
+  })
   async health(@Res({ passthrough: true }) response: Response): Promise<ApiHealth> {
     // Reading is not enough: a full disk answers SELECT 1 and refuses every write.
     const readable = await this.dataSource.query('SELECT 1').then(
@@ -56,9 +61,11 @@ export class HealthController {
       () => false,
     );
     const database = readable ? (await this.writer.health()).state : 'down';
-    if (database === 'down') response.status(503);
+    // A stopping replica takes no request: a balancer that checks this route sends them elsewhere.
+    const status = this.drain.isDraining ? 'down' : database;
+    if (status === 'down') response.status(503);
     return {
-      status: database,
+      status,
       database,
       linked_terminals: this.links.linkedCount(),
       simulator: this.links.controlPeer === undefined ? 'disconnected' : 'connected',

@@ -16,15 +16,23 @@ export const ApiErrors = (...codeSets: ReadonlyArray<ErrorCode | readonly ErrorC
  * What every route can answer, /health included: the body checks run before routing, so any
  * request may meet PAR-001 (unreadable body or URL, nesting, a duplicate key), PAR-002 (a lone
  * surrogate, a number beyond a double), PAR-005 (over 1 MiB) and PAR-006 (a body that is not
- * JSON); and INT-001.
+ * JSON); INT-001; and INT-002, which a replica that is stopping answers to every request (its
+ * own liveness and readiness answer their own 503 instead).
  */
-export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = ['PAR-001', 'PAR-002', 'PAR-005', 'PAR-006', 'INT-001'];
+export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'PAR-001',
+  'PAR-002',
+  'PAR-005',
+  'PAR-006',
+  'INT-001',
+  'INT-002',
+];
 
 /**
- * What every signed route can answer: a bad signature or timestamp, the merchant's rate limit,
- * and INT-002 (authentication reads the merchant from storage, and most routes write).
+ * What every signed route can answer: a bad signature or timestamp and the merchant's rate limit
+ * (and INT-002, which every route answers: authentication reads the merchant from storage).
  */
-export const SIGNED_ERRORS: readonly ErrorCode[] = ['AUTH-001', 'AUTH-002', 'RATE-001', 'INT-002'];
+export const SIGNED_ERRORS: readonly ErrorCode[] = ['AUTH-001', 'AUTH-002', 'RATE-001'];
 
 /** A route that talks to one terminal: unknown terminal, offline, or no answer in time. */
 export const TERMINAL_ROUTE_ERRORS: readonly ErrorCode[] = ['NF-002', 'TER-001', 'TER-002'];

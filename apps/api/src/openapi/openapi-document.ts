@@ -179,6 +179,8 @@ function finishOperation(operation: OperationObject & Record<string, unknown>): 
     if (!codes.includes(code)) codes.push(code);
     byStatus.set(status, codes);
   }
+  // A status the route answers with a body of its own (/health's and /ready's 503) keeps it.
+  for (const status of Object.keys(operation.responses)) byStatus.delete(Number(status));
   const sorted = [...byStatus.entries()].sort(([a], [b]) => a - b);
   for (const [status, codes] of sorted) operation.responses[String(status)] = errorResponse(codes);
   for (const code of RETRY_AFTER_CODES) {

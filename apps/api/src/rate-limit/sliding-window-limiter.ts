@@ -62,8 +62,11 @@ export class SlidingWindowLimiter {
     this.nextSweepAt = now() + windowMs;
   }
 
-  /** Admits one request of `key`; if the window is full, the whole seconds until it would be. */
-  take(key: string): { admitted: true } | { admitted: false; retryAfterSeconds: number } {
+  /**
+   * Admits one request of `key`; if the window is full, the whole seconds until it would be.
+   * `elsewhere`: admissions of the key in this window that other replicas made, which count too.
+   */
+  take(key: string, elsewhere = 0): { admitted: true } | { admitted: false; retryAfterSeconds: number } {
     const now = this.now();
     if (now >= this.nextSweepAt) this.sweep(now);
     let log = this.logs.get(key);
@@ -72,8 +75,9 @@ export class SlidingWindowLimiter {
       this.logs.set(key, log);
     }
     log.forgetUntil(now - this.windowMs);
-    if (log.count >= this.limit) {
-      const freedAt = log.oldest + this.windowMs;
+    if (log.count + elsewhere >= this.limit) {
+      // Without an admission of its own, the others' oldest is not known here: a whole window.
+      const freedAt = log.count > 0 ? log.oldest + this.windowMs : now + this.windowMs;
       return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((freedAt - now) / 1000)) };
     }
     log.admit(now);

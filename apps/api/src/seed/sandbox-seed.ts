@@ -5,7 +5,6 @@ import { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantRepository } from '../auth/merchant.repository';
 import { ApiConfig } from '../config/api-config';
 import { TerminalEntity } from '../terminals/terminal.entity';
-import { TerminalRepository } from '../terminals/terminal.repository';
 
 export const DEFAULT_MODEL = 'SIM-A920';
 
@@ -42,25 +41,23 @@ export class SandboxSeed implements OnApplicationBootstrap {
   constructor(
     private readonly config: ApiConfig,
     private readonly merchants: MerchantRepository,
-    private readonly terminals: TerminalRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.PROFILE !== 'sandbox' || this.config.SEED !== 'true') return;
     for (const seed of DEMO_MERCHANTS) {
       if ((await this.merchants.findById(seed.merchantId)) !== null) continue;
-      await this.merchants.save(
-        Object.assign(new MerchantEntity(), {
-          merchantId: seed.merchantId,
-          secretKey: seed.secretKey,
-          boundTerminalSerial: seed.bound,
-          webhookSecret: null,
-          clockOffsetSeconds: 0,
-        }),
+      const merchant = Object.assign(new MerchantEntity(), {
+        merchantId: seed.merchantId,
+        secretKey: seed.secretKey,
+        boundTerminalSerial: seed.bound,
+        webhookSecret: null,
+        clockOffsetSeconds: 0,
+      });
+      const terminals = seed.terminals.map((serial) =>
+        newTerminal(serial, seed.merchantId, 'realistic', 'front-desk'),
       );
-      for (const serial of seed.terminals) {
-        await this.terminals.save(newTerminal(serial, seed.merchantId, 'realistic', 'front-desk'));
-      }
+      if (!(await this.merchants.insertWithTerminals(merchant, terminals))) continue;
       this.logger.log(`seeded ${seed.merchantId} with ${seed.terminals.join(', ')}`);
     }
   }

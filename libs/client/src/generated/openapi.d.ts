@@ -32,7 +32,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness: up, database reachable, linked terminals (no credentials)
+         * Liveness of this replica: up, database reachable, linked terminals (no credentials)
          * @description The one route without a signature.
          */
         get: operations["HealthController_health"];
@@ -2578,6 +2578,25 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-002";
+                    };
+                };
+            };
         };
     };
     HealthController_health: {
@@ -2668,7 +2687,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description the database does not answer */
+            /** @description this replica cannot serve: the database does not answer, or it is stopping */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];

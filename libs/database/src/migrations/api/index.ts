@@ -6,6 +6,7 @@ import { TerminalCardholder1795335160000 } from './1795335160000-terminal-cardho
 import { TransactionCounters1795335400000 } from './1795335400000-transaction-counters';
 import { CardholderSetBy1795335600000 } from './1795335600000-cardholder-set-by';
 import { ReplicaRouting1795336000000 } from './1795336000000-replica-routing';
+import { RateLimitCounts1795336100000 } from './1795336100000-rate-limit-counts';
 import { DeliveryLeases1795336200000 } from './1795336200000-delivery-leases';
 import { DestinationSlots1795336210000 } from './1795336210000-destination-slots';
 import { PrintCallbackLeases1795336220000 } from './1795336220000-print-callback-leases';
@@ -20,6 +21,7 @@ export const API_MIGRATIONS = [
   TransactionCounters1795335400000,
   CardholderSetBy1795335600000,
   ReplicaRouting1795336000000,
+  RateLimitCounts1795336100000,
   DeliveryLeases1795336200000,
   DestinationSlots1795336210000,
   PrintCallbackLeases1795336220000,

@@ -1,0 +1,103 @@
+import { EventEmitter } from 'node:events';
+import type { NextFunction, Request, Response } from 'express';
+import { ReplicaStoppingError, RequestDrain } from './request-drain';
+
+function request(path = '/terminal/v1/sync/charge'): Request {
+  return { path } as Request;
+}
+
+/** An answer as the drain sees it: headers set, and 'close' once it ends. */
+class FakeResponse extends EventEmitter {
+  readonly headers: Record<string, string> = {};
+
+  setHeader(name: string, value: string): void {
+    this.headers[name] = value;
+  }
+
+  end(): void {
+    this.emit('close');
+  }
+}
+
+function response(): FakeResponse {
+  return new FakeResponse();
+}
+
+function pass(
+  drain: RequestDrain,
+  answer: FakeResponse,
+  next: (error?: unknown) => void,
+  path?: string,
+): void {
+  drain.middleware(request(path), answer as unknown as Response, next as NextFunction);
+}
+
+describe('RequestDrain', () => {
+  it('lets requests through and counts them until their answers close', () => {
+    const drain = new RequestDrain();
+    const next = jest.fn<void, [unknown?]>();
+    const answer = response();
+    pass(drain, answer, next);
+    expect(next).toHaveBeenCalledWith();
+    expect(drain.requestsInFlight).toBe(1);
+    answer.end();
+    expect(drain.requestsInFlight).toBe(0);
+  });
+
+  it('refuses new requests once draining, with Connection: close and 503 INT-002', () => {
+    const drain = new RequestDrain();
+    drain.start();
+    const next = jest.fn<void, [unknown?]>();
+    const answer = response();
+    pass(drain, answer, next);
+    const error = next.mock.calls[0][0];
+    expect(error).toBeInstanceOf(ReplicaStoppingError);
+    expect(error).toMatchObject({ status: 503, code: 'INT-002', retryAfterSeconds: 1 });
+    expect(answer.headers.Connection).toBe('close');
+    expect(drain.requestsInFlight).toBe(0);
+  });
+
+  it('tells when the last request in flight has ended', async () => {
+    const drain = new RequestDrain();
+    const answers = [response(), response()];
+    for (const answer of answers) pass(drain, answer, jest.fn());
+    drain.start();
+    let idle: boolean | undefined;
+    const waiting = drain.idle(60_000).then((value) => (idle = value));
+    answers[0].end();
+    await Promise.resolve();
+    expect(idle).toBeUndefined();
+    answers[1].end();
+    await waiting;
+    expect(idle).toBe(true);
+  });
+
+  it('gives up waiting after its bound', async () => {
+    jest.useFakeTimers();
+    try {
+      const drain = new RequestDrain();
+      pass(drain, response(), jest.fn());
+      const waiting = drain.idle(1000);
+      jest.advanceTimersByTime(1000);
+      await expect(waiting).resolves.toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('does not wait for the live stream, which never ends by itself', async () => {
+    const drain = new RequestDrain();
+    pass(drain, response(), jest.fn(), '/sandbox/events');
+    await expect(drain.idle(1000)).resolves.toBe(true);
+  });
+
+  it('lets liveness and readiness answer for themselves while draining', () => {
+    const drain = new RequestDrain();
+    drain.start();
+    for (const path of ['/health', '/ready']) {
+      const next = jest.fn<void, [unknown?]>();
+      pass(drain, response(), next, path);
+      expect(next).toHaveBeenCalledWith();
+    }
+  });
+});

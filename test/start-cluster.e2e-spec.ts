@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LINK_SECRET, poll, REPO_ROOT, TestStore } from '@tps/testing';
+
+/** The launcher's ports: the front on a base picked at random, replicas and shards after it. */
+const BASE = 20_000 + Math.floor(Math.random() * 20_000);
+
+async function status(url: string): Promise<number | undefined> {
+  return fetch(url).then(
+    (response) => response.status,
+    () => undefined,
+  );
+}
+
+describe('npm run start:cluster', () => {
+  let dir: string;
+  let store: TestStore;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tps-start-cluster-'));
+    store = new TestStore('postgres', dir);
+  });
+
+  afterAll(async () => {
+    await store.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses to start without a PostgreSQL URL', async () => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/scripts/start-cluster.js')], {
+      env: { ...process.env, API_DATABASE_URL: 'sqlite:data/api.sqlite' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(output).toMatch(/API_DATABASE_URL/);
+  });
+
+  it('starts replicas behind one front on one database, and stops them all on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      [join(REPO_ROOT, 'dist/scripts/start-cluster.js'), '--replicas', '2', '--shards', '1'],
+      {
+        cwd: dir,
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          API_DATABASE_URL: await store.url('api'),
+          API_PORT: String(BASE),
+          SIMULATOR_PORT: String(BASE + 50),
+          LINK_SECRET,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      for (const port of [BASE + 1, BASE + 2]) {
+        await poll(
+          `the replica on ${port}`,
+          async () => ((await status(`http://127.0.0.1:${port}/health`)) === 200 ? true : undefined),
+          60_000,
+        );
+      }
+      // Through the front, the answers come from both replicas in turn.
+      const answers = await Promise.all([0, 1, 2, 3].map(() => status(`http://127.0.0.1:${BASE}/health`)));
+      expect(answers).toEqual([200, 200, 200, 200]);
+      await poll(
+        'the simulator',
+        async () => ((await status(`http://127.0.0.1:${BASE + 50}/health`)) === 200 ? true : undefined),
+        30_000,
+      );
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(output.match(/\[api-\d\] .*SIGTERM: draining/g)).toHaveLength(2);
+    const runs = await store.rows<{ runs: number }>('api', 'SELECT COUNT(*) AS runs FROM migrations');
+    expect(runs[0].runs).toBeGreaterThan(0);
+  }, 150_000);
+});
