@@ -27,6 +27,7 @@ import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SearchModule } from './search/search.module';
+import { SecretsModule } from './secrets/secrets.module';
 import { SandboxSeed } from './seed/sandbox-seed';
 import { TerminalsModule } from './terminals/terminals.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -70,6 +71,7 @@ export class AppModule {
         AbortModule,
         PrintModule,
         FleetModule,
+        SecretsModule,
         ...sandboxOnly,
       ],
       controllers: [HomeController, HealthController, ReadyController],

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
+import { installSecretKeyring } from '@tps/database';
 import { assignRequestId, contractValidationPipe, useContractJsonBody } from '@tps/http';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
@@ -13,11 +15,16 @@ import { signDocsRequest } from './openapi/docs-request-signer';
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { securityHeaders } from './http/security-headers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
+import { chooseSecretKeyring } from './secrets/secrets-keyring';
 
 export async function createApi(
   config: ApiConfig,
   options: { logger?: false } = {},
 ): Promise<NestExpressApplication> {
+  // Before the store opens: the seed and every read of a merchant seal and open through it.
+  const secrets = chooseSecretKeyring(config);
+  installSecretKeyring(secrets.keyring);
+  if (options.logger !== false) Logger.log(`secrets at rest: ${secrets.source}`, 'Secrets');
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forConfig(config), {
     // JSON is the only body the contract takes: no form parser, so a form body is a 415, not a
     // request that half works. The JSON parser keeps the raw bytes for the signature itself.

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { plainToInstance, Type } from 'class-transformer';
+import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
   IsIn,
   IsInt,
@@ -12,6 +12,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS } from '@tps/domain';
+import { SecretKeyring } from '@tps/database';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
 /** Webhook attempts in flight at once, across all merchants: a bound on sockets, not on throughput. */
@@ -181,6 +182,26 @@ export class ApiConfig {
   @MinLength(16)
   METRICS_TOKEN: string | undefined = undefined;
 
+  /**
+   * The keys that seal merchant secret keys and webhook secrets at rest: `<id>:<key>` entries
+   * separated by commas (64 hex digits or base64 of 32 bytes each); the first seals, all open.
+   * Required in the production profile; the sandbox keeps a key of its own in SECRETS_KEY_FILE.
+   */
+  @IsOptional()
+  @IsString()
+  // Empty is unset, as `SECRETS_KEY: ${SECRETS_KEY:-}` in a compose file passes it.
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
+  SECRETS_KEY: string | undefined = undefined;
+
+  /**
+   * Sandbox without SECRETS_KEY: the file of the local key, made on first start. Default: beside
+   * the SQLite file (`data/api-secrets.key`), or `data/api-secrets.key` for another database.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  SECRETS_KEY_FILE: string | undefined = undefined;
+
   /** The `replica` label of every metric: this process among several. */
   @IsString()
   @MinLength(1)
@@ -203,6 +224,18 @@ export function validateApiConfig(env: Record<string, unknown>): ApiConfig {
   }
   if (config.PROFILE === 'production' && config.LINK_SECRET === new ApiConfig().LINK_SECRET) {
     throw new Error('invalid API configuration: LINK_SECRET must be set in the production profile');
+  }
+  if (config.PROFILE === 'production' && config.SECRETS_KEY === undefined) {
+    throw new Error(
+      'invalid API configuration: SECRETS_KEY must be set in the production profile (secrets are sealed at rest)',
+    );
+  }
+  if (config.SECRETS_KEY !== undefined) {
+    try {
+      SecretKeyring.parse(config.SECRETS_KEY);
+    } catch (error) {
+      throw new Error(`invalid API configuration: ${(error as Error).message}`);
+    }
   }
   if (config.PROFILE === 'production' && config.WEBHOOK_RETRY_SCALE !== 1) {
     throw new Error(

@@ -12,6 +12,7 @@ import {
   type RecordedAttempt,
 } from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
+import { WEBHOOK_SECRET_COLUMN } from '../auth/merchant.entity';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
@@ -31,6 +32,10 @@ export interface DeliveryWithAttempts {
   delivery: DeliveryEntity;
   attempts: DeliveryAttemptEntity[];
 }
+
+/** The webhook secret read by raw SQL, sealed at rest (contract, "Secrets at rest"). */
+const openSecret = (stored: string | null | undefined): string | null =>
+  stored == null ? null : (WEBHOOK_SECRET_COLUMN.from(stored) as string);
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -209,7 +214,7 @@ export class DeliveryRepository implements DeliveryStore {
         );
         for (const { id, secret } of rows) {
           const target = targets.get(id);
-          if (target !== undefined) target.signingSecret = secret;
+          if (target !== undefined) target.signingSecret = openSecret(secret);
         }
         targets.clear();
       },
@@ -269,7 +274,7 @@ export class DeliveryRepository implements DeliveryStore {
       [id],
     );
     if (row === undefined) return null;
-    return { url: row.url, body: row.body, eventId: row.event_id, signingSecret: row.secret ?? null };
+    return { url: row.url, body: row.body, eventId: row.event_id, signingSecret: openSecret(row.secret) };
   }
 
   /**

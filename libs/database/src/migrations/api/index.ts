@@ -5,6 +5,7 @@ import { PrintJobs1795334800000 } from './1795334800000-print-jobs';
 import { TerminalCardholder1795335160000 } from './1795335160000-terminal-cardholder';
 import { TransactionCounters1795335400000 } from './1795335400000-transaction-counters';
 import { CardholderSetBy1795335600000 } from './1795335600000-cardholder-set-by';
+import { SealedSecrets1795336500000 } from './1795336500000-sealed-secrets';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const API_MIGRATIONS = [
   TerminalCardholder1795335160000,
   TransactionCounters1795335400000,
   CardholderSetBy1795335600000,
+  SealedSecrets1795336500000,
 ];
