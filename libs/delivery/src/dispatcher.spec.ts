@@ -100,7 +100,12 @@ class MemoryStore implements DeliveryStore {
     this.targetReads += 1;
     if (!this.rows.has(id)) return null;
     const row = this.row(id);
-    return { url: row.url, body: row.body, eventId: row.eventId, signingSecret: this.secret };
+    return {
+      url: row.url,
+      body: row.body,
+      eventId: row.eventId,
+      signingSecrets: this.secret === null ? [] : [this.secret],
+    };
   }
 
   private failures = 0;
@@ -351,7 +356,7 @@ describe('the dispatcher', () => {
     const body = '{"event_id":"evt-d1"}';
     dispatcher.add({
       ...staged,
-      firstTarget: { url: `${RECEIVER}/tx-a`, body, eventId: 'evt-d1', signingSecret: null },
+      firstTarget: { url: `${RECEIVER}/tx-a`, body, eventId: 'evt-d1', signingSecrets: [] },
     });
     await settle();
     expect(store.targetReads).toBe(0);

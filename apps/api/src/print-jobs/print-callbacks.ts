@@ -67,7 +67,7 @@ export class PrintCallbacks implements OnApplicationBootstrap, BeforeApplication
     const outcome = await sendPrintCallback(job.webhookUrl, payload, {
       timeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS,
       destinations: destinationRules(this.config),
-      signingSecret: await this.jobs.signingSecret(job.merchantId),
+      signingSecrets: await this.jobs.signingSecrets(job.merchantId, Date.now()),
       shutdown: this.shutdown.signal,
     });
     this.logger.log(

@@ -2,18 +2,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SerialWriter, secretKeyring, sqlOf } from '@tps/database';
+import { SEALED_MERCHANT_COLUMNS } from '../auth/merchant.entity';
 
 /** Merchants re-sealed per write: each write stays short, so it never holds the write path long. */
 export const RESEAL_BATCH = 50;
 /** The pause between two batches, leaving the write queue to the requests. */
 const RESEAL_PAUSE_MS = 20;
-/** The columns that hold secrets, each sealed with its own purpose (see MerchantEntity). */
-const SEALED_COLUMNS = ['secret_key', 'webhook_secret'] as const;
+const SEALED_COLUMNS = Object.keys(SEALED_MERCHANT_COLUMNS) as Array<keyof typeof SEALED_MERCHANT_COLUMNS>;
 
 interface MerchantSecrets {
   merchant_id: string;
   secret_key: string;
   webhook_secret: string | null;
+  previous_webhook_secret: string | null;
 }
 
 /**
@@ -49,9 +50,10 @@ export class SecretResealer implements OnApplicationBootstrap {
     const unopened = new Set<string>();
     for (;;) {
       const rows = await sqlOf(this.reads.manager).all<MerchantSecrets>(
-        'SELECT merchant_id, secret_key, webhook_secret FROM merchants WHERE merchant_id > ? AND ' +
-          '(substr(secret_key, 1, ?) <> ? OR substr(webhook_secret, 1, ?) <> ?) ORDER BY merchant_id LIMIT ?',
-        [after, prefix.length, prefix, prefix.length, prefix, RESEAL_BATCH],
+        `SELECT merchant_id, ${SEALED_COLUMNS.join(', ')} FROM merchants WHERE merchant_id > ? AND ` +
+          `(${SEALED_COLUMNS.map((column) => `substr(${column}, 1, ?) <> ?`).join(' OR ')}) ` +
+          'ORDER BY merchant_id LIMIT ?',
+        [after, ...SEALED_COLUMNS.flatMap(() => [prefix.length, prefix]), RESEAL_BATCH],
       );
       if (rows.length === 0) break;
       after = rows[rows.length - 1].merchant_id;
@@ -61,7 +63,7 @@ export class SecretResealer implements OnApplicationBootstrap {
           const stored = row[column];
           if (stored === null || keyring.isCurrent(stored)) continue;
           try {
-            const purpose = `merchants.${column}`;
+            const purpose = SEALED_MERCHANT_COLUMNS[column];
             changes.push([
               column,
               row.merchant_id,

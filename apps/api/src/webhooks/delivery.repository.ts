@@ -12,10 +12,10 @@ import {
   type RecordedAttempt,
 } from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
-import { WEBHOOK_SECRET_COLUMN } from '../auth/merchant.entity';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
+import { openSecretsInForce } from './signing-secrets';
 
 /** The transaction a delivery is staged for, with its counter of staged deliveries. */
 export interface CountedTransaction {
@@ -33,9 +33,23 @@ export interface DeliveryWithAttempts {
   attempts: DeliveryAttemptEntity[];
 }
 
-/** The webhook secret read by raw SQL, sealed at rest (contract, "Secrets at rest"). */
-const openSecret = (stored: string | null | undefined): string | null =>
-  stored == null ? null : (WEBHOOK_SECRET_COLUMN.from(stored) as string);
+/**
+ * The merchant's webhook secrets, read with each delivery: the secrets in force when its attempt
+ * starts sign it (real time, as `webhook-timestamp`). Lower-case names: PostgreSQL folds aliases.
+ */
+const SECRET_COLUMNS = ['webhook_secret', 'previous_webhook_secret', 'previous_webhook_secret_until'];
+
+interface SecretsRow {
+  webhook_secret: string | null;
+  previous_webhook_secret: string | null;
+  previous_webhook_secret_until: string | null;
+}
+
+const storedSecrets = (row: SecretsRow) => ({
+  current: row.webhook_secret ?? null,
+  previous: row.previous_webhook_secret ?? null,
+  previousUntil: row.previous_webhook_secret_until ?? null,
+});
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -199,22 +213,24 @@ export class DeliveryRepository implements DeliveryStore {
           url,
           body: delivery.payload,
           eventId: delivery.eventId,
-          signingSecret: null,
+          signingSecrets: [],
         };
         targets.set(delivery.id, firstTarget);
         return { ...pendingOf(delivery), firstTarget };
       },
       insert: async () => {
         // The secret in the INSERT itself, not in a read of its own: one statement fewer per run.
-        const rows = await this.table.insertReturning<{ id: string; secret: string | null }>(
+        const merchantOf = `merchants.merchant_id = ${this.table.tableName}.${this.table.columnName('merchantId')}`;
+        const column = (name: string) => `(SELECT ${name} FROM merchants WHERE ${merchantOf}) AS ${name}`;
+        const rows = await this.table.insertReturning<SecretsRow & { id: string }>(
           sql,
           staged.splice(0),
-          `${this.table.columnName('id')} AS id, (SELECT webhook_secret FROM merchants WHERE ` +
-            `merchants.merchant_id = ${this.table.tableName}.${this.table.columnName('merchantId')}) AS secret`,
+          `${this.table.columnName('id')} AS id, ${SECRET_COLUMNS.map(column).join(', ')}`,
         );
-        for (const { id, secret } of rows) {
-          const target = targets.get(id);
-          if (target !== undefined) target.signingSecret = openSecret(secret);
+        const now = Date.now();
+        for (const row of rows) {
+          const target = targets.get(row.id);
+          if (target !== undefined) target.signingSecrets = openSecretsInForce(storedSecrets(row), now);
         }
         targets.clear();
       },
@@ -263,18 +279,20 @@ export class DeliveryRepository implements DeliveryStore {
 
   async target(id: string): Promise<DeliveryTarget | null> {
     // Lower-case aliases: PostgreSQL folds unquoted ones, SQLite keeps them as written.
-    const [row] = await sqlOf(this.deliveries.manager).all<{
-      url: string;
-      body: string;
-      event_id: string;
-      secret: string | null;
-    }>(
-      'SELECT d.url AS url, d.payload AS body, d.event_id AS event_id, m.webhook_secret AS secret ' +
+    const [row] = await sqlOf(this.deliveries.manager).all<
+      {
+        url: string;
+        body: string;
+        event_id: string;
+      } & SecretsRow
+    >(
+      `SELECT d.url AS url, d.payload AS body, d.event_id AS event_id, ${SECRET_COLUMNS.map((name) => `m.${name} AS ${name}`).join(', ')} ` +
         'FROM webhook_deliveries d LEFT JOIN merchants m ON m.merchant_id = d.merchant_id WHERE d.id = ?',
       [id],
     );
     if (row === undefined) return null;
-    return { url: row.url, body: row.body, eventId: row.event_id, signingSecret: openSecret(row.secret) };
+    const signingSecrets = openSecretsInForce(storedSecrets(row), Date.now());
+    return { url: row.url, body: row.body, eventId: row.event_id, signingSecrets };
   }
 
   /**

@@ -6,6 +6,7 @@ import { TerminalCardholder1795335160000 } from './1795335160000-terminal-cardho
 import { TransactionCounters1795335400000 } from './1795335400000-transaction-counters';
 import { CardholderSetBy1795335600000 } from './1795335600000-cardholder-set-by';
 import { SealedSecrets1795336500000 } from './1795336500000-sealed-secrets';
+import { WebhookSecretOverlap1795336510000 } from './1795336510000-webhook-secret-overlap';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const API_MIGRATIONS = [
   TransactionCounters1795335400000,
   CardholderSetBy1795335600000,
   SealedSecrets1795336500000,
+  WebhookSecretOverlap1795336510000,
 ];
