@@ -27,6 +27,7 @@ import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SearchModule } from './search/search.module';
+import { RetentionModule } from './retention/retention.module';
 import { SecretsModule } from './secrets/secrets.module';
 import { SandboxSeed } from './seed/sandbox-seed';
 import { TerminalsModule } from './terminals/terminals.module';
@@ -72,6 +73,7 @@ export class AppModule {
         PrintModule,
         FleetModule,
         SecretsModule,
+        RetentionModule,
         ...sandboxOnly,
       ],
       controllers: [HomeController, HealthController, ReadyController],

@@ -202,6 +202,34 @@ export class ApiConfig {
   @MinLength(1)
   SECRETS_KEY_FILE: string | undefined = undefined;
 
+  /** Transactions (with their events and deliveries) and print jobs older than this are purged. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RETENTION_DAYS = 90;
+
+  /**
+   * Sandbox accounts with no signed request for this long (real time) are deleted with all their
+   * data. A fraction of a day is taken, for tests.
+   */
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.00001)
+  ACCOUNT_IDLE_DAYS = 30;
+
+  /** How often one replica sweeps for what retention removes. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  RETENTION_SWEEP_INTERVAL_MS = 3_600_000;
+
+  /** Transactions removed per write of a sweep: each write stays a few milliseconds long. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  RETENTION_BATCH = 100;
+
   /** The `replica` label of every metric: this process among several. */
   @IsString()
   @MinLength(1)

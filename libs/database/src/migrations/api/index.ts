@@ -7,6 +7,7 @@ import { TransactionCounters1795335400000 } from './1795335400000-transaction-co
 import { CardholderSetBy1795335600000 } from './1795335600000-cardholder-set-by';
 import { SealedSecrets1795336500000 } from './1795336500000-sealed-secrets';
 import { WebhookSecretOverlap1795336510000 } from './1795336510000-webhook-secret-overlap';
+import { Retention1795336520000 } from './1795336520000-retention';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const API_MIGRATIONS = [
   CardholderSetBy1795335600000,
   SealedSecrets1795336500000,
   WebhookSecretOverlap1795336510000,
+  Retention1795336520000,
 ];
