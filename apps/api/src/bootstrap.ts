@@ -54,6 +54,14 @@ export async function createApi(
   useContractJsonBody(app);
   app.useGlobalPipes(contractValidationPipe());
   app.disable('x-powered-by');
+  // The client address (account creation's limit, a cardholder setting's `setFrom`): behind the
+  // configured proxies only is X-Forwarded-For read, from the right, up to the first hop not trusted.
+  if (config.TRUSTED_PROXIES !== undefined) {
+    app.set(
+      'trust proxy',
+      config.TRUSTED_PROXIES.split(',').map((entry) => entry.trim()),
+    );
+  }
   // Express hashes every answer body for an ETag; no route of the contract is cached by one.
   app.set('etag', false);
   app.enableShutdownHooks();

@@ -202,6 +202,16 @@ export class ApiConfig {
   @MinLength(1)
   SECRETS_KEY_FILE: string | undefined = undefined;
 
+  /**
+   * The proxies whose `X-Forwarded-For` names the client: a comma list of addresses, CIDR ranges or
+   * `loopback`, `linklocal`, `uniquelocal`. Unset: no header is trusted, the socket's address is
+   * the client's (anyone can write the header).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  TRUSTED_PROXIES: string | undefined = undefined;
+
   /** Transactions (with their events and deliveries) and print jobs older than this are purged. */
   @Type(() => Number)
   @IsInt()
