@@ -163,6 +163,14 @@ export class ApiConfig {
   ALLOW_PRIVATE_WEBHOOKS = 'false';
 
   /**
+   * A sandbox run for others (contract, "Hosted mode"): webhook, callback and conformance URLs
+   * that reach loopback, private, link-local or cloud-metadata addresses are refused (plain http
+   * stays allowed). Off by default: a sandbox on a laptop sends to 127.0.0.1.
+   */
+  @IsIn(['true', 'false'])
+  HOSTED_MODE = 'false';
+
+  /**
    * `GET /metrics` on a listener of its own, on HOST (0: any free port, named in the log line
    * `metrics on port N`). Unset, with METRICS_TOKEN unset too, there is no metrics route.
    */
@@ -248,6 +256,9 @@ export class ApiConfig {
 
 /** The rules every webhook and callback URL must meet under this configuration. */
 export function destinationRules(config: ApiConfig): DestinationRules {
+  if (config.PROFILE === 'sandbox' && config.HOSTED_MODE === 'true') {
+    return { requireHttps: false, allowPrivate: false };
+  }
   return destinationsOf(config.PROFILE, config.ALLOW_PRIVATE_WEBHOOKS === 'true');
 }
 
