@@ -4,9 +4,9 @@ import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { SerialWriter, sqlOf, type Sql } from '@tps/database';
 import { SandboxAccounts } from '../accounts/sandbox-accounts';
+import { AccountActivity, SANDBOX_ACCOUNT_PREFIX } from '../auth/account-activity';
 import { MerchantRepository } from '../auth/merchant.repository';
 import { ApiConfig } from '../config/api-config';
-import { AccountActivity, SANDBOX_ACCOUNT_PREFIX } from './account-activity';
 import { MaintenanceLease } from './maintenance-lease';
 
 const DAY_MS = 86_400_000;

@@ -1,12 +1,7 @@
-import { Global, Module } from '@nestjs/common';
-import { AccountActivity } from './account-activity';
+import { Module } from '@nestjs/common';
 import { MaintenanceLease } from './maintenance-lease';
 import { RetentionSweep } from './retention-sweep';
 
-/** Retention (contract, "Retention"), in every profile; the guard stamps account activity. */
-@Global()
-@Module({
-  providers: [AccountActivity, MaintenanceLease, RetentionSweep],
-  exports: [AccountActivity],
-})
+/** Retention (contract, "Retention"), in every profile. */
+@Module({ providers: [MaintenanceLease, RetentionSweep] })
 export class RetentionModule {}

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SerialWriter, sqlOf } from '@tps/database';
 import { ApiConfig } from '../config/api-config';
-import type { MerchantEntity } from '../auth/merchant.entity';
+import type { MerchantEntity } from './merchant.entity';
 
 /** Sandbox accounts are the merchants `POST /sandbox/accounts` makes (contract §14). */
 export const SANDBOX_ACCOUNT_PREFIX = 'acct_';
