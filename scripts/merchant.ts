@@ -2,15 +2,24 @@
  * Provisions a merchant, its secret key and its terminals: how the production profile, which
  * never seeds the demo credentials, gets its first merchant.
  *   npm run merchant -- add acme --terminal TPV0000001 --bound TPV0000001
- * Reads DATABASE_URL like the API (default sqlite:data/api.sqlite); prints the new secret once.
+ * Reads DATABASE_URL, SECRETS_KEY and SECRETS_KEY_FILE like the API (default sqlite:data/api.sqlite,
+ * the sandbox's local key beside it): give it the API's own. Prints the new secret once.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { API_MIGRATIONS, SerialWriter, dataSourceOptions, openDataSource } from '@tps/database';
+import {
+  API_MIGRATIONS,
+  SerialWriter,
+  dataSourceOptions,
+  installSecretKeyring,
+  openDataSource,
+} from '@tps/database';
 import { API_ENTITIES } from '../apps/api/src/api-entities';
 import { MerchantEntity } from '../apps/api/src/auth/merchant.entity';
 import { MerchantRepository } from '../apps/api/src/auth/merchant.repository';
+import { validateApiConfig } from '../apps/api/src/config/api-config';
+import { chooseSecretKeyring } from '../apps/api/src/secrets/secrets-keyring';
 import { newTerminal } from '../apps/api/src/seed/sandbox-seed';
 import { TerminalEntity } from '../apps/api/src/terminals/terminal.entity';
 import { TerminalRepository } from '../apps/api/src/terminals/terminal.repository';
@@ -28,9 +37,12 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const serials = [...new Set([...values.terminal, ...(values.bound === undefined ? [] : [values.bound])])];
+  const config = validateApiConfig(process.env);
+  // The secret key is sealed at rest under the API's keys (docs/contract.md, "Secrets at rest").
+  installSecretKeyring(chooseSecretKeyring(config).keyring);
   const dataSource = await openDataSource(
     dataSourceOptions({
-      url: process.env.DATABASE_URL ?? 'sqlite:data/api.sqlite',
+      url: config.DATABASE_URL,
       entities: API_ENTITIES,
       migrations: API_MIGRATIONS,
     }),

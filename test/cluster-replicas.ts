@@ -27,6 +27,8 @@ export class Replicas {
           HOST: '127.0.0.1',
           DATABASE_URL: url,
           LINK_SECRET,
+          // One secrets key for every replica of the database (contract, "Secrets at rest").
+          SECRETS_KEY_FILE: join(this.dir, 'api-secrets.key'),
           ...this.env,
           ...env,
         }),

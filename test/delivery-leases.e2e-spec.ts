@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import {
   API_ENTRY,
   AppProcess,
@@ -71,6 +72,8 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
         HOST: '127.0.0.1',
         DATABASE_URL: await stack.store.url('api'),
         LINK_SECRET,
+        // The first replica's secrets key: every replica of one database shares it.
+        SECRETS_KEY_FILE: join(stack.dir, 'api-secrets.key'),
         ...replicaEnv('replica-b'),
       });
     }

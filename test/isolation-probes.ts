@@ -274,6 +274,9 @@ function sandboxRoutes(): Record<string, (a: Footprint) => Probe[]> {
       { method: 'POST', path: '/sandbox/clock', body: { advance_seconds: 3600 }, status: 200 },
     ],
     'POST /sandbox/webhook-secret': () => [{ method: 'POST', path: '/sandbox/webhook-secret', status: 200 }],
+    'POST /sandbox/webhook-secret/rotate': () => [
+      { method: 'POST', path: '/sandbox/webhook-secret/rotate', body: { overlap_seconds: 60 }, status: 200 },
+    ],
     'DELETE /sandbox/webhook-secret': () => [
       { method: 'DELETE', path: '/sandbox/webhook-secret', status: 204 },
     ],

@@ -11,13 +11,16 @@ import {
   type Credentials,
 } from '@tps/testing';
 
+/** Production seals secrets under a key of its own (contract, "Secrets at rest"); the sandbox start shares it. */
+const SECRETS_KEY = `prod-1:${'7'.repeat(64)}`;
+
 /** Adds a merchant with its terminals, the first one bound to its credentials. */
 function provisionMerchant(stack: Stack, merchantId: string, ...serials: string[]): Credentials {
   const terminals = serials.flatMap((serial) => ['--terminal', serial]);
   const result = spawnSync(
     process.execPath,
     [join(REPO_ROOT, 'dist/scripts/merchant.js'), 'add', merchantId, ...terminals, '--bound', serials[0]],
-    { env: { ...process.env, DATABASE_URL: `sqlite:${stack.apiDatabase}` }, encoding: 'utf8' },
+    { env: { ...process.env, DATABASE_URL: `sqlite:${stack.apiDatabase}`, SECRETS_KEY }, encoding: 'utf8' },
   );
   if (result.status !== 0) throw new Error(`provisioning failed: ${result.stderr}`);
   const created = JSON.parse(result.stdout) as { merchant_id: string; secret_key: string };
@@ -38,7 +41,7 @@ describe('the production profile (contract §5)', () => {
 
   beforeAll(async () => {
     // A database that the sandbox seeded with the demo credentials, then run in production.
-    stack = await Stack.start({ withoutSimulator: true });
+    stack = await Stack.start({ withoutSimulator: true, apiEnv: { SECRETS_KEY } });
     await stack.restartApi({ PROFILE: 'production' });
     acme = provisionMerchant(stack, 'acme', 'TPV0000001');
   });
@@ -166,7 +169,7 @@ describe('the production profile at delivery time (contract §5: a destination i
 
   beforeAll(async () => {
     // The sandbox starts the simulator; the terminals provisioned here link up once in production.
-    stack = await Stack.start();
+    stack = await Stack.start({ apiEnv: { SECRETS_KEY } });
     acme = provisionMerchant(stack, 'acme', 'TPV0000001', 'TPV0000002');
     await stack.api.stop();
     await startInProduction(true);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { EVENTS_RECEIPT, LinkPeer, TERMINAL_UPLINK_SIDE, UPLINK_PATH, type LinkEvent } from '@tps/link';
 import {
@@ -96,6 +97,8 @@ describeOnStores('two API processes sharing one database', (store) => {
       DATABASE_URL: await stack.store.url('api'),
       LINK_SECRET,
       WEBHOOK_RETRY_SCALE: RETRY_SCALE,
+      // One key for the processes of one database (contract, "Secrets at rest"): the first one's.
+      SECRETS_KEY_FILE: join(stack.dir, 'api-secrets.key'),
     });
     secondSimulator = await AppProcess.start('terminal-simulator-2', SIMULATOR_ENTRY, {
       PORT: '0',

@@ -38,6 +38,8 @@ import { RequestLogModule } from './request-log/request-log.module';
 import { RoutingModule } from './routing/routing.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SearchModule } from './search/search.module';
+import { RetentionModule } from './retention/retention.module';
+import { SecretsModule } from './secrets/secrets.module';
 import { SandboxSeed } from './seed/sandbox-seed';
 import { TerminalsModule } from './terminals/terminals.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -87,6 +89,8 @@ export class AppModule {
         AbortModule,
         PrintModule,
         FleetModule,
+        SecretsModule,
+        RetentionModule,
         ...sandboxOnly,
       ],
       controllers: [HomeController, HealthController, ReadyController],

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { LoggerService } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
+import { installSecretKeyring } from '@tps/database';
 import { assignRequestId, contractValidationPipe, onAnswered, useContractJsonBody } from '@tps/http';
 import { Tracing, traceRequests } from '@tps/observability';
 import { AppModule } from './app.module';
@@ -19,11 +21,16 @@ import { currentTimestamp } from './openapi/docs-timestamp';
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { securityHeaders } from './http/security-headers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
+import { chooseSecretKeyring } from './secrets/secrets-keyring';
 
 export async function createApi(
   config: ApiConfig,
   options: { logger?: LoggerService | false } = {},
 ): Promise<NestExpressApplication> {
+  // Before the store opens: the seed and every read of a merchant seal and open through it.
+  const secrets = chooseSecretKeyring(config);
+  installSecretKeyring(secrets.keyring);
+  if (options.logger !== false) Logger.log(`secrets at rest: ${secrets.source}`, 'Secrets');
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forConfig(config), {
     // JSON is the only body the contract takes: no form parser, so a form body is a 415, not a
     // request that half works. The JSON parser keeps the raw bytes for the signature itself.
@@ -57,6 +64,14 @@ export async function createApi(
   app.use(traceRequests(Tracing.get()));
   app.useGlobalPipes(contractValidationPipe());
   app.disable('x-powered-by');
+  // The client address (account creation's limit, a cardholder setting's `setFrom`): behind the
+  // configured proxies only is X-Forwarded-For read, from the right, up to the first hop not trusted.
+  if (config.TRUSTED_PROXIES !== undefined) {
+    app.set(
+      'trust proxy',
+      config.TRUSTED_PROXIES.split(',').map((entry) => entry.trim()),
+    );
+  }
   // Express hashes every answer body for an ETag; no route of the contract is cached by one.
   app.set('etag', false);
 

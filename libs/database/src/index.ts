@@ -9,3 +9,4 @@ export * from './storage-failure';
 export * from './prepared-sqlite';
 export * from './sql';
 export * from './entity-table';
+export * from './secrets';

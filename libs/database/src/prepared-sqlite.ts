@@ -38,6 +38,9 @@ export class PreparedDatabase extends sqlite3.Database {
     // instead of at every commit. A crash of the process loses nothing committed; a power cut may
     // lose the last commits (docs/contract.md, "Durability").
     this.run('PRAGMA synchronous = NORMAL', () => undefined);
+    // A deleted or replaced row is overwritten with zeros, not left in a free page: a re-sealed
+    // secret or a purged row leaves no trace in the file (docs/contract.md, "Secrets at rest").
+    this.run('PRAGMA secure_delete = ON', () => undefined);
     statementCounter?.watch(this);
   }
 

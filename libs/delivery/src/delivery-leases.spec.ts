@@ -123,7 +123,7 @@ class ProcessStore implements DeliveryStore, LeaseStore, DestinationSlots {
       body: `{"event_id":"evt-${id}"}`,
       eventId: `evt-${id}`,
       merchantId: 'merchant-a',
-      signingSecret: null,
+      signingSecrets: [],
     };
   }
 

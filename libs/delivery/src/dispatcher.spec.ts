@@ -105,7 +105,7 @@ class MemoryStore implements DeliveryStore {
       url: row.url,
       body: row.body,
       eventId: row.eventId,
-      signingSecret: this.secret,
+      signingSecrets: this.secret === null ? [] : [this.secret],
       merchantId: 'merchant-a',
     };
   }
@@ -363,7 +363,7 @@ describe('the dispatcher', () => {
         url: `${RECEIVER}/tx-a`,
         body,
         eventId: 'evt-d1',
-        signingSecret: null,
+        signingSecrets: [],
         merchantId: 'merchant-a',
       },
     });

@@ -34,8 +34,11 @@ export interface DeliveryTarget {
   url: string;
   body: string;
   eventId: string;
-  /** The merchant's `whsec_` secret when it has one: the attempt is then signed. */
-  signingSecret: string | null;
+  /**
+   * The merchant's `whsec_` secrets in force, the newest first (two while a rotated one overlaps);
+   * none: the attempt goes unsigned.
+   */
+  signingSecrets: readonly string[];
   /** The merchant the delivery is for: its `listen` connection, when open, takes the attempt. */
   merchantId: string;
 }
@@ -498,9 +501,9 @@ export class Dispatcher {
       }
     }
     const headers =
-      target.signingSecret === null
+      target.signingSecrets.length === 0
         ? {}
-        : { ...signWebhook(target.signingSecret, target.eventId, Math.floor(at / 1000), target.body) };
+        : { ...signWebhook(target.signingSecrets, target.eventId, Math.floor(at / 1000), target.body) };
     let result: PostResult;
     try {
       result = await this.deps.send(

@@ -102,7 +102,7 @@ describe('sendPrintCallback', () => {
       timeoutMs: 15_000,
       fetch,
       now: clock(1_700_000_000_900, 1_700_000_001_000),
-      signingSecret: secret,
+      signingSecrets: [secret],
     });
     const { headers, body } = calls[0][1];
     expect(headers['content-type']).toBe('application/json');
@@ -117,7 +117,7 @@ describe('sendPrintCallback', () => {
 
   it('sends no signature headers when the merchant has no secret', async () => {
     const { fetch, calls } = answering(200);
-    await sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch, signingSecret: null });
+    await sendPrintCallback(URL_, PAYLOAD, { timeoutMs: 15_000, fetch, signingSecrets: [] });
     expect(calls[0][1].headers).toEqual({ 'content-type': 'application/json' });
   });
 

@@ -30,10 +30,11 @@ export interface PrintCallbackOptions {
    */
   destinations?: DestinationRules;
   /**
-   * The merchant's webhook secret, when it has one: the callback then carries the Standard
-   * Webhooks headers, as transaction webhooks do, with the printJobId as `webhook-id`.
+   * The merchant's webhook secrets in force (two while a rotated one overlaps), when it has one:
+   * the callback then carries the Standard Webhooks headers, as transaction webhooks do, with the
+   * printJobId as `webhook-id`.
    */
-  signingSecret?: string | null;
+  signingSecrets?: readonly string[];
   /** Aborts the attempt without an outcome: the service is stopping. */
   shutdown?: AbortSignal;
   /** Sent as the `traceparent` header: the callback's span in the print request's trace. */
@@ -54,13 +55,13 @@ function describeFailure(error: unknown, timedOut: boolean): string {
 function headersOf(
   payload: PrintWebhookPayload,
   body: string,
-  secret: string | null | undefined,
+  secrets: readonly string[] | undefined,
   at: number,
 ): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (secret === undefined || secret === null) return headers;
+  if (secrets === undefined || secrets.length === 0) return headers;
   // One callback per job, so its id names the message as well as the job the receiver dedupes by.
-  return { ...headers, ...signWebhook(secret, payload.printJobId, Math.floor(at / 1000), body) };
+  return { ...headers, ...signWebhook(secrets, payload.printJobId, Math.floor(at / 1000), body) };
 }
 
 /**
@@ -92,7 +93,7 @@ export async function sendPrintCallback(
     const response = await send(url, {
       method: 'POST',
       headers: {
-        ...headersOf(payload, body, options.signingSecret, started),
+        ...headersOf(payload, body, options.signingSecrets, started),
         ...(options.traceparent === undefined ? {} : { traceparent: options.traceparent }),
       },
       body,

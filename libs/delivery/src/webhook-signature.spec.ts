@@ -31,6 +31,17 @@ describe('Standard Webhooks signing', () => {
     expect(verifyWebhook(secret, both, body, timestamp)).toBe(true);
   });
 
+  it('signs with each secret in force, newest first, so that either one verifies', () => {
+    const rotated = newWebhookSecret();
+    const headers = signWebhook([rotated, secret], id, timestamp, body);
+    expect(headers['webhook-signature']).toBe(
+      `${signWebhook(rotated, id, timestamp, body)['webhook-signature']} v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=`,
+    );
+    expect(verifyWebhook(rotated, headers, body, timestamp)).toBe(true);
+    expect(verifyWebhook(secret, headers, body, timestamp)).toBe(true);
+    expect(verifyWebhook(newWebhookSecret(), headers, body, timestamp)).toBe(false);
+  });
+
   it('makes whsec_ secrets of 32 random bytes', () => {
     const made = newWebhookSecret();
     expect(made).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);

@@ -3,7 +3,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 /**
  * Standard Webhooks signing (beyond the specification, contract §6): `webhook-id`,
  * `webhook-timestamp` (Unix seconds) and `webhook-signature` = `v1,` + base64 HMAC-SHA256 of
- * `id.timestamp.body`, keyed by the base64-decoded part of the secret after `whsec_`.
+ * `id.timestamp.body`, keyed by the base64-decoded part of the secret after `whsec_`. While a
+ * rotated secret overlaps the new one, each secret signs: the signatures are space-separated, and
+ * a receiver that knows either one verifies the message.
  */
 export const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
@@ -29,16 +31,17 @@ function signature(secret: string, id: string, timestamp: string, body: string):
 }
 
 export function signWebhook(
-  secret: string,
+  secrets: string | readonly string[],
   id: string,
   timestampSeconds: number,
   body: string,
 ): SignatureHeaders {
   const timestamp = String(timestampSeconds);
+  const each = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     'webhook-id': id,
     'webhook-timestamp': timestamp,
-    'webhook-signature': `v1,${signature(secret, id, timestamp, body)}`,
+    'webhook-signature': each.map((secret) => `v1,${signature(secret, id, timestamp, body)}`).join(' '),
   };
 }
 

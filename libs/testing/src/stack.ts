@@ -118,6 +118,9 @@ export class Stack {
         HOST: '127.0.0.1',
         DATABASE_URL: await this.databaseUrl('api'),
         LINK_SECRET,
+        // The sandbox's local secrets key beside the test's other files, whatever the store
+        // (on SQLite that is its default place; on PostgreSQL it would be the working folder's data/).
+        SECRETS_KEY_FILE: join(this.dir, 'api-secrets.key'),
         ...this.options.apiEnv,
         ...extraEnv,
       },

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, type Repository } from 'typeorm';
-import { insertRows, isUniqueViolation, SerialWriter } from '@tps/database';
+import { insertRows, isUniqueViolation, SerialWriter, sqlOf } from '@tps/database';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { PrintJobEntity } from '../print-jobs/print-job.entity';
 import { TerminalEntity } from '../terminals/terminal.entity';
@@ -26,6 +26,11 @@ export class AccountRepository {
     try {
       await this.writer.write(async (manager) => {
         await insertRows(manager, MerchantEntity, merchant);
+        // Its creation is its first activity: an account made and never used goes when idle too.
+        await sqlOf(manager).run('UPDATE merchants SET last_active_at_ms = ? WHERE merchant_id = ?', [
+          Date.now(),
+          merchant.merchantId,
+        ]);
         await insertRows(manager, TerminalEntity, terminals);
       });
       return true;

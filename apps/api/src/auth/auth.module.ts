@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountActivity } from './account-activity';
 import { MerchantEntity } from './merchant.entity';
 import { MerchantAuthGuard } from './merchant-auth.guard';
 import { MerchantRateLimiter } from './merchant-rate-limiter';
@@ -8,7 +9,7 @@ import { MerchantRepository } from './merchant.repository';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([MerchantEntity])],
-  providers: [MerchantRepository, MerchantRateLimiter, MerchantAuthGuard],
-  exports: [MerchantRepository, MerchantRateLimiter, MerchantAuthGuard],
+  providers: [MerchantRepository, MerchantRateLimiter, MerchantAuthGuard, AccountActivity],
+  exports: [MerchantRepository, MerchantRateLimiter, MerchantAuthGuard, AccountActivity],
 })
 export class AuthModule {}

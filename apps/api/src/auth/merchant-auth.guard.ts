@@ -6,6 +6,7 @@ import { ContractError, OutcomeNotStoredError } from '@tps/domain';
 import { ApiConfig } from '../config/api-config';
 import { PrefetchedTerminals } from '../terminals/prefetched-terminals';
 import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
+import { AccountActivity } from './account-activity';
 import { isDemoCredential } from './demo-credentials';
 import type { MerchantEntity } from './merchant.entity';
 import { MerchantRateLimiter } from './merchant-rate-limiter';
@@ -31,6 +32,7 @@ export class MerchantAuthGuard implements CanActivate {
     private readonly merchants: MerchantRepository,
     private readonly limiter: MerchantRateLimiter,
     private readonly prefetched: PrefetchedTerminals,
+    private readonly activity: AccountActivity,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -68,6 +70,8 @@ export class MerchantAuthGuard implements CanActivate {
       throw new ContractError('AUTH-001', 'the demo credentials are refused in the production profile');
     }
     this.limiter.consume(merchant.merchantId);
+    // Before the request acts: an account that asks is not idle (contract, "Retention").
+    await this.activity.touch(merchant);
     const serial = named ?? merchant.boundTerminalSerial;
     if (found !== null && serial !== null) this.prefetched.remember(merchant, serial, found.terminal);
     request.merchant = merchant;

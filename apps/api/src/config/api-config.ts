@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { plainToInstance, Type } from 'class-transformer';
+import { plainToInstance, Transform, Type } from 'class-transformer';
 import {
   IsIn,
   IsInt,
@@ -12,6 +12,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS } from '@tps/domain';
+import { SecretKeyring } from '@tps/database';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
 /** Webhook attempts in flight at once, across all merchants: a bound on sockets, not on throughput. */
@@ -182,6 +183,14 @@ export class ApiConfig {
   ALLOW_PRIVATE_WEBHOOKS = 'false';
 
   /**
+   * A sandbox run for others (contract, "Hosted mode"): webhook, callback and conformance URLs
+   * that reach loopback, private, link-local or cloud-metadata addresses are refused (plain http
+   * stays allowed). Off by default: a sandbox on a laptop sends to 127.0.0.1.
+   */
+  @IsIn(['true', 'false'])
+  HOSTED_MODE = 'false';
+
+  /**
    * `GET /metrics` on a listener of its own, on HOST (0: any free port, named in the log line
    * `metrics on port N`). Unset, with METRICS_TOKEN unset too, there is no metrics route.
    */
@@ -201,6 +210,64 @@ export class ApiConfig {
   @MinLength(16)
   METRICS_TOKEN: string | undefined = undefined;
 
+  /**
+   * The keys that seal merchant secret keys and webhook secrets at rest: `<id>:<key>` entries
+   * separated by commas (64 hex digits or base64 of 32 bytes each); the first seals, all open.
+   * Required in the production profile; the sandbox keeps a key of its own in SECRETS_KEY_FILE.
+   */
+  @IsOptional()
+  @IsString()
+  // Empty is unset, as `SECRETS_KEY: ${SECRETS_KEY:-}` in a compose file passes it.
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
+  SECRETS_KEY: string | undefined = undefined;
+
+  /**
+   * Sandbox without SECRETS_KEY: the file of the local key, made on first start. Default: beside
+   * the SQLite file (`data/api-secrets.key`), or `data/api-secrets.key` for another database.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  SECRETS_KEY_FILE: string | undefined = undefined;
+
+  /**
+   * The proxies whose `X-Forwarded-For` names the client: a comma list of addresses, CIDR ranges or
+   * `loopback`, `linklocal`, `uniquelocal`. Unset: no header is trusted, the socket's address is
+   * the client's (anyone can write the header).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  TRUSTED_PROXIES: string | undefined = undefined;
+
+  /** Transactions (with their events and deliveries) and print jobs older than this are purged. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RETENTION_DAYS = 90;
+
+  /**
+   * Sandbox accounts with no signed request for this long (real time) are deleted with all their
+   * data. A fraction of a day is taken, for tests.
+   */
+  @Type(() => Number)
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.00001)
+  ACCOUNT_IDLE_DAYS = 30;
+
+  /** How often one replica sweeps for what retention removes. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  RETENTION_SWEEP_INTERVAL_MS = 3_600_000;
+
+  /** Transactions removed per write of a sweep: each write stays a few milliseconds long. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  RETENTION_BATCH = 100;
+
   /** The `replica` label of every metric: this process among several. */
   @IsString()
   @MinLength(1)
@@ -218,6 +285,9 @@ export class ApiConfig {
 
 /** The rules every webhook and callback URL must meet under this configuration. */
 export function destinationRules(config: ApiConfig): DestinationRules {
+  if (config.PROFILE === 'sandbox' && config.HOSTED_MODE === 'true') {
+    return { requireHttps: false, allowPrivate: false };
+  }
   return destinationsOf(config.PROFILE, config.ALLOW_PRIVATE_WEBHOOKS === 'true');
 }
 
@@ -232,6 +302,18 @@ export function validateApiConfig(env: Record<string, unknown>): ApiConfig {
   }
   if (config.PROFILE === 'production' && config.LINK_SECRET === new ApiConfig().LINK_SECRET) {
     throw new Error('invalid API configuration: LINK_SECRET must be set in the production profile');
+  }
+  if (config.PROFILE === 'production' && config.SECRETS_KEY === undefined) {
+    throw new Error(
+      'invalid API configuration: SECRETS_KEY must be set in the production profile (secrets are sealed at rest)',
+    );
+  }
+  if (config.SECRETS_KEY !== undefined) {
+    try {
+      SecretKeyring.parse(config.SECRETS_KEY);
+    } catch (error) {
+      throw new Error(`invalid API configuration: ${(error as Error).message}`);
+    }
   }
   if (config.PROFILE === 'production' && config.WEBHOOK_RETRY_SCALE !== 1) {
     throw new Error(

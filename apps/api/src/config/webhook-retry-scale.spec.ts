@@ -15,7 +15,11 @@ describe('WEBHOOK_RETRY_SCALE (test-only)', () => {
   });
 
   it('refuses any scale but 1 in production', () => {
-    const production = { PROFILE: 'production', LINK_SECRET: 'a-real-production-secret' };
+    const production = {
+      PROFILE: 'production',
+      LINK_SECRET: 'a-real-production-secret',
+      SECRETS_KEY: `p1:${'a'.repeat(64)}`,
+    };
     expect(() => validateApiConfig({ ...production, WEBHOOK_RETRY_SCALE: '0.5' })).toThrow(
       /WEBHOOK_RETRY_SCALE is for tests/,
     );

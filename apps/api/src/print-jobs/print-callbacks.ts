@@ -126,7 +126,7 @@ export class PrintCallbacks
       errorCode: job.errorCode ?? undefined,
       errorMessage: job.errorMessage ?? undefined,
     });
-    const signingSecret = await this.jobs.signingSecret(job.merchantId);
+    const signingSecrets = await this.jobs.signingSecrets(job.merchantId, Date.now());
     const outcome = await Tracing.get().aroundCall(
       'print callback',
       { parent: traceparent, attributes: { 'server.address': new URL(job.webhookUrl).host } },
@@ -134,7 +134,7 @@ export class PrintCallbacks
         sendPrintCallback(job.webhookUrl, payload, {
           timeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS,
           destinations: destinationRules(this.config),
-          signingSecret,
+          signingSecrets,
           shutdown: this.shutdown.signal,
           traceparent: sent,
         }),

@@ -7,6 +7,7 @@ import { SerialWriter, sqlOf } from '@tps/database';
 import type { PrintJobReport } from '@tps/link';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
+import { secretsInForce } from '../webhooks/signing-secrets';
 import { PrintJobEntity } from './print-job.entity';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -168,12 +169,25 @@ export class PrintJobRepository {
     );
   }
 
-  /** The merchant's webhook secret in force now: it signs the attempt about to start. */
-  async signingSecret(merchantId: string): Promise<string | null> {
+  /** The merchant's webhook secrets in force now: they sign the attempt about to start. */
+  async signingSecrets(merchantId: string, nowMs: number): Promise<string[]> {
     const merchant = await this.jobs.manager.findOne(MerchantEntity, {
-      select: { merchantId: true, webhookSecret: true },
+      select: {
+        merchantId: true,
+        webhookSecret: true,
+        previousWebhookSecret: true,
+        previousWebhookSecretUntil: true,
+      },
       where: { merchantId },
     });
-    return merchant?.webhookSecret ?? null;
+    if (merchant === null) return [];
+    return secretsInForce(
+      {
+        current: merchant.webhookSecret,
+        previous: merchant.previousWebhookSecret,
+        previousUntil: merchant.previousWebhookSecretUntil,
+      },
+      nowMs,
+    );
   }
 }

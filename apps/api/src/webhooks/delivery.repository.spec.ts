@@ -124,10 +124,10 @@ describe('DeliveryRepository on a real SQLite file', () => {
       "INSERT INTO merchants (merchant_id, secret_key, webhook_secret) VALUES ('demo-merchant', 'sk', 'whsec_one')",
     );
     const signed = await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c5'));
-    expect(signed.map((delivery) => delivery?.firstTarget?.signingSecret)).toEqual([
-      'whsec_one',
-      'whsec_one',
-      'whsec_one',
+    expect(signed.map((delivery) => delivery?.firstTarget?.signingSecrets)).toEqual([
+      ['whsec_one'],
+      ['whsec_one'],
+      ['whsec_one'],
     ]);
 
     await database.dataSource.query('UPDATE merchants SET webhook_secret = NULL');
@@ -138,7 +138,26 @@ describe('DeliveryRepository on a real SQLite file', () => {
     );
     // No read of its own: the secret comes back from the INSERT.
     expect(run).toEqual(['BEGIN', 'INSERT', 'COMMIT']);
-    expect(unsigned.map((delivery) => delivery?.firstTarget?.signingSecret)).toEqual([null, null, null]);
+    expect(unsigned.map((delivery) => delivery?.firstTarget?.signingSecrets)).toEqual([[], [], []]);
+  });
+
+  it('signs with the rotated secret too while its overlap lasts, and with the new one only after it', async () => {
+    const until = new Date(Date.now() + 60_000).toISOString();
+    await database.dataSource.query(
+      'INSERT INTO merchants (merchant_id, secret_key, webhook_secret, previous_webhook_secret, previous_webhook_secret_until) ' +
+        "VALUES ('demo-merchant', 'sk', 'whsec_new', 'whsec_old', ?)",
+      [until],
+    );
+    const [overlapping] = await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c7'));
+    expect(overlapping?.firstTarget?.signingSecrets).toEqual(['whsec_new', 'whsec_old']);
+    expect((await outbox.target(overlapping!.id))?.signingSecrets).toEqual(['whsec_new', 'whsec_old']);
+
+    await database.dataSource.query('UPDATE merchants SET previous_webhook_secret_until = ?', [
+      new Date(Date.now() - 1).toISOString(),
+    ]);
+    const [after] = await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c8'));
+    expect(after?.firstTarget?.signingSecrets).toEqual(['whsec_new']);
+    expect((await outbox.target(overlapping!.id))?.signingSecrets).toEqual(['whsec_new']);
   });
 
   it('records a batch of attempts in one INSERT and one UPDATE, each delivery with its own values', async () => {

@@ -18,6 +18,7 @@ import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryEntity } from './delivery.entity';
 import { DeliveryOwner } from './delivery-owner';
+import { openSecretsInForce } from './signing-secrets';
 
 /** The transaction a delivery is staged for, with its counter of staged deliveries. */
 export interface CountedTransaction {
@@ -36,6 +37,24 @@ export interface DeliveryWithAttempts {
   delivery: DeliveryEntity;
   attempts: DeliveryAttemptEntity[];
 }
+
+/**
+ * The merchant's webhook secrets, read with each delivery: the secrets in force when its attempt
+ * starts sign it (real time, as `webhook-timestamp`). Lower-case names: PostgreSQL folds aliases.
+ */
+const SECRET_COLUMNS = ['webhook_secret', 'previous_webhook_secret', 'previous_webhook_secret_until'];
+
+interface SecretsRow {
+  webhook_secret: string | null;
+  previous_webhook_secret: string | null;
+  previous_webhook_secret_until: string | null;
+}
+
+const storedSecrets = (row: SecretsRow) => ({
+  current: row.webhook_secret ?? null,
+  previous: row.previous_webhook_secret ?? null,
+  previousUntil: row.previous_webhook_secret_until ?? null,
+});
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -255,7 +274,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
           url,
           body: delivery.payload,
           eventId: delivery.eventId,
-          signingSecret: null,
+          signingSecrets: [],
           merchantId: delivery.merchantId,
         };
         targets.set(delivery.id, firstTarget);
@@ -263,15 +282,17 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
       },
       insert: async () => {
         // The secret in the INSERT itself, not in a read of its own: one statement fewer per run.
-        const rows = await this.table.insertReturning<{ id: string; secret: string | null }>(
+        const merchantOf = `merchants.merchant_id = ${this.table.tableName}.${this.table.columnName('merchantId')}`;
+        const column = (name: string) => `(SELECT ${name} FROM merchants WHERE ${merchantOf}) AS ${name}`;
+        const rows = await this.table.insertReturning<SecretsRow & { id: string }>(
           sql,
           staged.splice(0),
-          `${this.table.columnName('id')} AS id, (SELECT webhook_secret FROM merchants WHERE ` +
-            `merchants.merchant_id = ${this.table.tableName}.${this.table.columnName('merchantId')}) AS secret`,
+          `${this.table.columnName('id')} AS id, ${SECRET_COLUMNS.map(column).join(', ')}`,
         );
-        for (const { id, secret } of rows) {
-          const target = targets.get(id);
-          if (target !== undefined) target.signingSecret = secret;
+        const now = Date.now();
+        for (const row of rows) {
+          const target = targets.get(row.id);
+          if (target !== undefined) target.signingSecrets = openSecretsInForce(storedSecrets(row), now);
         }
         targets.clear();
       },
@@ -434,24 +455,25 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
 
   async target(id: string): Promise<DeliveryTarget | null> {
     // Lower-case aliases: PostgreSQL folds unquoted ones, SQLite keeps them as written.
-    const [row] = await sqlOf(this.deliveries.manager).all<{
-      url: string;
-      body: string;
-      event_id: string;
-      merchant_id: string;
-      secret: string | null;
-    }>(
-      'SELECT d.url AS url, d.payload AS body, d.event_id AS event_id, d.merchant_id AS merchant_id, ' +
-        'm.webhook_secret AS secret ' +
+    const [row] = await sqlOf(this.deliveries.manager).all<
+      {
+        url: string;
+        body: string;
+        event_id: string;
+        merchant_id: string;
+      } & SecretsRow
+    >(
+      `SELECT d.url AS url, d.payload AS body, d.event_id AS event_id, d.merchant_id AS merchant_id, ${SECRET_COLUMNS.map((name) => `m.${name} AS ${name}`).join(', ')} ` +
         'FROM webhook_deliveries d LEFT JOIN merchants m ON m.merchant_id = d.merchant_id WHERE d.id = ?',
       [id],
     );
     if (row === undefined) return null;
+    const signingSecrets = openSecretsInForce(storedSecrets(row), Date.now());
     return {
       url: row.url,
       body: row.body,
       eventId: row.event_id,
-      signingSecret: row.secret ?? null,
+      signingSecrets,
       merchantId: row.merchant_id,
     };
   }

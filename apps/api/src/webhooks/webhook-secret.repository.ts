@@ -1,18 +1,45 @@
 import { Injectable } from '@nestjs/common';
-import { SerialWriter } from '@tps/database';
-import { MerchantEntity } from '../auth/merchant.entity';
+import { SerialWriter, sqlOf } from '@tps/database';
+import { MerchantEntity, WEBHOOK_SECRET_COLUMN } from '../auth/merchant.entity';
 
 /**
- * The merchant's webhook-signing secret. Written through the shared serial writer, not a
+ * The merchant's webhook-signing secrets. Written through the shared serial writer, not a
  * repository `save`: on SQLite the repository's connection is the one that reads.
  */
 @Injectable()
 export class WebhookSecretRepository {
   constructor(private readonly writer: SerialWriter) {}
 
+  /** Sets the secret (or none) at once: a rotated secret still overlapping stops signing too. */
   async set(merchantId: string, secret: string | null): Promise<void> {
     await this.writer.write((manager) =>
-      manager.update(MerchantEntity, { merchantId }, { webhookSecret: secret }),
+      manager.update(
+        MerchantEntity,
+        { merchantId },
+        { webhookSecret: secret, previousWebhookSecret: null, previousWebhookSecretUntil: null },
+      ),
     );
+  }
+
+  /**
+   * A new secret, the one it replaces signing beside it until `until` (ISO 8601, real time):
+   * moved in one statement, so two rotations at once never lose the secret in force. Resolves the
+   * end of the overlap, or null when there was no secret to keep.
+   */
+  rotate(merchantId: string, secret: string, until: string): Promise<string | null> {
+    return this.writer.write(async (manager) => {
+      const sql = sqlOf(manager);
+      await sql.run(
+        'UPDATE merchants SET previous_webhook_secret = webhook_secret, ' +
+          'previous_webhook_secret_until = CASE WHEN webhook_secret IS NULL THEN NULL ELSE CAST(? AS varchar(32)) END, ' +
+          'webhook_secret = ? WHERE merchant_id = ?',
+        [until, WEBHOOK_SECRET_COLUMN.to(secret) as string, merchantId],
+      );
+      const [row] = await sql.all<{ until: string | null }>(
+        'SELECT previous_webhook_secret_until AS until FROM merchants WHERE merchant_id = ?',
+        [merchantId],
+      );
+      return row?.until ?? null;
+    });
   }
 }

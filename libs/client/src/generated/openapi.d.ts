@@ -1022,15 +1022,35 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Make (or rotate) the whsec_ secret that signs every later webhook attempt
-         * @description A new `whsec_` + base64 of 32 random bytes each call. The secret in force when an attempt starts signs it with the Standard Webhooks headers.
+         * Make (or replace at once) the whsec_ secret that signs every later webhook attempt
+         * @description A new `whsec_` + base64 of 32 random bytes each call; the one it replaces (and any secret still overlapping from a rotation) stops signing at once, as after a leak. The secret in force when an attempt starts signs it with the Standard Webhooks headers. To change secrets without a gap, rotate instead.
          */
         post: operations["WebhookSecretController_rotate"];
         /**
-         * Remove the secret: later webhook attempts go unsigned
+         * Remove the secret (and any rotated one still overlapping): later webhook attempts go unsigned
          * @description Webhooks keep being delivered, without the Standard Webhooks headers.
          */
         delete: operations["WebhookSecretController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the whsec_ secret: the old one keeps signing beside the new one for a while
+         * @description A new secret, as `POST /sandbox/webhook-secret` makes one; until `previous_valid_until` every attempt carries two signatures in `webhook-signature`, space-separated (the new one first), so a receiver verifies with either secret while it changes over. After it, only the new secret signs.
+         */
+        post: operations["WebhookSecretController_rotateWithOverlap"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2266,6 +2286,23 @@ export interface components {
         WebhookSecretAnswer: {
             /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw */
             secret: string;
+        };
+        RotateWebhookSecretDto: {
+            /**
+             * @description how long the replaced secret still signs beside the new one; 0: not at all
+             * @default 86400
+             * @example 3600
+             */
+            overlap_seconds: number;
+        };
+        RotatedWebhookSecretAnswer: {
+            /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw */
+            secret: string;
+            /**
+             * @description until when the replaced secret also signs (ISO 8601, real time); null when there was none, or overlap_seconds was 0
+             * @example 2026-11-27T09:00:00.000Z
+             */
+            previous_valid_until: string | null;
         };
         CreateAccountDto: {
             /** @default 2 */
@@ -13341,6 +13378,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-001`: missing or bad Authorization, unknown merchant or wrong signature
+             *     - `AUTH-002`: `timestamp` missing, not a number, or outside ±300 s of the real clock
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-005`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-006`: a body that is not `application/json` (415)
+             */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-006";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `RATE-001`: too many requests for this merchant; see Retry-After
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "RATE-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-001`: internal error, with no detail
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-002";
+                    };
+                };
+            };
+        };
+    };
+    WebhookSecretController_rotateWithOverlap: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
+                 * @example 1795334400
+                 */
+                timestamp: components["parameters"]["timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretDto"];
+            };
+        };
+        responses: {
+            /** @description the new secret, and when the old one stops signing */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecretAnswer"];
+                };
             };
             /**
              * @description The contract's error body, with one of these codes:

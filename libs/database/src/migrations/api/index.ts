@@ -10,6 +10,9 @@ import { RateLimitCounts1795336100000 } from './1795336100000-rate-limit-counts'
 import { DeliveryLeases1795336200000 } from './1795336200000-delivery-leases';
 import { DestinationSlots1795336210000 } from './1795336210000-destination-slots';
 import { PrintCallbackLeases1795336220000 } from './1795336220000-print-callback-leases';
+import { SealedSecrets1795336500000 } from './1795336500000-sealed-secrets';
+import { WebhookSecretOverlap1795336510000 } from './1795336510000-webhook-secret-overlap';
+import { Retention1795336520000 } from './1795336520000-retention';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -25,4 +28,7 @@ export const API_MIGRATIONS = [
   DeliveryLeases1795336200000,
   DestinationSlots1795336210000,
   PrintCallbackLeases1795336220000,
+  SealedSecrets1795336500000,
+  WebhookSecretOverlap1795336510000,
+  Retention1795336520000,
 ];

@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { destinationRules, validateApiConfig } from './api-config';
+
+describe('HOSTED_MODE (contract, "Hosted mode")', () => {
+  it('is off by default: the sandbox sends anywhere', () => {
+    expect(destinationRules(validateApiConfig({}))).toEqual({ requireHttps: false, allowPrivate: true });
+  });
+
+  it('refuses non-public addresses in the sandbox, plain http still allowed', () => {
+    expect(destinationRules(validateApiConfig({ HOSTED_MODE: 'true' }))).toEqual({
+      requireHttps: false,
+      allowPrivate: false,
+    });
+  });
+
+  it('changes nothing in production, which refuses them already', () => {
+    const production = {
+      PROFILE: 'production',
+      LINK_SECRET: 'a-real-production-secret',
+      SECRETS_KEY: `p1:${'a'.repeat(64)}`,
+    };
+    expect(destinationRules(validateApiConfig({ ...production, HOSTED_MODE: 'true' }))).toEqual({
+      requireHttps: true,
+      allowPrivate: false,
+    });
+  });
+
+  it.each(['yes', '1'])('refuses %s', (value) => {
+    expect(() => validateApiConfig({ HOSTED_MODE: value })).toThrow(/HOSTED_MODE/);
+  });
+});

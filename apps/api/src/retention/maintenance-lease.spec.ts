@@ -1,0 +1,39 @@
+import { SerialWriter } from '@tps/database';
+import { ApiConfig } from '../config/api-config';
+import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
+import { MaintenanceLease } from './maintenance-lease';
+
+// Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
+jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
+
+describe('MaintenanceLease (real SQLite): one replica at a time sweeps', () => {
+  let database: ApiDatabase;
+  let replicaA: MaintenanceLease;
+  let replicaB: MaintenanceLease;
+
+  beforeEach(async () => {
+    database = await openApiDatabase();
+    const writer = new SerialWriter(database.dataSource);
+    replicaA = new MaintenanceLease(Object.assign(new ApiConfig(), { REPLICA_ID: 'a' }), writer);
+    replicaB = new MaintenanceLease(Object.assign(new ApiConfig(), { REPLICA_ID: 'b' }), writer);
+  });
+
+  afterEach(async () => {
+    jest.useRealTimers();
+    await database.close();
+  });
+
+  it('is held by the first to claim it, renewed by it, and taken over only once it lapsed', async () => {
+    jest.useFakeTimers({ now: 1_000_000, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    expect(await replicaA.claim('retention', 60_000)).toBe(true);
+    expect(await replicaB.claim('retention', 60_000)).toBe(false);
+    jest.setSystemTime(1_050_000);
+    expect(await replicaA.claim('retention', 60_000)).toBe(true);
+    jest.setSystemTime(1_100_000);
+    expect(await replicaB.claim('retention', 60_000)).toBe(false);
+    // A stopped renewing at 1,050,000: its lease ends at 1,110,000.
+    jest.setSystemTime(1_110_001);
+    expect(await replicaB.claim('retention', 60_000)).toBe(true);
+    expect(await replicaA.claim('retention', 60_000)).toBe(false);
+  });
+});

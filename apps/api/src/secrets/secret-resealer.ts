@@ -1,0 +1,108 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SerialWriter, secretKeyring, sqlOf } from '@tps/database';
+import { SEALED_MERCHANT_COLUMNS } from '../auth/merchant.entity';
+
+/** Merchants re-sealed per write: each write stays short, so it never holds the write path long. */
+export const RESEAL_BATCH = 50;
+/** The pause between two batches, leaving the write queue to the requests. */
+const RESEAL_PAUSE_MS = 20;
+const SEALED_COLUMNS = Object.keys(SEALED_MERCHANT_COLUMNS) as Array<keyof typeof SEALED_MERCHANT_COLUMNS>;
+
+interface MerchantSecrets {
+  merchant_id: string;
+  secret_key: string;
+  webhook_secret: string | null;
+  previous_webhook_secret: string | null;
+}
+
+/**
+ * At every start, in the background: seals the secrets still in clear (rows written before secrets
+ * were sealed) and re-seals those sealed under another key than the first of SECRETS_KEY (a key
+ * rotation), a small batch per write (contract, "Secrets at rest"). Each value is replaced only if
+ * it is still the one read, so a secret changed meanwhile, or a replica doing the same pass, is
+ * never overwritten. On SQLite the log is then checkpointed and truncated: with secure_delete the
+ * file keeps no old value, and the log must not either.
+ */
+@Injectable()
+export class SecretResealer implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Secrets');
+
+  constructor(
+    private readonly reads: DataSource,
+    private readonly writer: SerialWriter,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.resealAll().catch((error: unknown) => {
+      // A storage failure midway: the next start goes on where this one stopped.
+      this.logger.error(`re-sealing stopped: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** Seals every secret not sealed under the current key. */
+  private async resealAll(): Promise<void> {
+    const keyring = secretKeyring();
+    const prefix = keyring.currentPrefix();
+    let after = '';
+    let replaced = 0;
+    const unopened = new Set<string>();
+    for (;;) {
+      const rows = await sqlOf(this.reads.manager).all<MerchantSecrets>(
+        `SELECT merchant_id, ${SEALED_COLUMNS.join(', ')} FROM merchants WHERE merchant_id > ? AND ` +
+          `(${SEALED_COLUMNS.map((column) => `substr(${column}, 1, ?) <> ?`).join(' OR ')}) ` +
+          'ORDER BY merchant_id LIMIT ?',
+        [after, ...SEALED_COLUMNS.flatMap(() => [prefix.length, prefix]), RESEAL_BATCH],
+      );
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1].merchant_id;
+      const changes: Array<[column: string, merchantId: string, from: string, to: string]> = [];
+      for (const row of rows) {
+        for (const column of SEALED_COLUMNS) {
+          const stored = row[column];
+          if (stored === null || keyring.isCurrent(stored)) continue;
+          try {
+            const purpose = SEALED_MERCHANT_COLUMNS[column];
+            changes.push([
+              column,
+              row.merchant_id,
+              stored,
+              keyring.seal(keyring.open(stored, purpose), purpose),
+            ]);
+          } catch (error) {
+            unopened.add(error instanceof Error ? error.message : String(error));
+          }
+        }
+      }
+      replaced += await this.writer.write(async (manager) => {
+        let count = 0;
+        for (const [column, merchantId, from, to] of changes) {
+          count += await sqlOf(manager).run(
+            `UPDATE merchants SET ${column} = ? WHERE merchant_id = ? AND ${column} = ?`,
+            [to, merchantId, from],
+          );
+        }
+        return count;
+      });
+      if (rows.length < RESEAL_BATCH) break;
+      await sleep(RESEAL_PAUSE_MS);
+    }
+    for (const message of unopened) this.logger.error(`a secret could not be re-sealed: ${message}`);
+    if (replaced > 0) {
+      this.logger.log(`${replaced} secrets sealed under key ${keyring.writeKeyId}`);
+      await this.truncateLog();
+    }
+  }
+
+  /** SQLite: the log's old frames still hold the replaced values until it is truncated. */
+  private async truncateLog(): Promise<void> {
+    if (this.reads.options.type !== 'sqlite') return;
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const [result] = await this.reads.query<Array<{ busy: number }>>('PRAGMA wal_checkpoint(TRUNCATE)');
+      if (result === undefined || Number(result.busy) === 0) return;
+      await sleep(100);
+    }
+    this.logger.warn('the SQLite log could not be truncated: replaced values stay in it until overwritten');
+  }
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { Stack } from '@tps/testing';
+
+const CHARGE = '/terminal/v1/SIM0000002/async/charge';
+
+function charge(url: string) {
+  return {
+    amount: { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 },
+    client_transaction_id: randomUUID(),
+    events_webhook_url: url,
+  };
+}
+
+/**
+ * Hosted mode (contract, "Hosted mode"): a sandbox run for others sends no webhook, callback or
+ * conformance request to a loopback, private, link-local or cloud-metadata address.
+ */
+describe('hosted mode: destinations', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ apiEnv: { HOSTED_MODE: 'true' } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it.each([
+    'http://127.0.0.1:4000/hook',
+    'http://localhost:4000/hook',
+    'http://10.1.2.3/hook',
+    'http://192.168.1.20/hook',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]:4000/hook',
+    'http://[::ffff:127.0.0.1]/hook',
+  ])('refuses the webhook URL %s with PAR-004', async (url) => {
+    const answer = await stack.client().post(CHARGE, charge(url));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ type: 'PARAMETER', code: 'PAR-004', param: 'events_webhook_url' });
+  });
+
+  it('refuses a private print callback and a private conformance receiver', async () => {
+    const print = await stack.client().post('/terminal/v1/SIM0000002/print', {
+      commands: [{ type: 'text', value: 'hello' }],
+      webhookUrl: 'http://127.0.0.1:4000/print',
+    });
+    expect(print.status).toBe(400);
+    expect(print.body).toMatchObject({ code: 'PAR-004', param: 'webhookUrl' });
+    const run = await stack.client().post('/sandbox/conformance-runs', { url: 'http://127.0.0.1:4000/hook' });
+    expect(run.status).toBe(400);
+    expect(run.body).toMatchObject({ code: 'PAR-004', param: 'url' });
+  });
+});
