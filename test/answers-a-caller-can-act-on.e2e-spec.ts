@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { poll, scenarioBody, Stack } from '@tps/testing';
 import { searchPath, type Json } from './payment-helpers';
-import { readOnly, writable } from './postgres-fence';
+import { unwritableApiStorage } from './storage-faults';
 import { describeOnStores } from './stores';
 
 const CHARGE = '/terminal/v1/SIM0000002/sync/charge';
@@ -21,21 +20,6 @@ describeOnStores('answers a caller can act on', (store) => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  /**
-   * The API's storage refuses writes and still answers reads (the card is presented through a
-   * signed route): its SQLite files made immutable, or its database read-only.
-   */
-  async function unwritable(): Promise<{ restore: () => Promise<void> }> {
-    if (store === 'sqlite') {
-      const files = [stack.apiDatabase, `${stack.apiDatabase}-wal`];
-      execFileSync('chattr', ['+i', ...files]);
-      return { restore: async () => void execFileSync('chattr', ['-i', ...files]) };
-    }
-    const database = new URL(await stack.store.url('api')).pathname.slice(1);
-    await readOnly(database);
-    return { restore: () => writable(database) };
-  }
 
   it('a repeat with its keys in another order, other whitespace and number spelling answers the first; another value is TRX-001', async () => {
     const id = randomUUID();
@@ -82,7 +66,7 @@ describeOnStores('answers a caller can act on', (store) => {
       },
       10_000,
     );
-    const storage = await unwritable();
+    const storage = await unwritableApiStorage(stack, 'read-only');
     let answer: Awaited<typeof pending>;
     try {
       await poll(

@@ -8,7 +8,7 @@ import {
   type AnsweredCharge,
   type Json,
 } from './payment-helpers';
-import { cutOff, restore } from './postgres-fence';
+import { cutOff, restore } from './storage-faults';
 
 const TERMINALS = 20;
 const PER_TERMINAL = 15;

@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { poll, Stack, WebhookReceiver, type SignedClient, type StoreKind } from '@tps/testing';
-import { cutOff, restore } from './postgres-fence';
+import { unwritableApiStorage } from './storage-faults';
 import { describeOnStores } from './stores';
 
 type Job = Record<string, any>;
@@ -34,18 +33,6 @@ describeOnStores('a print job whose hand-off answer is lost', (store: StoreKind)
     await receiver?.close();
     await stack?.stop();
   });
-
-  /** The API's storage refuses writes: its SQLite files made immutable, or its database cut off. */
-  async function unwritable(): Promise<{ restore: () => Promise<void> }> {
-    if (store === 'sqlite') {
-      const files = [stack.apiDatabase, `${stack.apiDatabase}-wal`];
-      execFileSync('chattr', ['+i', ...files]);
-      return { restore: async () => void execFileSync('chattr', ['-i', ...files]) };
-    }
-    const database = new URL(await stack.store.url('api')).pathname.slice(1);
-    await cutOff(database);
-    return { restore: () => restore(database) };
-  }
 
   const simulatorPid = (): number => {
     const pid = stack.simulator?.pid;
@@ -172,7 +159,7 @@ describeOnStores('a print job whose hand-off answer is lost', (store: StoreKind)
 
   it('a job that cannot be stored is 503 INT-002 and never reaches the terminal', async () => {
     const reference = `unstored-${randomUUID()}`;
-    const storage = await unwritable();
+    const storage = await unwritableApiStorage(stack, 'cut-off');
     let response;
     try {
       response = await client.post<Job>(FORMS[1][1], {

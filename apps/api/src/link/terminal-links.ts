@@ -2,10 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import {
   DEFAULT_SHARE,
-  FLEET_CHANGE,
-  HOST_REPLY,
   LinkPeer,
   LinkUnavailableError,
+  controlReply,
   terminalReply,
   type ControlRequest,
   type LinkEvent,
@@ -50,19 +49,6 @@ const LOST_REPLY: Record<LinkUnavailableError['reason'], (serial: string) => str
   closed: (serial) => `the link to terminal ${serial} was lost before it answered; the outcome is unknown`,
   unreadable: (serial) => `terminal ${serial} answered what the service cannot read; the outcome is unknown`,
 };
-
-/** The schema a control request's reply must pass. */
-function controlReply(request: ControlRequest) {
-  switch (request.type) {
-    case 'terminal':
-      return terminalReply(request.request);
-    case 'host':
-      return HOST_REPLY;
-    case 'reset':
-    case 'remove':
-      return FLEET_CHANGE;
-  }
-}
 
 export function terminalProfile(terminal: TerminalEntity): TerminalProfile {
   return {
