@@ -270,6 +270,38 @@ describe('listen --forward-to (contract §6.1)', () => {
     }
   });
 
+  it("forwards a print job's callback too, signed with the job's id; the local answer is its recorded outcome", async () => {
+    const reference = `listened-${randomUUID().slice(0, 8)}`;
+    const created = await a.client.POST('/terminal/v1/{terminalSerial}/print', {
+      params: { path: { terminalSerial: a.serial } },
+      body: {
+        commands: [{ type: 'text', value: reference }],
+        webhookUrl: UNREACHABLE,
+        externalReference: reference,
+      },
+    });
+    expect(created.response.status).toBe(200);
+    const printJobId = created.data!.printJobId;
+    const callback = await poll(
+      'the print callback to reach the local receiver',
+      async () => receiverA.verified.find((v) => v.webhookId === printJobId),
+      30_000,
+    );
+    expect(callback.status).toBe('COMPLETED');
+    await listenA.printed(/ COMPLETED {2}\S+ {2}--> 200 \(\d+ ms\)$/);
+    const job = await poll(
+      'the callback outcome recorded',
+      async () => {
+        const read = await a.client.GET('/terminal/v1/{terminalSerial}/print/{printJobId}', {
+          params: { path: { terminalSerial: a.serial, printJobId } },
+        });
+        return read.data?.callback !== undefined ? read.data : undefined;
+      },
+      10_000,
+    );
+    expect(job.callback).toMatchObject({ statusCode: 200 });
+  });
+
   it("retries after the local receiver's 503, as the sandbox retries a URL's", async () => {
     receiverA.unavailable = 1;
     const id = await charge(a);

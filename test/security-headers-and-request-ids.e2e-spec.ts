@@ -185,7 +185,10 @@ describe('security headers (production profile)', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ withoutSimulator: true, apiEnv: { PROFILE: 'production' } });
+    stack = await Stack.start({
+      withoutSimulator: true,
+      apiEnv: { PROFILE: 'production', SECRETS_KEY: `prod-1:${'7'.repeat(64)}` },
+    });
   });
 
   afterAll(async () => {

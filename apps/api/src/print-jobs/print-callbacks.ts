@@ -13,6 +13,8 @@ import {
   type LeasedDispatcher,
 } from '@tps/delivery';
 import { ApiConfig, destinationRules } from '../config/api-config';
+import { ListenForwarder } from '../listen/listen-forwarder';
+import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
 import type { PrintJobEntity } from './print-job.entity';
 import { PrintJobRepository } from './print-job.repository';
@@ -44,6 +46,8 @@ export class PrintCallbacks
     private readonly config: ApiConfig,
     private readonly jobs: PrintJobRepository,
     owner: DeliveryOwner,
+    private readonly presence: ListenerPresence,
+    private readonly listen: ListenForwarder,
   ) {
     this.leases = new DeliveryLeases<PrintJobEntity>({
       store: {
@@ -137,6 +141,14 @@ export class PrintCallbacks
           signingSecrets,
           shutdown: this.shutdown.signal,
           traceparent: sent,
+          // A merchant that listens (contract §6.1) gets its callbacks there, as its webhooks.
+          fetch: this.presence.isListening(job.merchantId)
+            ? this.listen.callbackFetch(
+                job.merchantId,
+                this.config.PRINT_CALLBACK_TIMEOUT_MS,
+                this.shutdown.signal,
+              )
+            : undefined,
         }),
     );
     this.logger.log(

@@ -17,9 +17,6 @@ import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryOwner } from './delivery-owner';
 import { DeliveryRepository } from './delivery.repository';
 
-/** The time a listener's answer may take beyond the receiver's own timeout: two trips over the internet. */
-const LISTEN_MARGIN_MS = 5000;
-
 /** How often a process looks for deliveries no process holds (given back, or a dead one's). */
 const CLAIM_EVERY_MS = 1000;
 
@@ -63,7 +60,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       store,
       // Each attempt continues the trace of the operation that called for it (contract, "Traces");
       // a merchant that listens (contract §6.1) gets its attempts there, its listener's answer
-      // being the outcome; the margin covers the trip to the listener and back.
+      // being the outcome.
       send: (post, shutdown, merchantId) =>
         Tracing.get().aroundCall(
           'webhook attempt',
@@ -72,7 +69,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
             const traced =
               traceparent === undefined ? post : { ...post, headers: { ...post.headers, traceparent } };
             return presence.isListening(merchantId)
-              ? listen.send(merchantId, traced, config.WEBHOOK_TIMEOUT_MS + LISTEN_MARGIN_MS, shutdown)
+              ? listen.send(merchantId, traced, config.WEBHOOK_TIMEOUT_MS, shutdown)
               : postWebhook(traced, {
                   timeoutMs: config.WEBHOOK_TIMEOUT_MS,
                   shutdown,

@@ -24,6 +24,6 @@ import { WebhookSecretRepository } from './webhook-secret.repository';
     ListenerPresence,
     ListenForwarder,
   ],
-  exports: [DeliveryOwner, DeliveryRepository, WebhookSecretRepository],
+  exports: [DeliveryOwner, DeliveryRepository, WebhookSecretRepository, ListenerPresence, ListenForwarder],
 })
 export class WebhooksModule {}
