@@ -46,7 +46,14 @@ const apps = new Map<string, ChildProcess>();
 for (const [n, port] of replicaPorts.entries()) {
   apps.set(
     `api-${n + 1}`,
-    runApp(`api-${n + 1}`, 'apps/api/src/main.js', { PORT: String(port), DATABASE_URL: databaseUrl }),
+    // Every replica knows how the fleet is split, so that each share's simulator gets its terminals,
+    // and keeps its name across restarts, so that it takes its own delivery leases back at once.
+    runApp(`api-${n + 1}`, 'apps/api/src/main.js', {
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      FLEET_SHARES: String(shards),
+      REPLICA_ID: `api-${n + 1}`,
+    }),
   );
 }
 for (let n = 0; n < shards; n++) {

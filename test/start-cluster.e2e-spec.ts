@@ -81,7 +81,12 @@ describe('npm run start:cluster', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
-    expect(output.match(/\[api-\d\] .*SIGTERM: draining/g)).toHaveLength(2);
+    // Each replica said, in a JSON line of its own, that it drained.
+    const draining = output
+      .split('\n')
+      .filter((line) => line.startsWith('{') && line.includes('SIGTERM: draining'))
+      .map((line) => (JSON.parse(line) as { replica?: string }).replica);
+    expect(draining.sort()).toEqual(['api-1', 'api-2']);
     const runs = await store.rows<{ runs: number }>('api', 'SELECT COUNT(*) AS runs FROM migrations');
     expect(runs[0].runs).toBeGreaterThan(0);
   }, 150_000);

@@ -7,4 +7,5 @@ export * from './transaction-outcome';
 export * from './print-order';
 export * from './operation-reply';
 export * from './share';
+export * from './fleet-split';
 export { MessageCheck, type CheckResult, type Refusal } from './schema/message-check';

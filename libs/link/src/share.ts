@@ -22,6 +22,8 @@ export const INSTANCE_ID_PATTERN = /^[A-Za-z0-9-]{1,36}$/;
 export const SHARE_HELD_CLOSE_CODE = 4009;
 /** Close code of an uplink whose instance or epoch no longer holds its share. */
 export const NOT_HOLDER_CLOSE_CODE = 4010;
+/** Close code of a control link for a share that is not one of those the fleet is split over. */
+export const UNKNOWN_SHARE_CLOSE_CODE = 4011;
 
 /** A WebSocket close reason may hold 123 bytes (RFC 6455 §5.5); ours are ASCII. */
 const CLOSE_REASON_MAX = 123;

@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
-import {
-  FLEET_CHANGE,
-  LinkUnavailableError,
-  type ControlRequest,
-  type FleetChange,
-  type LinkPeer,
-} from '@tps/link';
+import { DEFAULT_SHARE, type ControlRequest, type FleetChange } from '@tps/link';
 import { DEMO_MERCHANTS } from '../auth/demo-credentials';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantClock, type ClockReading } from '../clock/merchant-clock';
@@ -46,10 +40,12 @@ const LINK_UP_WAIT_MS = 5000;
 /** Ids and serials are random: a collision is rare, several in a row mean something else is wrong. */
 const CREATE_ATTEMPTS = 5;
 
-function simulatorNotLinked(): ContractError {
+function simulatorNotLinked(share: string): ContractError {
+  const which =
+    share === DEFAULT_SHARE ? 'the terminal simulator' : `the terminal simulator of share ${share}`;
   return new ContractError(
     'TER-001',
-    'the terminal simulator is not linked to the service yet; wait until GET /ready answers 200',
+    `${which} is not linked to the service yet; wait until GET /ready answers 200`,
   );
 }
 
@@ -68,12 +64,12 @@ export class SandboxAccounts {
 
   /** Makes the account and answers once every terminal is hosted and linked. */
   async create(body: CreateAccountDto): Promise<CreatedAccount> {
-    if (this.links.controlPeer === undefined) throw simulatorNotLinked();
     const pace = body.pace ?? 'instant';
     const count = body.terminals ?? 2;
     for (let attempt = 1; ; attempt++) {
       const merchantId = newMerchantId();
       const fleet = newSerials(count).map((serial) => newTerminal(serial, merchantId, pace, 'front-desk'));
+      await this.requireLinked(fleet.map((terminal) => terminal.serialNumber));
       const merchant = Object.assign(new MerchantEntity(), {
         merchantId,
         secretKey: newSecretKey(),
@@ -104,14 +100,15 @@ export class SandboxAccounts {
    * both sides; its clock is back to real time.
    */
   async reset(merchant: MerchantEntity): Promise<ResetAnswer> {
-    const control = this.links.controlPeer;
-    if (control === undefined) throw simulatorNotLinked();
     const serials = (await this.accounts.fleetOf(merchant.merchantId)).map((t) => t.serialNumber);
+    await this.requireLinked(serials);
     await this.fleetSync.holding(serials, async () => {
       const fleet = await this.accounts.restoreFleet(merchant.merchantId);
       // Cut here first, so that the answer waits for the new uplinks, not the old ones closing.
       for (const terminal of fleet) this.links.cutUplink(terminal.serialNumber);
-      await this.changeFleet(control, { type: 'reset', terminals: fleet.map(terminalProfile) });
+      for (const [share, terminals] of this.byShare(fleet.map(terminalProfile), (t) => t.serialNumber)) {
+        await this.changeFleet(share, terminals[0].serialNumber, { type: 'reset', terminals });
+      }
       // After the terminals' stores: an event they had queued can no longer arrive once this is done.
       await this.accounts.eraseActivity(merchant.merchantId);
       await Promise.all(fleet.map((terminal) => this.links.waitUp(terminal.serialNumber, LINK_UP_WAIT_MS)));
@@ -132,17 +129,40 @@ export class SandboxAccounts {
     await this.fleetSync.holding(serials, async () => {
       await this.accounts.remove(merchant.merchantId);
       for (const serial of serials) this.links.cutUplink(serial);
-      // Without the simulator, the fleet it gets when it links again no longer lists these terminals.
-      const control = this.links.controlPeer;
-      if (control !== undefined) await this.changeFleet(control, { type: 'remove', serials });
+      for (const [share, removed] of this.byShare(serials, (serial) => serial)) {
+        // Without its simulator, the fleet it gets when it links again no longer lists these terminals.
+        if (await this.links.controlLinked(share)) {
+          await this.changeFleet(share, removed[0], { type: 'remove', serials: removed });
+        }
+      }
     });
   }
 
-  private async changeFleet(control: LinkPeer, request: ControlRequest): Promise<FleetChange> {
+  /** Every share these terminals belong to has its simulator linked to some replica. */
+  private async requireLinked(serials: string[]): Promise<void> {
+    for (const share of this.byShare(serials, (serial) => serial).keys()) {
+      if (!(await this.links.controlLinked(share))) throw simulatorNotLinked(share);
+    }
+  }
+
+  /** Terminals grouped by their fleet share: a fleet change goes to each share's simulator. */
+  private byShare<T>(items: T[], serialOf: (item: T) => string): Map<string, T[]> {
+    const groups = new Map<string, T[]>();
+    for (const item of items) {
+      const share = this.links.shareOf(serialOf(item));
+      groups.set(share, [...(groups.get(share) ?? []), item]);
+    }
+    return groups;
+  }
+
+  /** Over the share's control link, on whichever replica holds it (`serial`: one of the share's terminals). */
+  private async changeFleet(share: string, serial: string, request: ControlRequest): Promise<FleetChange> {
     try {
-      return await control.request(request, HOST_TIMEOUT_MS, FLEET_CHANGE);
+      return (await this.links.control(serial, request, HOST_TIMEOUT_MS)) as FleetChange;
     } catch (error) {
-      if (error instanceof LinkUnavailableError) throw simulatorNotLinked();
+      if (error instanceof ContractError && (error.code === 'TER-001' || error.code === 'TER-002')) {
+        throw simulatorNotLinked(share);
+      }
       throw error;
     }
   }

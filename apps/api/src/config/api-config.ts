@@ -170,6 +170,17 @@ export class ApiConfig {
   FLEET_SYNC_INTERVAL_MS = 1000;
 
   /**
+   * How many simulator shares the fleet is split over (docs/contract.md, "Links between the
+   * apps"): 1 is the one share `fleet`; N > 1 is `shard-1` to `shard-N`, a terminal's by its serial.
+   * Every replica of a cluster must be given the same number.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  FLEET_SHARES = 1;
+
+  /**
    * How often the service pings each simulator's control link. A holder that answers none for
    * three intervals is gone: its link is closed and its fleet share may be taken over.
    */

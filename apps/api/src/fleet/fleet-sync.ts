@@ -8,7 +8,8 @@ const HOST_TIMEOUT_MS = 5000;
 const REHOST_AFTER_MS = 5000;
 
 /**
- * Keeps the simulator hosting every terminal the database lists: one added by the merchant CLI
+ * Keeps each share's simulator hosting every terminal of its share the database lists, from the
+ * replica that holds the share's control link: one added by the merchant CLI
  * (which writes the database directly, while the service runs) links up within a tick, and one
  * whose hosting was lost is asked for again. Offline terminals are left as the sandbox set them.
  */
@@ -50,14 +51,17 @@ export class FleetSync implements OnApplicationBootstrap, OnApplicationShutdown 
     }
   }
 
-  /** One pass: asks the simulator to host each terminal that should be linked and is not. */
+  /** One pass: asks the simulators linked here to host each terminal of theirs that should be linked and is not. */
   async sync(): Promise<void> {
-    if (this.syncing || this.links.controlPeer === undefined) return;
+    if (this.syncing || !this.links.anyControlHere) return;
     this.syncing = true;
     try {
       const now = Date.now();
       const down = (await this.terminals.listAll()).filter(
-        (terminal) => !terminal.offline && this.links.state(terminal) === 'down',
+        (terminal) =>
+          !terminal.offline &&
+          this.links.state(terminal) === 'down' &&
+          this.links.controlPeerOf(this.links.shareOf(terminal.serialNumber)) !== undefined,
       );
       const listed = new Set(down.map((terminal) => terminal.serialNumber));
       for (const serial of this.askedAt.keys()) if (!listed.has(serial)) this.askedAt.delete(serial);

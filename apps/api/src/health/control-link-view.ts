@@ -11,6 +11,18 @@ export interface ControlLinkView {
   refused: Array<{ instance: string; at: string }>;
 }
 
+/**
+ * The share whose control link /health and /ready show when the fleet is split: one a simulator
+ * was refused for or that flaps, else one with no holder, else the first (docs/contract.md §14).
+ */
+export function shareToShow(statuses: ShareStatus[]): ShareStatus {
+  return (
+    statuses.find((status) => status.refusedInWindow > 0 || status.flapping) ??
+    statuses.find((status) => status.holder === null) ??
+    statuses[0]
+  );
+}
+
 export function controlLinkView(status: ShareStatus): ControlLinkView {
   const { holder } = status;
   return {

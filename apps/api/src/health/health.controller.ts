@@ -13,8 +13,8 @@ import { SerialWriter } from '@tps/database';
 import { PublicRoute } from '../auth/public-route.decorator';
 import { RequestDrain } from '../drain/request-drain';
 import { ShareRegistry } from '../link/share-registry';
-import { FLEET_SHARE, TerminalLinks } from '../link/terminal-links';
-import { ControlLinkDoc, controlLinkView, type ControlLinkView } from './control-link-view';
+import { TerminalLinks } from '../link/terminal-links';
+import { ControlLinkDoc, controlLinkView, shareToShow, type ControlLinkView } from './control-link-view';
 
 export interface ApiHealth {
   status: 'up' | 'down';
@@ -68,8 +68,9 @@ export class HealthController {
       status,
       database,
       linked_terminals: this.links.linkedCount(),
-      simulator: this.links.controlPeer === undefined ? 'disconnected' : 'connected',
-      control_link: controlLinkView(this.shares.status(FLEET_SHARE)),
+      // Connected: every share's simulator is linked to this replica.
+      simulator: this.links.allControlsHere ? 'connected' : 'disconnected',
+      control_link: controlLinkView(shareToShow(this.links.shares.map((share) => this.shares.status(share)))),
     };
   }
 }

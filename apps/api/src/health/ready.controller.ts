@@ -10,10 +10,10 @@ import {
 } from '@nestjs/swagger';
 import { PublicRoute } from '../auth/public-route.decorator';
 import { ShareRegistry } from '../link/share-registry';
-import { FLEET_SHARE, TerminalLinks } from '../link/terminal-links';
+import { TerminalLinks } from '../link/terminal-links';
 import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';
 import { TerminalRepository } from '../terminals/terminal.repository';
-import { ControlLinkDoc, controlLinkView, type ControlLinkView } from './control-link-view';
+import { ControlLinkDoc, controlLinkView, shareToShow, type ControlLinkView } from './control-link-view';
 
 export type Readiness = ({ ready: true } | { ready: false; waiting_for: string[] }) & {
   control_link?: ControlLinkView;
@@ -24,14 +24,14 @@ class ReadinessDoc {
   @ApiPropertyOptional({
     type: [String],
     description:
-      'when not ready: `database`, `simulator`, `control link flapping`, `terminal <serial>`, `N more terminals`',
+      'when not ready: `database`, `simulator`, `control link flapping`, `terminal <serial>`, `N more terminals`; with the fleet split over shares, `simulator <share>` and `control link flapping <share>`',
     example: ['simulator', 'terminal SIM0000002'],
   })
   waiting_for?: string[];
   @ApiPropertyOptional({
     type: ControlLinkDoc,
     description:
-      'present when a simulator was refused for the fleet share in the last minute, or its link is flapping',
+      'present when a simulator was refused for a fleet share in the last minute, or its link is flapping',
   })
   control_link?: ControlLinkDoc;
 }
@@ -63,8 +63,10 @@ export class ReadyController {
   @ApiOkResponse({ type: ReadinessDoc, description: 'ready: `{ ready: true }`' })
   @ApiServiceUnavailableResponse({ type: ReadinessDoc, description: 'not ready yet, with what it waits for' })
   async ready(@Res({ passthrough: true }) response: Response): Promise<Readiness> {
-    const share = this.shares.status(FLEET_SHARE);
-    const waiting = await this.waitingFor(share.flapping);
+    const statuses = this.links.shares.map((share) => this.shares.status(share));
+    const share = shareToShow(statuses);
+    const flapping = statuses.filter((status) => status.flapping).map((status) => status.share);
+    const waiting = await this.waitingFor(new Set(flapping));
     // A refused or flapping control link is shown; a quiet one adds nothing to the answer.
     const shown = share.refusedInWindow > 0 || share.flapping ? { control_link: controlLinkView(share) } : {};
     if (waiting.length === 0) return { ready: true, ...shown };
@@ -72,19 +74,27 @@ export class ReadyController {
     return { ready: false, waiting_for: waiting, ...shown };
   }
 
-  private async waitingFor(flapping: boolean): Promise<string[]> {
+  private async waitingFor(flapping: Set<string>): Promise<string[]> {
     const fleet = await this.terminals.listAll().catch(() => undefined);
+    const shares = this.links.shares;
     // Several replicas: a link held by any live one serves (contract, scale-out).
-    const anywhere = await this.routing.linkedAnywhere(FLEET_SHARE).catch(() => null);
-    if (fleet === undefined || anywhere === null) return ['database'];
+    const linked = await Promise.all(shares.map((share) => this.routing.linkedAnywhere(share))).catch(
+      () => null,
+    );
+    if (fleet === undefined || linked === null) return ['database'];
     const waiting: string[] = [];
-    const controlLinked = anywhere?.control ?? this.links.controlPeer !== undefined;
-    if (!controlLinked) waiting.push('simulator');
-    // Local-form requests and sandbox controls ride that link: while it keeps dropping they fail.
-    else if (flapping) waiting.push('control link flapping');
-    const linked = (serial: string): boolean => anywhere?.uplinks.has(serial) ?? false;
+    // One share is named as before; a split fleet names the share that waits.
+    const named = (what: string, share: string): string => (shares.length === 1 ? what : `${what} ${share}`);
+    for (const [index, share] of shares.entries()) {
+      const controlLinked = linked[index]?.control ?? this.links.controlPeerOf(share) !== undefined;
+      if (!controlLinked) waiting.push(named('simulator', share));
+      // Local-form requests and sandbox controls ride that link: while it keeps dropping they fail.
+      else if (flapping.has(share)) waiting.push(named('control link flapping', share));
+    }
+    const anywhere = linked[0];
+    const uplinked = (serial: string): boolean => anywhere?.uplinks.has(serial) ?? false;
     const down = fleet.filter(
-      (terminal) => this.links.state(terminal) === 'down' && !linked(terminal.serialNumber),
+      (terminal) => this.links.state(terminal) === 'down' && !uplinked(terminal.serialNumber),
     );
     for (const terminal of down.slice(0, NAMED_TERMINALS)) waiting.push(`terminal ${terminal.serialNumber}`);
     if (down.length > NAMED_TERMINALS) waiting.push(`${down.length - NAMED_TERMINALS} more terminals`);

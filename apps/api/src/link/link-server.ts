@@ -20,6 +20,7 @@ import {
   SERVICE_UPLINK_SIDE,
   SHARE_HELD_CLOSE_CODE,
   SHARE_ID_PATTERN,
+  UNKNOWN_SHARE_CLOSE_CODE,
   UPLINK_PATH,
   closeReason,
   type EventsReceipt,
@@ -32,7 +33,7 @@ import { TerminalRepository } from '../terminals/terminal.repository';
 import { EventIngest } from '../transactions/event-ingest';
 import type { TerminalIdentity } from '../transactions/transaction.repository';
 import { ShareRegistry, type ShareGrant } from './share-registry';
-import { FLEET_SHARE, TerminalLinks, terminalProfile, type UplinkOwner } from './terminal-links';
+import { TerminalLinks, terminalProfile, type UplinkOwner } from './terminal-links';
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -135,20 +136,23 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
    * An uplink is taken only from the instance that holds the terminal's share, under its current
    * epoch; what a stale one sends is refused and its link closed, so it cannot displace the holder's.
    */
-  private holdsTerminal(owner: UplinkOwner): boolean {
-    return owner.share === FLEET_SHARE && this.shares.holds(owner.share, owner.instance, owner.epoch);
+  private holdsTerminal(serial: string, owner: UplinkOwner): boolean {
+    return (
+      owner.share === this.links.shareOf(serial) &&
+      this.shares.holds(owner.share, owner.instance, owner.epoch)
+    );
   }
 
-  private notHolder(owner: UplinkOwner): string {
+  private notHolder(serial: string, owner: UplinkOwner): string {
     return closeReason(
-      `instance ${owner.instance} does not hold share ${FLEET_SHARE} under epoch ${owner.epoch} (it linked for ${owner.share})`,
+      `instance ${owner.instance} does not hold share ${this.links.shareOf(serial)} under epoch ${owner.epoch} (it linked for ${owner.share})`,
     );
   }
 
   private acceptUplink(terminal: TerminalIdentity, ws: WebSocket, owner: UplinkOwner): void {
     const serial = terminal.serialNumber;
-    if (!this.holdsTerminal(owner)) {
-      ws.close(NOT_HOLDER_CLOSE_CODE, this.notHolder(owner));
+    if (!this.holdsTerminal(serial, owner)) {
+      ws.close(NOT_HOLDER_CLOSE_CODE, this.notHolder(serial, owner));
       return;
     }
     const peer: LinkPeer = new LinkPeer(
@@ -171,9 +175,9 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     request: UplinkRequest,
   ): Promise<unknown> {
     const serial = terminal.serialNumber;
-    if (!this.holdsTerminal(owner)) {
+    if (!this.holdsTerminal(serial, owner)) {
       // A stale instance: nothing it sends is taken, and it keeps what it sent to offer it again.
-      const reason = this.notHolder(owner);
+      const reason = this.notHolder(serial, owner);
       peer.close(NOT_HOLDER_CLOSE_CODE, reason);
       throw new ContractError('TER-001', reason);
     }
@@ -197,6 +201,13 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
    * close reason naming the holder, so that a second process cannot take over a running fleet.
    */
   private async acceptControl(ws: WebSocket, share: string, instance: string): Promise<void> {
+    const shares = this.links.shares;
+    if (!shares.includes(share)) {
+      const reason = closeReason(`share ${share} is not one of this fleet's shares (${shares.join(', ')})`);
+      this.logger.warn(`refused a control link for share ${share} from instance ${instance}: ${reason}`);
+      ws.close(UNKNOWN_SHARE_CLOSE_CODE, reason);
+      return;
+    }
     const claim = this.shares.claim(share, instance);
     if (!claim.granted) {
       const { holder } = claim;
@@ -228,7 +239,10 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     this.logger.log(`share ${share} linked to instance ${instance}, epoch ${grant.epoch}`);
     const notice: ShareNotice = { type: 'share', share, instance, epoch: grant.epoch };
     peer.notify(notice);
-    const fleet = share === FLEET_SHARE ? await this.terminals.listAll() : [];
+    // Only the terminals of its share: the other shares' simulators host the rest.
+    const fleet = (await this.terminals.listAll()).filter(
+      (terminal) => this.links.shareOf(terminal.serialNumber) === share,
+    );
     peer.notify({ type: 'fleet', terminals: fleet.map(terminalProfile) });
   }
 

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import {
-  DEFAULT_SHARE,
+  fleetShares,
+  shareOfTerminal,
   LinkPeer,
   LinkUnavailableError,
   controlReply,
@@ -12,17 +13,12 @@ import {
   type TerminalRequest,
   type UplinkNotice,
 } from '@tps/link';
+import { ApiConfig } from '../config/api-config';
 import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';
 import type { LinkKind } from '../routing/routing-ports';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import type { RequestForm } from '../terminals/request-form';
 import type { ShareGrant } from './share-registry';
-
-/**
- * The share that holds the whole fleet: every terminal belongs to it until the fleet is spread
- * over several (docs/contract.md, "One simulator per fleet share").
- */
-export const FLEET_SHARE = DEFAULT_SHARE;
 
 /** Who opened an uplink: the simulator instance, and the share and epoch it held then. */
 export interface UplinkOwner {
@@ -76,7 +72,20 @@ export class TerminalLinks {
   /** One control link per share, the holder's. */
   private readonly controls = new Map<string, ControlLink>();
 
-  constructor(@Inject(LINK_ROUTING) private readonly routing: LinkRouting) {}
+  constructor(
+    @Inject(LINK_ROUTING) private readonly routing: LinkRouting,
+    private readonly config: ApiConfig,
+  ) {}
+
+  /** The shares the fleet is split over (docs/contract.md, "Links between the apps"). */
+  get shares(): string[] {
+    return fleetShares(this.config.FLEET_SHARES);
+  }
+
+  /** The share a terminal belongs to: the control link of that share hosts it. */
+  shareOf(serial: string): string {
+    return shareOfTerminal(serial, this.config.FLEET_SHARES);
+  }
 
   attachUplink(serial: string, peer: LinkPeer, owner: UplinkOwner): void {
     const previous = this.uplinks.get(serial);
@@ -152,10 +161,26 @@ export class TerminalLinks {
     for (const control of this.controls.values()) control.peer.ping();
   }
 
-  /** The control link of the share that holds the fleet, while it is open. */
-  get controlPeer(): LinkPeer | undefined {
-    const peer = this.controls.get(FLEET_SHARE)?.peer;
+  /** The control link of a share, while it is open on this replica. */
+  controlPeerOf(share: string): LinkPeer | undefined {
+    const peer = this.controls.get(share)?.peer;
     return peer?.isOpen ? peer : undefined;
+  }
+
+  /** Whether this replica holds an open control link for every share of the fleet. */
+  get allControlsHere(): boolean {
+    return this.shares.every((share) => this.controlPeerOf(share) !== undefined);
+  }
+
+  /** Whether some live replica (this one or another) holds the share's control link. */
+  async controlLinked(share: string): Promise<boolean> {
+    if (this.controlPeerOf(share) !== undefined) return true;
+    return (await this.routing.linkedAnywhere(share))?.control ?? false;
+  }
+
+  /** Whether this replica holds an open control link for some share of the fleet. */
+  get anyControlHere(): boolean {
+    return this.shares.some((share) => this.controlPeerOf(share) !== undefined);
   }
 
   linkedCount(): number {
@@ -187,18 +212,26 @@ export class TerminalLinks {
       return routed.reply as T;
     }
     const local: ControlRequest = { type: 'terminal', serial, request };
-    if (this.holds('control', serial))
-      return this.sendHere('control', serial, local, timeoutMs) as Promise<T>;
-    const routed = await this.routing.route('control', FLEET_SHARE, serial, local, timeoutMs);
+    return (await this.control(serial, local, timeoutMs)) as T;
+  }
+
+  /**
+   * Sends a control request over the control link of the terminal's share, on whichever replica
+   * holds it; TER-001 when none does. The reply has passed the schema of the request's kind.
+   */
+  async control(serial: string, request: ControlRequest, timeoutMs: number): Promise<unknown> {
+    if (this.holds('control', serial)) return this.sendHere('control', serial, request, timeoutMs);
+    const routed = await this.routing.route('control', this.shareOf(serial), serial, request, timeoutMs);
     if (routed === undefined) {
       throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
     }
-    return routed.reply as T;
+    return routed.reply;
   }
 
   /** Whether this replica holds the link a request for `serial` travels on. */
   private holds(link: LinkKind, serial: string): boolean {
-    const peer = link === 'uplink' ? this.uplinks.get(serial)?.peer : this.controlPeer;
+    const peer =
+      link === 'uplink' ? this.uplinks.get(serial)?.peer : this.controlPeerOf(this.shareOf(serial));
     return peer?.isOpen ?? false;
   }
 
@@ -214,7 +247,7 @@ export class TerminalLinks {
       const sent = request as TerminalRequest;
       return this.guard(uplink.request(sent, timeoutMs, terminalReply(sent)), serial);
     }
-    const control = this.controlPeer;
+    const control = this.controlPeerOf(this.shareOf(serial));
     if (control === undefined) {
       throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
     }
@@ -238,12 +271,12 @@ export class TerminalLinks {
     this.uplinks.get(terminal.serialNumber)?.peer.notify(notice);
   }
 
-  /** Tells the simulator about a terminal it should host, or about changed settings. */
+  /** Tells the simulator of the terminal's share about a terminal it should host, or about changed settings. */
   async host(terminal: TerminalEntity, timeoutMs: number): Promise<void> {
     const serial = terminal.serialNumber;
     const request: ControlRequest = { type: 'host', terminal: terminalProfile(terminal) };
     if (this.holds('control', serial)) await this.sendHere('control', serial, request, timeoutMs);
-    else await this.routing.route('control', FLEET_SHARE, serial, request, timeoutMs);
+    else await this.routing.route('control', this.shareOf(serial), serial, request, timeoutMs);
   }
 
   private async guard<T>(reply: Promise<T>, serial: string): Promise<T> {

@@ -9,6 +9,7 @@ import {
   LinkPeer,
   SHARE_HELD_CLOSE_CODE,
   SIMULATOR_CONTROL_SIDE,
+  UNKNOWN_SHARE_CLOSE_CODE,
   type ControlNotice,
   type FleetChange,
   type ControlRequest,
@@ -18,6 +19,8 @@ import { Fleet } from '../fleet/fleet';
 import { ShareMembership } from './share-membership';
 
 const RECONNECT_MAX_MS = 1000;
+/** Close codes of a refused control link: held by another process, or a share the fleet has not. */
+const REFUSED_CODES = new Set([SHARE_HELD_CLOSE_CODE, UNKNOWN_SHARE_CLOSE_CODE]);
 
 /**
  * The simulator's link to the service that stands for the terminals' local network (Local-form
@@ -72,13 +75,14 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
       },
     });
     socket.once('close', (code: number, reason: Buffer) => {
-      if (code === SHARE_HELD_CLOSE_CODE) this.onRefused(reason.toString('utf8'));
+      const refused = REFUSED_CODES.has(code);
+      if (refused) this.onRefused(reason.toString('utf8'));
       else this.membership.lost();
       if (this.stopped) return;
       this.replica = (this.replica + 1) % this.apiUrls.length;
-      const wait = code === SHARE_HELD_CLOSE_CODE ? this.refusedRetryMs : this.retryMs;
+      const wait = refused ? this.refusedRetryMs : this.retryMs;
       this.retryTimer = setTimeout(() => this.connect(), wait);
-      if (code === SHARE_HELD_CLOSE_CODE) {
+      if (refused) {
         this.refusedRetryMs = Math.min(this.config.SHARE_RETRY_MAX_MS, this.refusedRetryMs * 2);
       } else {
         this.retryMs = Math.min(RECONNECT_MAX_MS, this.retryMs * 2);
@@ -118,7 +122,7 @@ export class ControlLink implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  /** Another process holds this share: say so, and what to do, then ask again later. */
+  /** Another process holds this share, or the fleet has no such share: say so, and what to do, then ask again later. */
   private onRefused(reason: string): void {
     this.membership.refused(reason);
     this.logger.error(

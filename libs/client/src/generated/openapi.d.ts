@@ -1426,14 +1426,14 @@ export interface components {
             /** @description whether a request sent now can be served */
             ready: boolean;
             /**
-             * @description when not ready: `database`, `simulator`, `control link flapping`, `terminal <serial>`, `N more terminals`
+             * @description when not ready: `database`, `simulator`, `control link flapping`, `terminal <serial>`, `N more terminals`; with the fleet split over shares, `simulator <share>` and `control link flapping <share>`
              * @example [
              *       "simulator",
              *       "terminal SIM0000002"
              *     ]
              */
             waiting_for?: string[];
-            /** @description present when a simulator was refused for the fleet share in the last minute, or its link is flapping */
+            /** @description present when a simulator was refused for a fleet share in the last minute, or its link is flapping */
             control_link?: components["schemas"]["ControlLinkDoc"];
         };
         ExtraTaxesDto: {
@@ -14954,10 +14954,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
