@@ -1,5 +1,10 @@
 import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
-import { isStorageFailure, isUniqueViolation, isWriteConflict } from './storage-failure';
+import {
+  ConcurrentWriteError,
+  isStorageFailure,
+  isUniqueViolation,
+  isWriteConflict,
+} from './storage-failure';
 
 /** An error as node-postgres makes it: a SQLSTATE in `code`. */
 function postgresError(code: string, message = 'postgres said no'): Error {
@@ -69,5 +74,10 @@ describe('isStorageFailure on SQLite', () => {
   it('keeps its codes: a full disk fails the storage, a constraint the write', () => {
     expect(isStorageFailure(postgresError('SQLITE_FULL'))).toBe(true);
     expect(isStorageFailure(postgresError('SQLITE_CONSTRAINT'))).toBe(false);
+  });
+
+  it('a write that found its rows stored meanwhile by another is a conflict: it runs again', () => {
+    expect(isWriteConflict(new ConcurrentWriteError(postgresError('23505')))).toBe(true);
+    expect(isWriteConflict(postgresError('23505'))).toBe(false);
   });
 });

@@ -71,10 +71,23 @@ function messageOf(error: unknown): string {
 }
 
 /**
+ * A write whose decision another write made stale before it committed: one that stored the same
+ * rows meanwhile (in another write lane or process), found by a unique key. Thrown by the write
+ * itself, so that it runs again and decides from what is stored now.
+ */
+export class ConcurrentWriteError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('another write stored the same rows meanwhile; the write runs again');
+  }
+}
+
+/**
  * A write that lost to another one at the same time on PostgreSQL (a serialization failure, a
- * deadlock): nothing of it is stored, and the same write may simply run again.
+ * deadlock, or a ConcurrentWriteError): nothing of it is stored, and the same write may simply
+ * run again.
  */
 export function isWriteConflict(error: unknown): boolean {
+  if (error instanceof ConcurrentWriteError) return true;
   const code = codeOf(error);
   return code === '40001' || code === '40P01';
 }

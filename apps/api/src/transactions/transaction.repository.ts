@@ -3,7 +3,15 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
 import { decideEventRun, isFollowUp, type EventRunReads, type FollowUpReads } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
-import { EntityTable, SerialWriter, storageRead, isUniqueViolation, sqlOf, type Sql } from '@tps/database';
+import {
+  ConcurrentWriteError,
+  EntityTable,
+  SerialWriter,
+  storageRead,
+  isUniqueViolation,
+  sqlOf,
+  type Sql,
+} from '@tps/database';
 import type { LinkEvent } from '@tps/link';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
@@ -230,18 +238,20 @@ export class TransactionRepository {
       );
       // Given a row that has moved on, an event may seem not to follow: read it, and decide again.
       if (recorded !== undefined && decision.refusal !== undefined) throw new RecordMovedOnError(recorded.id);
-      if (decision.inserts.length > 0) await this.table.insert(sql, decision.inserts);
-      // A follow-up changes the transaction it acted on before it shows its own end.
-      for (const { record, changes } of decision.targetUpdates) {
-        await this.table.update(sql, { id: record.id }, changes);
-      }
       try {
+        if (decision.inserts.length > 0) await this.table.insert(sql, decision.inserts);
+        // A follow-up changes the transaction it acted on before it shows its own end.
+        for (const { record, changes } of decision.targetUpdates) {
+          await this.table.update(sql, { id: record.id }, changes);
+        }
         await this.eventTable.insert(sql, decision.events);
       } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
         // Given a row that has moved on, an event stored already seems new: its key refuses it.
-        throw recorded !== undefined && isUniqueViolation(error)
-          ? new RecordMovedOnError(recorded.id)
-          : error;
+        if (recorded !== undefined) throw new RecordMovedOnError(recorded.id);
+        // The same transaction or events stored meanwhile by a write of another lane or process:
+        // decide again from what is stored now.
+        throw new ConcurrentWriteError(error);
       }
       const deliveriesBefore = new Map(decision.updates.map(({ record }) => [record, record.deliveryCount]));
       const alongside = alongsideIn(manager);
