@@ -280,7 +280,7 @@ describe('listen --forward-to (contract §6.1)', () => {
         externalReference: reference,
       },
     });
-    expect(created.response.status).toBe(200);
+    expect(created.response.status).toBe(202);
     const printJobId = created.data!.printJobId;
     const callback = await poll(
       'the print callback to reach the local receiver',
