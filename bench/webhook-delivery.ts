@@ -1,5 +1,5 @@
 /**
- * The webhook outbox under load (issue 3): how fast a backlog of due deliveries drains to a
+ * The webhook outbox under load: how fast a backlog of due deliveries drains to a
  * receiver that answers 200 at once, how long an event waits from being stored to being received,
  * and what 10,000 deliveries waiting for their retry cost the API in memory and CPU.
  * Standalone: `npm run build && node dist/bench/webhook-delivery.js`; `npm run bench` includes it.

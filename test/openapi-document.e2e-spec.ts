@@ -10,7 +10,7 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const VECTOR_BODY =
   '{"amount":{"iva":1600,"subtotal_iva":10000,"subtotal_iva0":0},"client_transaction_id":"6f1c2b4e-8d1a-4c3e-9b7a-2f5d6e7a8b9c"}';
 
-/** What CI tooling reads in the served document, beyond what the linters check (issue 14). */
+/** What CI tooling reads in the served document, beyond what the linters check. */
 describe('the OpenAPI document a client can trust', () => {
   let stack: Stack;
   let document: Json;

@@ -7,7 +7,7 @@ const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED']
 
 /**
  * Contract §13: nothing is told before it is stored, "outcome unknown" is not "offline", and
- * nothing a terminal did is dropped. Each case reproduces a finding of issue 12 for real.
+ * nothing a terminal did is dropped. Each case reproduces such a failure for real.
  */
 describeOnStores('what the service tells, it has stored', (store) => {
   let stack: Stack;

@@ -47,7 +47,7 @@ export interface StorageHealth {
  * The flags TypeORM's SQLite query runner keeps about its one connection. The writer opens and
  * ends transactions itself (BEGIN IMMEDIATE, and a ROLLBACK it checks), so it keeps them true to
  * what the connection really is: TypeORM leaves them set after a failed COMMIT, and every later
- * "transaction" then runs as a savepoint inside one that never commits (issue 12, finding 1).
+ * "transaction" then runs as a savepoint inside one that never commits.
  */
 interface SqliteRunnerFlags {
   isTransactionActive: boolean;

@@ -1,6 +1,6 @@
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
-/** Print jobs as the service records them (issue 6). */
+/** Print jobs as the service records them (contract §12). */
 export class PrintJobs1795334800000 implements MigrationInterface {
   name = 'PrintJobs1795334800000';
 

@@ -1,7 +1,7 @@
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { columnTypes } from '../column-types';
 
-/** The terminal's print queue (issue 6). */
+/** The terminal's print queue (contract §12). */
 export class TerminalPrintJobs1795334800000 implements MigrationInterface {
   name = 'TerminalPrintJobs1795334800000';
 

@@ -1,7 +1,7 @@
 import { TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * The service sends the print webhook once it has stored the job's result (issue 12), so the
+ * The service sends the print webhook once it has stored the job's result (contract §13), so the
  * terminal no longer keeps a callback outcome of its own.
  */
 export class PrintCallbackLeavesTerminal1795335300000 implements MigrationInterface {
