@@ -167,11 +167,13 @@ describe('DeliveryRepository on a real SQLite file', () => {
       delivery === null ? [] : [delivery],
     );
     // Held behind a write under way, the three records share the next one.
-    let release!: () => void;
+    let release: (() => void) | undefined;
     const busy = writer.write(() => new Promise<void>((resolve) => (release = resolve)));
+    // The write under way holds the writer once its transaction has begun and its work runs.
+    while (release === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
     const recorded = statementsOf(async () => {
       const records = pending.map((delivery, i) => outbox.record(delivery.id, delivered(1_000 * (i + 1))));
-      release();
+      release?.();
       await busy;
       await Promise.all(records);
     });
