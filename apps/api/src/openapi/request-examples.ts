@@ -72,6 +72,8 @@ const EXAMPLES: Record<string, (id: string) => Body> = {
   'POST /sandbox/terminals/{serial}/card': () => ({ action: 'present', reading_type: 'CHIP' }),
   'POST /sandbox/clock': () => ({ advance_seconds: 3600 }),
   'POST /sandbox/accounts': () => ({ terminals: 2, pace: 'instant' }),
+  // The replaced secret keeps signing beside the new one for an hour.
+  'POST /sandbox/webhook-secret/rotate': () => ({ overlap_seconds: 3600 }),
   // A receiver on the sandbox's own machine, never an outside host: start one there first
   // (examples/webhook-receiver).
   'POST /sandbox/conformance-runs': () => ({

@@ -13510,10 +13510,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock
-                 * @example 1795334400
-                 */
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
                 timestamp: components["parameters"]["timestamp"];
             };
             path?: never;
@@ -13521,6 +13518,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "overlap_seconds": 3600
+                 *     }
+                 */
                 "application/json": components["schemas"]["RotateWebhookSecretDto"];
             };
         };
