@@ -1,7 +1,8 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogSettings } from './log-settings';
-import { REDACT_PATHS, REDACTED } from './redaction';
+import { redactSensitive } from './redaction';
+import { stdoutLines } from './turn-batched-lines';
 
 /** The fields every line of one process carries. */
 export interface LogBase {
@@ -20,15 +21,14 @@ export function createLogRoot(
   base: LogBase,
   destination: DestinationStream = settings.format === 'pretty'
     ? pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-    : pino.destination({ dest: 1, sync: true }),
+    : stdoutLines(),
 ): Logger {
   return pino(
     {
       level: settings.level,
       base: { ...base },
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      formatters: { level: (label) => ({ level: label }), log: redactSensitive },
     },
     destination,
   );

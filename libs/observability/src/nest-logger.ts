@@ -62,15 +62,18 @@ export class PinoNestLogger implements LoggerService {
 
   private write(level: Level, message: unknown, context: string | undefined, stack?: string): void {
     if (!this.root.isLevelEnabled(level)) return;
-    const fields: Fields = context === undefined ? {} : { context };
-    if (stack !== undefined) fields.stack = stack;
+    // One object per line, built in place: this runs twice per charge (request and outcome).
+    const line: Fields = context === undefined ? {} : { context };
+    if (stack !== undefined) line.stack = stack;
     if (isFields(message)) {
-      const { msg, ...rest } = message;
-      this.root[level]({ ...fields, ...rest }, typeof msg === 'string' ? msg : undefined);
+      Object.assign(line, message);
+      if (typeof line.msg !== 'string') delete line.msg;
+      this.root[level](line);
     } else if (message instanceof Error) {
-      this.root[level]({ ...fields, err: message }, message.message);
+      line.err = message;
+      this.root[level](line, message.message);
     } else {
-      this.root[level](fields, String(message));
+      this.root[level](line, String(message));
     }
   }
 }
