@@ -1,4 +1,7 @@
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EventEmitter } from 'node:events';
+import { requestTraceparent, traceRequests } from './trace-requests';
 import { SpanKind, Tracing } from './tracing';
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
@@ -8,16 +11,20 @@ describe('Tracing', () => {
   it('records one trace from the request over the link to the webhook attempt', async () => {
     const exporter = new InMemorySpanExporter();
     const tracing = Tracing.start('tps-test', {}, [new SimpleSpanProcessor(exporter)]);
-    const request = tracing.startSpan('POST', { parent: CALLER, kind: SpanKind.SERVER });
-    // The handler's context: what it sends down the link carries the request's span.
-    const sent = tracing.withSpan(request, () => tracing.activeTraceparent());
+    // The request's span travels with the request: what its handler sends down the link carries it.
+    const request = { method: 'POST', headers: { traceparent: CALLER } } as unknown as IncomingMessage;
+    const response = new EventEmitter() as unknown as ServerResponse;
+    traceRequests(tracing)(request, response, () => undefined);
+    const sent = requestTraceparent(request);
     const terminal = tracing.startSpan('terminal charge', { parent: sent });
     const attempt = tracing.startSpan('webhook attempt', {
       parent: tracing.traceparentOf(terminal),
       kind: SpanKind.CLIENT,
     });
     const header = tracing.traceparentOf(attempt);
-    for (const span of [attempt, terminal, request]) span.end();
+    attempt.end();
+    terminal.end();
+    response.emit('finish');
     const spans = exporter.getFinishedSpans();
     await tracing.shutdown();
     expect(spans.map((span) => span.name)).toEqual(['webhook attempt', 'terminal charge', 'POST']);

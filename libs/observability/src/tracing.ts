@@ -1,5 +1,4 @@
 import {
-  context,
   defaultTextMapGetter,
   defaultTextMapSetter,
   propagation,
@@ -12,7 +11,6 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -47,9 +45,9 @@ export class Tracing {
   ) {}
 
   /**
-   * Installs the process's tracing: the W3C propagator, a context that follows async calls (so
-   * `activeTraceparent()` is the request's anywhere below its handler) and, when exporting, the
-   * SDK. `processors` replaces the OTLP export (tests: an in-memory exporter).
+   * Installs the process's tracing: the W3C propagator and, when exporting, the SDK. Parents are
+   * always given explicitly (a `traceparent`), never taken from a context that follows async
+   * calls. `processors` replaces the OTLP export (tests: an in-memory exporter).
    */
   static start(
     service: string,
@@ -57,8 +55,6 @@ export class Tracing {
     processors?: SpanProcessor[],
   ): Tracing {
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    context.disable();
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const exporting =
       processors ??
       (env.OTEL_EXPORTER_OTLP_ENDPOINT ? [new BatchSpanProcessor(new OTLPTraceExporter())] : []);
@@ -98,17 +94,6 @@ export class Tracing {
     const carrier: Record<string, string> = {};
     this.propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
     return carrier.traceparent ?? '';
-  }
-
-  /** Runs `work` with `span` as the active one, for `activeTraceparent()` below it. */
-  withSpan<T>(span: Span, work: () => T): T {
-    return context.with(trace.setSpan(context.active(), span), work);
-  }
-
-  /** The `traceparent` of the span active here (a request's, in its handler), if any. */
-  activeTraceparent(): string | undefined {
-    const span = trace.getSpan(context.active());
-    return span === undefined ? undefined : this.traceparentOf(span);
   }
 
   /**

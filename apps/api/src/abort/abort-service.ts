@@ -57,6 +57,7 @@ export class AbortService {
       metadata: Record<string, string>;
       eventsWebhookUrl: string;
       fingerprint: string;
+      traceparent?: string;
     },
   ): Promise<TransactionEvent> {
     return this.operations.startAsync({

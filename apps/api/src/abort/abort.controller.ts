@@ -4,6 +4,7 @@ import type { TransactionEvent } from '@tps/contracts';
 import { TransactionEventDoc } from '@tps/contracts/dto';
 import type { AbortAnswer } from '@tps/link';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
+import { requestTraceparent } from '@tps/observability';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard, type AuthenticatedRequest } from '../auth/merchant-auth.guard';
 import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorator';
@@ -64,6 +65,7 @@ export class AbortController {
         metadata: body.metadata ?? {},
         eventsWebhookUrl: body.events_webhook_url ?? '',
         fingerprint: requestFingerprint(request),
+        traceparent: requestTraceparent(request),
       },
     );
   }

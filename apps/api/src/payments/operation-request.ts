@@ -23,6 +23,8 @@ export interface OperationRequest {
   /** Abort only: the operation to abort; absent, whatever runs on the terminal. */
   targetClientTransactionId?: string;
   fingerprint: string;
+  /** The request's trace, carried down the link with the order (contract, "Traces"). */
+  traceparent?: string;
 }
 
 /**

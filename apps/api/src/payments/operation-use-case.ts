@@ -1,4 +1,3 @@
-import { Tracing } from '@tps/observability';
 import {
   ContractError,
   OutcomeNotStoredError,
@@ -383,8 +382,7 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
   }
 
   private orderOf(request: OperationRequest, amount: AmountCentavos): OperationOrder {
-    // The request's trace goes down the link with the order (contract, "Traces").
-    const traceparent = Tracing.get().activeTraceparent();
+    const traceparent = request.traceparent;
     return {
       ...(traceparent === undefined ? {} : { traceparent }),
       type: request.type,

@@ -16,6 +16,7 @@ import {
 } from '@tps/contracts/dto';
 import type { OperationMode, OperationType } from '@tps/domain';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
+import { requestTraceparent } from '@tps/observability';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard, type AuthenticatedRequest } from '../auth/merchant-auth.guard';
 import { ApiErrors, PAYMENT_ERRORS, SYNC_OUTCOME_ERRORS } from '../openapi/api-errors.decorator';
@@ -207,6 +208,7 @@ function operation(
     eventsWebhookUrl: body.events_webhook_url ?? '',
     transactionReference: body.transaction_reference,
     fingerprint: requestFingerprint(request),
+    traceparent: requestTraceparent(request),
   };
 }
 
@@ -241,6 +243,7 @@ export class AuthorizationController {
       metadata: body.metadata ?? {},
       eventsWebhookUrl: '',
       fingerprint: requestFingerprint(request),
+      traceparent: requestTraceparent(request),
     });
   }
 }

@@ -1,4 +1,3 @@
-import { Tracing } from '@tps/observability';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ContractError, FollowableOutcomeUnknownError, PrintTransitionRefusedError } from '@tps/domain';
@@ -55,6 +54,7 @@ export class PrintService {
     form: RequestForm,
     serial: string | undefined,
     body: CreatePrintJobDto,
+    traceparent?: string,
   ): Promise<PrintJobRecord> {
     const terminal = await this.resolver.resolve(merchant, serial);
     const commands = await this.commandsOf(merchant, terminal, body);
@@ -78,7 +78,7 @@ export class PrintService {
       updatedAt: now,
     } satisfies PrintJobEntity);
     await this.jobs.insert(job);
-    await this.handOff(merchant, terminal, form, job);
+    await this.handOff(merchant, terminal, form, job, traceparent);
     // The terminal may already have reported progress; answer the freshest record.
     const current = await this.jobs.findOnTerminal(
       merchant.merchantId,
@@ -98,12 +98,13 @@ export class PrintService {
     form: RequestForm,
     serial: string | undefined,
     printJobId: string,
+    traceparent?: string,
   ): Promise<PrintJobRecord> {
     const terminal = await this.resolver.resolve(merchant, serial);
     const job = await this.jobs.findOnTerminal(merchant.merchantId, terminal.serialNumber, printJobId);
     if (job === null) throw new ContractError('NF-003', `print job ${printJobId.slice(0, 64)} not found`);
     if (!this.handOffLapsed(merchant, job)) return printJobRecord(job);
-    await this.handAgain(merchant, terminal, form, job);
+    await this.handAgain(merchant, terminal, form, job, traceparent);
     const current = await this.jobs.findOnTerminal(merchant.merchantId, terminal.serialNumber, printJobId);
     return printJobRecord(current ?? job);
   }
@@ -119,9 +120,10 @@ export class PrintService {
     terminal: TerminalEntity,
     form: RequestForm,
     job: PrintJobEntity,
+    traceparent: string | undefined,
   ): Promise<void> {
     try {
-      await this.sendOrder(merchant, terminal, form, job);
+      await this.sendOrder(merchant, terminal, form, job, traceparent);
     } catch (error) {
       if (error instanceof ContractError && error.code === 'TER-002') {
         const location = printJobLocation(form, terminal.serialNumber, job.printJobId);
@@ -145,10 +147,11 @@ export class PrintService {
     terminal: TerminalEntity,
     form: RequestForm,
     job: PrintJobEntity,
+    traceparent: string | undefined,
   ): Promise<void> {
     const running = this.handingAgain.get(job.printJobId);
     if (running !== undefined) return running;
-    const attempt = this.sendAgain(merchant, terminal, form, job).finally(() =>
+    const attempt = this.sendAgain(merchant, terminal, form, job, traceparent).finally(() =>
       this.handingAgain.delete(job.printJobId),
     );
     this.handingAgain.set(job.printJobId, attempt);
@@ -161,10 +164,11 @@ export class PrintService {
     terminal: TerminalEntity,
     form: RequestForm,
     job: PrintJobEntity,
+    traceparent: string | undefined,
   ): Promise<void> {
     let report: PrintJobReport;
     try {
-      report = await this.sendOrder(merchant, terminal, form, job);
+      report = await this.sendOrder(merchant, terminal, form, job, traceparent);
     } catch (error) {
       // Unreachable, silent or refusing: the read answers the job as last heard.
       if (error instanceof ContractError) return;
@@ -184,9 +188,9 @@ export class PrintService {
     terminal: TerminalEntity,
     form: RequestForm,
     job: PrintJobEntity,
+    traceparent: string | undefined,
   ): Promise<PrintJobReport> {
     // The request's trace goes down the link with the job (contract, "Traces").
-    const traceparent = Tracing.get().activeTraceparent();
     const order: PrintOrder = {
       ...(traceparent === undefined ? {} : { traceparent }),
       printJobId: job.printJobId,

@@ -1,6 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreatePrintJobDto, PrintJobDoc, type PrintJobRecord } from '@tps/contracts/dto';
+import { requestTraceparent } from '@tps/observability';
+import type { Request } from 'express';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
@@ -29,8 +31,9 @@ export class PrintController {
     @CurrentMerchant() merchant: MerchantEntity,
     @Terminal() target: TerminalTarget,
     @Body() body: CreatePrintJobDto,
+    @Req() request: Request,
   ): Promise<PrintJobRecord> {
-    return this.print.create(merchant, target.form, target.serial, body);
+    return this.print.create(merchant, target.form, target.serial, body, requestTraceparent(request));
   }
 
   @Get(bothForms('print/:printJobId'))
@@ -41,7 +44,8 @@ export class PrintController {
     @CurrentMerchant() merchant: MerchantEntity,
     @Terminal() target: TerminalTarget,
     @Param('printJobId') printJobId: string,
+    @Req() request: Request,
   ): Promise<PrintJobRecord> {
-    return this.print.get(merchant, target.form, target.serial, printJobId);
+    return this.print.get(merchant, target.form, target.serial, printJobId, requestTraceparent(request));
   }
 }
