@@ -94,7 +94,17 @@ export class WebhookReceiver {
     this.server = createServer((request, response) => {
       this.open += 1;
       this.mostOpen = Math.max(this.mostOpen, this.open);
-      response.once('close', () => (this.open -= 1));
+      let underWay = true;
+      const ended = (): void => {
+        if (!underWay) return;
+        underWay = false;
+        this.open -= 1;
+        request.socket.off('end', ended);
+      };
+      response.once('close', ended);
+      // A sender that gives up (its timeout) closes its side first: from then on the request is no
+      // longer under way, though our side closes a turn later, maybe after its next request came.
+      request.socket.once('end', ended);
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
