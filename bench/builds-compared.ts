@@ -1,0 +1,135 @@
+/**
+ * `npm run bench:compare`: this checkout's apps against an earlier build, alternating, in one run,
+ * on SQLite (the embedded default): the before/after of BENCHMARKS.md. Every round starts fresh
+ * apps of each build in turn, so that a machine that gets busier or quieter during the run moves
+ * both columns alike.
+ * - BENCH_BEFORE_ROOT (required): a checkout whose apps are built (`dist/`), e.g. a worktree of
+ *   the previous release; BENCH_BEFORE_COMMIT names it where git cannot.
+ * - BENCH_ROUNDS (4) alternations; BENCH_SECONDS (8) per measured run, after BENCH_WARMUP_SECONDS
+ *   (8) of the same load on the same processes; BENCH_CONNECTIONS (32) instant terminals.
+ * One child process per measurement: the apps' root is fixed when the testing library loads.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInstantTerminals, REPO_ROOT, Stack } from '@tps/testing';
+import { measurePipeline } from './async-pipeline';
+import { describeMachine } from './lib/machine';
+import { loadProject } from './sync-charge-comparison';
+
+interface Figures {
+  syncPerSecond: number;
+  syncApiCpuMs: number;
+  syncSimulatorCpuMs: number;
+  asyncPerSecond: number;
+  asyncApiCpuMs: number;
+  asyncSimulatorCpuMs: number;
+}
+
+const knob = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+const ROUNDS = knob('BENCH_ROUNDS', 4);
+const SECONDS = knob('BENCH_SECONDS', 8);
+const WARMUP = knob('BENCH_WARMUP_SECONDS', 8);
+const CONNECTIONS = knob('BENCH_CONNECTIONS', 32);
+const CHILD = '--one-build';
+
+/** In the child: one build (BENCH_APPS_ROOT), a sync run then an async closed loop. */
+async function measureOne(): Promise<Figures> {
+  const stack = await Stack.start({ apiEnv: { RATE_LIMIT_MAX: '1000000' } });
+  let sync;
+  try {
+    const serials = await createInstantTerminals(stack.client(), CONNECTIONS);
+    await loadProject(stack, serials, WARMUP);
+    sync = await loadProject(stack, serials, SECONDS);
+  } finally {
+    await stack.stop();
+  }
+  const pipeline = await measurePipeline(CONNECTIONS, SECONDS, undefined, WARMUP);
+  return {
+    syncPerSecond: sync.ok / SECONDS,
+    syncApiCpuMs: sync.apiCpuMsPerCharge,
+    syncSimulatorCpuMs: sync.simulatorCpuMsPerCharge,
+    asyncPerSecond: pipeline.transactionsPerSecond,
+    asyncApiCpuMs: pipeline.apiCpuMsPerTransaction,
+    asyncSimulatorCpuMs: pipeline.simulatorCpuMsPerTransaction,
+  };
+}
+
+function inChild(appsRoot: string): Figures {
+  const child = spawnSync(process.execPath, [__filename, CHILD], {
+    env: { ...process.env, BENCH_APPS_ROOT: appsRoot },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: (WARMUP + SECONDS) * 4_000 + 120_000,
+  });
+  const last = child.stdout.trim().split('\n').at(-1) ?? '';
+  if (child.status !== 0) throw new Error(`measuring ${appsRoot} failed (${child.status}): ${last}`);
+  return JSON.parse(last) as Figures;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const ROWS: Array<[keyof Figures, string, number]> = [
+  ['syncPerSecond', 'sync charges/s', 0],
+  ['syncApiCpuMs', 'API CPU per sync charge, ms', 2],
+  ['syncSimulatorCpuMs', 'simulator CPU per sync charge, ms', 2],
+  ['asyncPerSecond', 'async closed loop, transactions/s to APPROVAL', 0],
+  ['asyncApiCpuMs', 'API CPU per async transaction, ms', 2],
+  ['asyncSimulatorCpuMs', 'simulator CPU per async transaction, ms', 2],
+];
+
+function commitOf(root: string): string {
+  try {
+    return execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function report(before: Figures[], after: Figures[], beforeRoot: string): string {
+  const machine = describeMachine();
+  const beforeName = process.env.BENCH_BEFORE_COMMIT || commitOf(beforeRoot);
+  const cell = (runs: Figures[], key: keyof Figures, digits: number): string => {
+    const values = runs.map((run) => run[key]);
+    const fixed = (value: number): string => value.toFixed(digits);
+    return `${fixed(median(values))} (${fixed(Math.min(...values))}–${fixed(Math.max(...values))})`;
+  };
+  const lines = [
+    `- date: ${machine.date}; machine: ${machine.cores} cores, ${machine.cpu}, ${machine.memoryGiB} GiB; Node ${machine.node}`,
+    `- builds: before ${beforeName}, after ${commitOf(REPO_ROOT)}; ${ROUNDS} rounds, each build in turn, fresh apps each time`,
+    `- load: ${CONNECTIONS} instant terminals; ${WARMUP} s warm-up then ${SECONDS} s measured, sync charges then an async closed loop`,
+    '',
+    `| figure (median of ${ROUNDS}, min–max) | before | after | after ÷ before |`,
+    '| --- | --- | --- | --- |',
+    ...ROWS.map(([key, label, digits]) => {
+      const ratio = median(after.map((run) => run[key])) / median(before.map((run) => run[key]));
+      return `| ${label} | ${cell(before, key, digits)} | ${cell(after, key, digits)} | ${ratio.toFixed(2)}× |`;
+    }),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes(CHILD)) {
+    process.stdout.write(`${JSON.stringify(await measureOne())}\n`);
+    return;
+  }
+  const beforeRoot = process.env.BENCH_BEFORE_ROOT;
+  if (!beforeRoot) throw new Error('BENCH_BEFORE_ROOT: the checkout of the earlier build (its dist/ built)');
+  const before: Figures[] = [];
+  const after: Figures[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    before.push(inChild(resolve(beforeRoot)));
+    after.push(inChild(REPO_ROOT));
+    process.stderr.write(`bench: round ${round} of ${ROUNDS} done\n`);
+  }
+  process.stdout.write(report(before, after, beforeRoot));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
