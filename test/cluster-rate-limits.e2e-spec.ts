@@ -69,3 +69,34 @@ describe('rate limits held between API replicas on one PostgreSQL database', () 
     expect([third.status, ((await third.json()) as Json).code]).toEqual([429, 'RATE-001']);
   });
 });
+
+describe("an account's quota of requests per second held between API replicas (hosted mode)", () => {
+  const PER_SECOND = 5;
+  let replicas: Replicas;
+
+  beforeAll(async () => {
+    replicas = new Replicas({ HOSTED_MODE: 'true', QUOTA_REQUESTS_PER_SECOND: String(PER_SECOND) });
+    await replicas.start(2);
+  });
+
+  afterAll(async () => {
+    await replicas.stop();
+  });
+
+  it("counts an account's second on A against its quota on B, and not another account's", async () => {
+    const [first, second] = replicas.apis;
+    const demoOnA = new SignedClient(first.url);
+    const demoOnB = new SignedClient(second.url);
+    const otherOnB = new SignedClient(second.url).as(OTHER_MERCHANT);
+    const onA = await Promise.all(Array.from({ length: PER_SECOND }, () => demoOnA.get('/sandbox/clock')));
+    expect(onA.map((answer) => answer.status)).toEqual(Array(PER_SECOND).fill(200));
+    // B admits something too, so it exchanges every 100 ms rather than every second, as A does:
+    // within 400 ms B knows A's admissions, well inside the second they count in.
+    expect((await otherOnB.get('/sandbox/clock')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const refused = await demoOnB.get<Json>('/sandbox/clock');
+    expect([refused.status, refused.body.code]).toEqual([429, 'RATE-001']);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect((await otherOnB.get('/sandbox/clock')).status).toBe(200);
+  });
+});
