@@ -31,6 +31,12 @@ describe('per-account quotas (contract, "Hosted mode")', () => {
     expect(accountQuotas(validateApiConfig(production)).terminals).toBeUndefined();
   });
 
+  it('takes an empty setting as unset', () => {
+    expect(accountQuotas(validateApiConfig({ HOSTED_MODE: 'true', QUOTA_TERMINALS: '' })).terminals).toBe(
+      HOSTED_QUOTAS.terminals,
+    );
+  });
+
   it.each([
     ['QUOTA_TERMINALS', '-1'],
     ['QUOTA_REQUESTS_PER_SECOND', '1.5'],

@@ -15,6 +15,11 @@ import { DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS } from '@tps/domain';
 import { SecretKeyring } from '@tps/database';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
+/** A number, or unset when empty (`QUOTA_X: ${QUOTA_X:-}` in a compose file passes it empty). */
+function optionalNumber({ value }: { value: unknown }): unknown {
+  return value === '' || value === undefined ? undefined : Number(value);
+}
+
 /** Webhook attempts in flight at once, across all merchants: a bound on sockets, not on throughput. */
 export const MAX_CONCURRENT_ATTEMPTS = 64;
 
@@ -217,19 +222,19 @@ export class ApiConfig {
    * 0 turns one off.
    */
   @IsOptional()
-  @Type(() => Number)
+  @Transform(optionalNumber)
   @IsInt()
   @Min(0)
   QUOTA_TERMINALS: number | undefined = undefined;
 
   @IsOptional()
-  @Type(() => Number)
+  @Transform(optionalNumber)
   @IsInt()
   @Min(0)
   QUOTA_REQUESTS_PER_SECOND: number | undefined = undefined;
 
   @IsOptional()
-  @Type(() => Number)
+  @Transform(optionalNumber)
   @IsInt()
   @Min(0)
   QUOTA_TRANSACTIONS_PER_DAY: number | undefined = undefined;

@@ -58,7 +58,7 @@ export class TerminalRepository {
    */
   async insert(terminal: TerminalEntity, fleetLimit?: number): Promise<'inserted' | 'taken' | 'full'> {
     try {
-      return await this.writer.write(async (manager) => {
+      return await this.writer.write<'inserted' | 'full'>(async (manager) => {
         if (fleetLimit !== undefined) {
           const fleet = await manager.countBy(TerminalEntity, { merchantId: terminal.merchantId });
           if (fleet >= fleetLimit) return 'full';
