@@ -33,7 +33,10 @@ async function newAccount(stack: Stack, body: Json = {}): Promise<{ client: Sign
   const response = await createAccount(stack, `Bearer ${TOKEN}`, body);
   const account = (await response.json()) as Json;
   expect(response.status).toBe(201);
-  return { account, client: stack.client().as({ merchantId: account.merchant_id, secret: account.secret_key }) };
+  return {
+    account,
+    client: stack.client().as({ merchantId: account.merchant_id, secret: account.secret_key }),
+  };
 }
 
 /** `count` requests of one merchant at once: their statuses, and the refusals' answers. */
@@ -63,7 +66,13 @@ describeOnStores('hosted mode: gated account creation and per-account quotas', (
   });
 
   it('makes an account only with the token (401 AUTH-003), and a refusal spends no address budget', async () => {
-    const refusals = ['', 'Bearer ', 'Bearer not-the-token-at-all-0123', `Basic ${TOKEN}`, `Bearer ${TOKEN}x`];
+    const refusals = [
+      '',
+      'Bearer ',
+      'Bearer not-the-token-at-all-0123',
+      `Basic ${TOKEN}`,
+      `Bearer ${TOKEN}x`,
+    ];
     // More refusals than the address may make accounts: they must not use its budget up.
     for (let round = 0; round < 2; round++) {
       for (const authorization of refusals) {

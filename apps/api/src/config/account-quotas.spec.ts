@@ -18,7 +18,11 @@ describe('per-account quotas (contract, "Hosted mode")', () => {
       accountQuotas(
         validateApiConfig({ HOSTED_MODE: 'true', QUOTA_TERMINALS: '5', QUOTA_TRANSACTIONS_PER_DAY: '0' }),
       ),
-    ).toEqual({ terminals: 5, requestsPerSecond: HOSTED_QUOTAS.requestsPerSecond, transactionsPerDay: undefined });
+    ).toEqual({
+      terminals: 5,
+      requestsPerSecond: HOSTED_QUOTAS.requestsPerSecond,
+      transactionsPerDay: undefined,
+    });
   });
 
   it('do not apply in production, which has no hosted mode', () => {

@@ -66,7 +66,11 @@ export class RunTransactions {
     const own = fleet.find((terminal) => terminal.room === CONFORMANCE_ROOM);
     if (own === undefined) {
       // Made by the service, one per account: not held to the account's quota of terminals.
-      const made = await this.terminals.create(merchant, { pace: 'instant', room: CONFORMANCE_ROOM }, 'exempt');
+      const made = await this.terminals.create(
+        merchant,
+        { pace: 'instant', room: CONFORMANCE_ROOM },
+        'exempt',
+      );
       return made.serialNumber;
     }
     if (own.pace !== 'instant' || own.cardholder !== 'auto') {
