@@ -99,11 +99,11 @@ describeOnStores('hosted mode: gated account creation and per-account quotas', (
 
   it('holds each account to its requests per second (429 RATE-001, Retry-After), apart from the others', async () => {
     const [a, b] = [stack.client().as(DEMO_MERCHANT), stack.client().as(OTHER_MERCHANT)];
-    const [onA, onB] = await Promise.all([burst(a, 2 * PER_SECOND), burst(b, 2 * PER_SECOND)]);
+    const [onA, onB] = await Promise.all([burst(a, PER_SECOND + 3), burst(b, PER_SECOND + 3)]);
     for (const answers of [onA, onB]) {
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(PER_SECOND);
       const refused = answers.filter((answer) => answer.status !== 200);
-      expect(refused).toHaveLength(PER_SECOND);
+      expect(refused).toHaveLength(3);
       for (const answer of refused) {
         expect([answer.status, answer.body.code]).toEqual([429, 'RATE-001']);
         expect(answer.body.message).toMatch(/quota of 10 requests per second/);
