@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEMO_MERCHANT, OTHER_MERCHANT, SignedClient, Stack, type ClientResponse } from '@tps/testing';
+import { SignedClient, Stack, type ClientResponse } from '@tps/testing';
 import { amountOf, type Json } from './payment-helpers';
 import { describeOnStores } from './stores';
 
@@ -16,6 +16,8 @@ const HOSTED = {
   QUOTA_TERMINALS: '3',
   QUOTA_REQUESTS_PER_SECOND: String(PER_SECOND),
   QUOTA_TRANSACTIONS_PER_DAY: '2',
+  // A minute-long "second", so that a burst stays inside it on a busy machine.
+  QUOTA_SECOND_MS: '60000',
 };
 
 function createAccount(stack: Stack, authorization: string | undefined, body: Json = {}): Promise<Response> {
@@ -98,7 +100,7 @@ describeOnStores('hosted mode: gated account creation and per-account quotas', (
   });
 
   it('holds each account to its requests per second (429 RATE-001, Retry-After), apart from the others', async () => {
-    const [a, b] = [stack.client().as(DEMO_MERCHANT), stack.client().as(OTHER_MERCHANT)];
+    const [{ client: a }, { client: b }] = [await newAccount(stack), await newAccount(stack)];
     const [onA, onB] = await Promise.all([burst(a, PER_SECOND + 3), burst(b, PER_SECOND + 3)]);
     for (const answers of [onA, onB]) {
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(PER_SECOND);
@@ -107,7 +109,9 @@ describeOnStores('hosted mode: gated account creation and per-account quotas', (
       for (const answer of refused) {
         expect([answer.status, answer.body.code]).toEqual([429, 'RATE-001']);
         expect(answer.body.message).toMatch(/quota of 10 requests per second/);
-        expect(answer.headers.get('retry-after')).toBe('1');
+        const retryAfter = Number(answer.headers.get('retry-after'));
+        expect(retryAfter).toBeGreaterThan(0);
+        expect(retryAfter).toBeLessThanOrEqual(60);
       }
     }
   });

@@ -6,9 +6,6 @@ import { accountQuotas } from '../config/account-quotas';
 import { ApiConfig } from '../config/api-config';
 import { replicaLimiter, type WindowLimiter } from '../rate-limit/replica-limiter';
 
-/** The quota of requests per second is counted over a window of one second. */
-const QUOTA_WINDOW_MS = 1000;
-
 /**
  * Counts each merchant's requests in a sliding window, across replicas, and holds it to the
  * account's quota of requests per second when there is one (contract, "Hosted mode"). It runs
@@ -27,7 +24,10 @@ export class MerchantRateLimiter implements BeforeApplicationShutdown {
     this.quota =
       perSecond === undefined
         ? undefined
-        : { limiter: replicaLimiter(dataSource, 'account-quota', perSecond, QUOTA_WINDOW_MS), perSecond };
+        : {
+            limiter: replicaLimiter(dataSource, 'account-quota', perSecond, config.QUOTA_SECOND_MS),
+            perSecond,
+          };
   }
 
   consume(merchantId: string): void {

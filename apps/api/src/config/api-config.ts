@@ -240,6 +240,15 @@ export class ApiConfig {
   QUOTA_TRANSACTIONS_PER_DAY: number | undefined = undefined;
 
   /**
+   * Test-only: the length of the second QUOTA_REQUESTS_PER_SECOND counts in, so that a test across
+   * replicas on a busy machine need not fit in one real second. Must stay 1000.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  QUOTA_SECOND_MS = 1000;
+
+  /**
    * `GET /metrics` on a listener of its own, on HOST (0: any free port, named in the log line
    * `metrics on port N`). Unset, with METRICS_TOKEN unset too, there is no metrics route.
    */
