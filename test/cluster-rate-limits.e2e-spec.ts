@@ -69,3 +69,38 @@ describe('rate limits held between API replicas on one PostgreSQL database', () 
     expect([third.status, ((await third.json()) as Json).code]).toEqual([429, 'RATE-001']);
   });
 });
+
+describe("an account's quota of requests per second held between API replicas (hosted mode)", () => {
+  const PER_SECOND = 5;
+  let replicas: Replicas;
+
+  beforeAll(async () => {
+    // A ten-minute "second": both replicas exchange their counts well within it, however busy.
+    replicas = new Replicas({
+      HOSTED_MODE: 'true',
+      QUOTA_REQUESTS_PER_SECOND: String(PER_SECOND),
+      QUOTA_SECOND_MS: '600000',
+    });
+    await replicas.start(2);
+  });
+
+  afterAll(async () => {
+    await replicas.stop();
+  });
+
+  it("counts an account's requests on A against its quota on B, and not another account's", async () => {
+    const [first, second] = replicas.apis;
+    const onA = await Promise.all(
+      Array.from({ length: PER_SECOND - 1 }, () => new SignedClient(first.url).get('/sandbox/clock')),
+    );
+    expect(onA.map((answer) => answer.status)).toEqual(Array(PER_SECOND - 1).fill(200));
+    await new Promise((resolve) => setTimeout(resolve, EXCHANGED_MS));
+    const demoOnB = new SignedClient(second.url);
+    expect((await demoOnB.get('/sandbox/clock')).status).toBe(200);
+    const refused = await demoOnB.get<Json>('/sandbox/clock');
+    expect([refused.status, refused.body.code]).toEqual([429, 'RATE-001']);
+    expect(refused.body.message).toMatch(/quota of 5 requests per second/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await new SignedClient(second.url).as(OTHER_MERCHANT).get('/sandbox/clock')).status).toBe(200);
+  });
+});

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MerchantClock } from '../clock/merchant-clock';
 import { TerminalEntity } from '../terminals/terminal.entity';
+import { AccountCreationGate } from './account-creation-gate';
 import { AccountRepository } from './account.repository';
 import { AddressRateLimiter } from './address-rate-limiter';
 import { SandboxAccounts } from './sandbox-accounts';
@@ -11,6 +12,6 @@ import { SandboxAccountsController } from './sandbox-accounts.controller';
 @Module({
   imports: [TypeOrmModule.forFeature([TerminalEntity])],
   controllers: [SandboxAccountsController],
-  providers: [AccountRepository, AddressRateLimiter, SandboxAccounts, MerchantClock],
+  providers: [AccountRepository, AccountCreationGate, AddressRateLimiter, SandboxAccounts, MerchantClock],
 })
 export class AccountsModule {}

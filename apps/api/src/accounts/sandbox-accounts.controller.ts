@@ -11,6 +11,7 @@ import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { PublicRoute } from '../auth/public-route.decorator';
 import { ApiErrors } from '../openapi/api-errors.decorator';
+import { AccountCreationGate } from './account-creation-gate';
 import { AddressRateLimiter } from './address-rate-limiter';
 import { CreateAccountDto } from './create-account.dto';
 import { SandboxAccounts, type CreatedAccount, type ResetAnswer } from './sandbox-accounts';
@@ -23,6 +24,7 @@ export class SandboxAccountsController {
   constructor(
     private readonly accounts: SandboxAccounts,
     private readonly limiter: AddressRateLimiter,
+    private readonly gate: AccountCreationGate,
   ) {}
 
   @Post('accounts')
@@ -31,11 +33,13 @@ export class SandboxAccountsController {
   @ApiOperation({
     summary: 'Create an isolated merchant with its own fleet and clock (no signature; limited per address)',
     description:
-      'A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After).',
+      'A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After). A hosted sandbox with an account-creation token asks for it as `Authorization: Bearer <token>` (401 AUTH-003 without it), and may allow fewer terminals (400 PAR-002).',
   })
   @ApiCreatedResponse({ type: CreatedAccountDoc, description: 'the new account, linked and ready' })
-  @ApiErrors('PAR-002', 'RATE-001', 'TER-001', 'INT-002')
+  @ApiErrors('PAR-002', 'AUTH-003', 'RATE-001', 'TER-001', 'INT-002')
   async create(@Req() request: Request, @Body() body: CreateAccountDto): Promise<CreatedAccount> {
+    // The token first (401 before 429, contract §4): a stranger spends no address's budget.
+    this.gate.check(request);
     await this.limiter.consume(request.ip ?? request.socket.remoteAddress ?? 'unknown');
     return this.accounts.create(body);
   }

@@ -4,6 +4,8 @@ import { DEFAULT_SHARE, type ControlRequest, type FleetChange } from '@tps/link'
 import { DEMO_MERCHANTS } from '../auth/demo-credentials';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantClock, type ClockReading } from '../clock/merchant-clock';
+import { accountQuotas } from '../config/account-quotas';
+import { ApiConfig } from '../config/api-config';
 import { FleetSync } from '../fleet/fleet-sync';
 import { TerminalLinks, terminalProfile, type LinkState } from '../link/terminal-links';
 import { newTerminal } from '../seed/sandbox-seed';
@@ -60,12 +62,21 @@ export class SandboxAccounts {
     private readonly links: TerminalLinks,
     private readonly clock: MerchantClock,
     private readonly fleetSync: FleetSync,
+    private readonly config: ApiConfig,
   ) {}
 
   /** Makes the account and answers once every terminal is hosted and linked. */
   async create(body: CreateAccountDto): Promise<CreatedAccount> {
     const pace = body.pace ?? 'instant';
     const count = body.terminals ?? 2;
+    const quota = accountQuotas(this.config).terminals;
+    if (quota !== undefined && count > quota) {
+      throw new ContractError(
+        'PAR-002',
+        `terminals must be at most ${quota}: the quota of terminals per account of this sandbox`,
+        'terminals',
+      );
+    }
     for (let attempt = 1; ; attempt++) {
       const merchantId = newMerchantId();
       const fleet = newSerials(count).map((serial) => newTerminal(serial, merchantId, pace, 'front-desk'));

@@ -39,4 +39,22 @@ describe('MerchantRateLimiter', () => {
     );
     for (let i = 0; i < 200_000; i++) limiter.consume('m');
   });
+
+  it("holds each account to the quota of requests per second, apart from the others'", () => {
+    const limiter = new MerchantRateLimiter(
+      validateApiConfig({ HOSTED_MODE: 'true', QUOTA_REQUESTS_PER_SECOND: '3' }),
+      SQLITE,
+    );
+    for (let i = 0; i < 3; i++) limiter.consume('busy');
+    let refused: unknown;
+    try {
+      limiter.consume('busy');
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(RateLimitedError);
+    expect((refused as RateLimitedError).message).toMatch(/quota of 3 requests per second/);
+    expect((refused as RateLimitedError).retryAfterSeconds).toBe(1);
+    expect(() => limiter.consume('quiet')).not.toThrow();
+  });
 });

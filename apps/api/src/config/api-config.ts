@@ -15,6 +15,11 @@ import { DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS } from '@tps/domain';
 import { SecretKeyring } from '@tps/database';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
+/** A number, or unset when empty (`QUOTA_X: ${QUOTA_X:-}` in a compose file passes it empty). */
+function optionalNumber({ value }: { value: unknown }): unknown {
+  return value === '' || value === undefined ? undefined : Number(value);
+}
+
 /** Webhook attempts in flight at once, across all merchants: a bound on sockets, not on throughput. */
 export const MAX_CONCURRENT_ATTEMPTS = 64;
 
@@ -202,6 +207,48 @@ export class ApiConfig {
   HOSTED_MODE = 'false';
 
   /**
+   * Hosted mode only: `POST /sandbox/accounts` needs `Authorization: Bearer <token>` (401
+   * AUTH-003 otherwise). Unset, account creation is limited per client address only.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
+  ACCOUNT_CREATION_TOKEN: string | undefined = undefined;
+
+  /**
+   * Per-account quotas (contract, "Hosted mode"), so that one account cannot starve the rest:
+   * unset, hosted mode takes its defaults (account-quotas.ts) and any other sandbox has none;
+   * 0 turns one off.
+   */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  QUOTA_TERMINALS: number | undefined = undefined;
+
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  QUOTA_REQUESTS_PER_SECOND: number | undefined = undefined;
+
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  QUOTA_TRANSACTIONS_PER_DAY: number | undefined = undefined;
+
+  /**
+   * Test-only: the length of the second QUOTA_REQUESTS_PER_SECOND counts in, so that a test across
+   * replicas on a busy machine need not fit in one real second. Must stay 1000.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  QUOTA_SECOND_MS = 1000;
+
+  /**
    * `GET /metrics` on a listener of its own, on HOST (0: any free port, named in the log line
    * `metrics on port N`). Unset, with METRICS_TOKEN unset too, there is no metrics route.
    */
@@ -294,9 +341,14 @@ export class ApiConfig {
   REPLICA_HEARTBEAT_MS = 1000;
 }
 
+/** A sandbox run for others (contract, "Hosted mode"); the flag means nothing in production. */
+export function isHosted(config: ApiConfig): boolean {
+  return config.PROFILE === 'sandbox' && config.HOSTED_MODE === 'true';
+}
+
 /** The rules every webhook and callback URL must meet under this configuration. */
 export function destinationRules(config: ApiConfig): DestinationRules {
-  if (config.PROFILE === 'sandbox' && config.HOSTED_MODE === 'true') {
+  if (isHosted(config)) {
     return { requireHttps: false, allowPrivate: false };
   }
   return destinationsOf(config.PROFILE, config.ALLOW_PRIVATE_WEBHOOKS === 'true');
@@ -325,6 +377,11 @@ export function validateApiConfig(env: Record<string, unknown>): ApiConfig {
     } catch (error) {
       throw new Error(`invalid API configuration: ${(error as Error).message}`);
     }
+  }
+  if (config.ACCOUNT_CREATION_TOKEN !== undefined && !isHosted(config)) {
+    throw new Error(
+      'invalid API configuration: ACCOUNT_CREATION_TOKEN applies in hosted mode only (PROFILE=sandbox with HOSTED_MODE=true)',
+    );
   }
   if (config.PROFILE === 'production' && config.WEBHOOK_RETRY_SCALE !== 1) {
     throw new Error(

@@ -29,3 +29,22 @@ describe('HOSTED_MODE (contract, "Hosted mode")', () => {
     expect(() => validateApiConfig({ HOSTED_MODE: value })).toThrow(/HOSTED_MODE/);
   });
 });
+
+describe('ACCOUNT_CREATION_TOKEN (contract, "Hosted mode")', () => {
+  it('is taken in hosted mode', () => {
+    const config = validateApiConfig({ HOSTED_MODE: 'true', ACCOUNT_CREATION_TOKEN: 'a-token-of-16-chars' });
+    expect(config.ACCOUNT_CREATION_TOKEN).toBe('a-token-of-16-chars');
+  });
+
+  it('refuses to start outside hosted mode, where it would protect nothing', () => {
+    expect(() => validateApiConfig({ ACCOUNT_CREATION_TOKEN: 'a-token-of-16-chars' })).toThrow(
+      /ACCOUNT_CREATION_TOKEN applies in hosted mode only/,
+    );
+  });
+
+  it('refuses a token shorter than 16 characters', () => {
+    expect(() => validateApiConfig({ HOSTED_MODE: 'true', ACCOUNT_CREATION_TOKEN: 'short' })).toThrow(
+      /ACCOUNT_CREATION_TOKEN/,
+    );
+  });
+});

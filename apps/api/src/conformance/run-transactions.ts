@@ -65,8 +65,13 @@ export class RunTransactions {
     const fleet = await this.terminals.list(merchant);
     const own = fleet.find((terminal) => terminal.room === CONFORMANCE_ROOM);
     if (own === undefined) {
-      return (await this.terminals.create(merchant, { pace: 'instant', room: CONFORMANCE_ROOM }))
-        .serialNumber;
+      // Made by the service, one per account: not held to the account's quota of terminals.
+      const made = await this.terminals.create(
+        merchant,
+        { pace: 'instant', room: CONFORMANCE_ROOM },
+        'exempt',
+      );
+      return made.serialNumber;
     }
     if (own.pace !== 'instant' || own.cardholder !== 'auto') {
       await this.terminals.update(

@@ -15,6 +15,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'PAR-006': 'a body that is not `application/json` (415)',
   'AUTH-001': 'missing or bad Authorization, unknown merchant or wrong signature',
   'AUTH-002': '`timestamp` missing, not a number, or outside ±300 s of the real clock',
+  'AUTH-003':
+    "a hosted sandbox's account creation without its token (`Authorization: Bearer <token>`), or with a wrong one",
   'NF-000': 'no such route',
   'NF-001': 'no such transaction for this merchant',
   'NF-002': "no such terminal for this merchant (also another merchant's), or none bound for the Local form",
@@ -23,6 +25,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'NF-005': 'no such conformance run for this account',
   'TER-003': 'the terminal is busy with another operation',
   'TER-004': 'the serial is already taken',
+  'TER-005': "the account has as many terminals as the hosted sandbox's quota allows",
   'TER-101': 'the terminal rejected the operation: no card presented in time',
   'TER-102': 'the terminal rejected the operation: maximum card-read retries',
   'TER-103': 'the terminal rejected the operation on validation',

@@ -1,5 +1,6 @@
 import type {
   AmountCentavos,
+  RateLimitedError,
   FollowUpReads,
   FollowUpType,
   OperationMode,
@@ -114,9 +115,16 @@ export interface FollowUpPlanning {
   plan(ask: FollowUpAsk, reader: FollowUpReader): Promise<FollowUpPlan>;
 }
 
+/** The account's quota of transactions per day (contract, "Hosted mode"). */
+export interface TransactionQuota {
+  /** Counts one more transaction of the merchant; the refusal to answer when it is over quota. */
+  admit(merchant: OperationMerchant): Promise<RateLimitedError | undefined>;
+}
+
 /** Everything the operation use case needs from the outside, so it runs without the framework. */
 export interface OperationPorts<Terminal extends OperationTerminal> {
   store: OperationStore<Terminal>;
+  quota: TransactionQuota;
   terminals: TerminalGateway<Terminal>;
   clock: MerchantTime;
   timer: Timer;

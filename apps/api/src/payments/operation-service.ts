@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import { MerchantClock } from '../clock/merchant-clock';
+import { accountQuotas } from '../config/account-quotas';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import { TerminalResolver } from '../terminals/terminal-resolver';
 import { EventIngest } from '../transactions/event-ingest';
 import { TransactionRepository } from '../transactions/transaction.repository';
+import { DailyTransactionQuota } from './daily-transaction-quota';
 import { FollowUpPlanner } from './follow-up-planner';
 import { REAL_TIMER } from './operation-ports';
 import type { OperationRequest } from './operation-request';
@@ -27,6 +29,7 @@ export class OperationService {
     planner: FollowUpPlanner,
   ) {
     this.useCase = new OperationUseCase<TerminalEntity>({
+      quota: new DailyTransactionQuota(accountQuotas(config).transactionsPerDay, transactions, clock),
       store: {
         findByClientId: (merchantId, id) => transactions.findByClientId(merchantId, id),
         insertDecided: (decide, alone) => transactions.insertDecided(decide, alone),

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
-import { ContractError, StorageUnavailableError, type LifecycleStatus } from '@tps/domain';
+import { ContractError, RateLimitedError, StorageUnavailableError, type LifecycleStatus } from '@tps/domain';
 import type { LinkEvent, OperationOrder, TerminalRequest, TransactionOutcome } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import type { TerminalEntity } from '../terminals/terminal.entity';
+import { DailyTransactionQuota } from './daily-transaction-quota';
 import { FollowUpPlanner } from './follow-up-planner';
 import type { Timer } from './operation-ports';
 import type { OperationRequest } from './operation-request';
@@ -102,12 +103,23 @@ class FakeTerminal {
   }
 }
 
-function setup() {
+/** The stored transactions the daily quota counts, as the repository does: by merchant-clock date. */
+function countsOf(store: InMemoryOperationStore) {
+  return {
+    countCreatedBetween: async (merchantId: string, fromMs: number, toMs: number) =>
+      [...store.records.values()].filter(
+        (t) => t.merchantId === merchantId && t.createdAtMs >= fromMs && t.createdAtMs < toMs,
+      ).length,
+  };
+}
+
+function setup(transactionsPerDay?: number) {
   const store = new InMemoryOperationStore();
   const terminal = new FakeTerminal();
   const timer = new FakeTimer();
   const clock = { now: () => new Date(timer.now()), offsetMs: () => 0 };
   const useCase = new OperationUseCase({
+    quota: new DailyTransactionQuota(transactionsPerDay, countsOf(store), clock, () => timer.now()),
     store,
     terminals: {
       resolve: async () => TERMINAL,
@@ -350,5 +362,27 @@ describe('OperationUseCase', () => {
     expect(store.records.get(`${MERCHANT.merchantId}:${first.clientTransactionId}`)?.outcome).toBeNull();
     const second = { ...first, clientTransactionId: randomUUID() };
     expect(await codeOf(useCase.runSync(second))).toBe('TRX-006');
+  });
+
+  it('over the quota of transactions per day, refuses a new request before recording it and answers a repeat', async () => {
+    const { store, terminal, timer, useCase } = setup(2);
+    const first = request('sync');
+    const answered = await useCase.runSync(first);
+    await useCase.runSync(request('sync'));
+    const third = request('sync');
+    const refused = await useCase.runSync(third).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RateLimitedError);
+    // 15:00 UTC is 09:00 in Mexico City: the day ends in 15 hours.
+    expect((refused as RateLimitedError).retryAfterSeconds).toBe(15 * 3600);
+    expect(await store.findByClientId(MERCHANT.merchantId, third.clientTransactionId)).toBeNull();
+    expect(terminal.operations()).toBe(2);
+    // A repeat adds no transaction: answered from its record, as ever.
+    expect(await useCase.runSync(first)).toEqual(answered);
+    // An abort stops what runs: never refused by the quota.
+    expect(await codeOf(useCase.runSync(request('sync', { type: 'abort', amount: undefined })))).not.toBe(
+      'RATE-001',
+    );
+    timer.at += 15 * 3600 * 1000;
+    expect((await useCase.runSync(third)).approved).toBe(true);
   });
 });

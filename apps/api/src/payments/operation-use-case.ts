@@ -149,6 +149,7 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
   private async execute<T>(request: OperationRequest, answer: AnswerReader<T>): Promise<T> {
     checkAmounts(request);
     const terminal = await this.links.resolve(request.merchant, request.serial);
+    await this.withinQuota(request);
     const key = `${request.merchant.merchantId}:${request.clientTransactionId}`;
     for (;;) {
       const running = this.inFlight.get(key);
@@ -166,6 +167,23 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
         done();
       }
     }
+  }
+
+  /**
+   * The account's quota of transactions per day (contract, "Hosted mode"): over it, a new
+   * request is refused before anything of it is recorded, so its id stays free (a retry the next
+   * day runs it). A repeat of a recorded request is answered as ever: it adds no transaction. An
+   * abort is never refused: it stops what runs.
+   */
+  private async withinQuota(request: OperationRequest): Promise<void> {
+    if (request.type === 'abort') return;
+    const refusal = await this.ports.quota.admit(request.merchant);
+    if (refusal === undefined) return;
+    // Unreadable storage refuses nothing here: the request's own write answers it (contract §19).
+    const recorded = await this.transactions
+      .findByClientId(request.merchant.merchantId, request.clientTransactionId)
+      .catch(() => undefined);
+    if (recorded === null) throw refusal;
   }
 
   /**

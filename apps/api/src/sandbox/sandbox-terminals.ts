@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { chooseCardholder, ContractError, type CardholderMode } from '@tps/domain';
 import type { CardAction, CardReply } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
+import { accountQuotas } from '../config/account-quotas';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks, type LinkState } from '../link/terminal-links';
 import { DEFAULT_MODEL } from '../seed/sandbox-seed';
@@ -74,8 +75,15 @@ export class SandboxTerminals {
     return fleet.map((terminal) => this.record(terminal));
   }
 
-  /** Adds a simulated terminal to the merchant's fleet; the simulator starts hosting it. */
-  async create(merchant: MerchantEntity, body: CreateTerminalDto): Promise<TerminalRecord> {
+  /**
+   * Adds a simulated terminal to the merchant's fleet; the simulator starts hosting it. Held to the
+   * account's quota of terminals, unless `quota` is 'exempt' (the conformance run's own terminal).
+   */
+  async create(
+    merchant: MerchantEntity,
+    body: CreateTerminalDto,
+    quota: 'held' | 'exempt' = 'held',
+  ): Promise<TerminalRecord> {
     const serial = body.serial ?? (await this.freeSerial());
     const terminal = Object.assign(new TerminalEntity(), {
       serialNumber: serial,
@@ -90,8 +98,16 @@ export class SandboxTerminals {
       cardholderSetAt: null,
       cardholderSetFrom: null,
     });
-    if (!(await this.terminals.insert(terminal))) {
+    const limit = quota === 'held' ? accountQuotas(this.config).terminals : undefined;
+    const inserted = await this.terminals.insert(terminal, limit);
+    if (inserted === 'taken') {
       throw new ContractError('TER-004', `serial ${serial} is already taken`, 'serial');
+    }
+    if (inserted === 'full') {
+      throw new ContractError(
+        'TER-005',
+        `this account has ${limit} terminals, the quota of terminals per account of this sandbox`,
+      );
     }
     return this.rehost(terminal);
   }

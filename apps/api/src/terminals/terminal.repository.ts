@@ -52,14 +52,23 @@ export class TerminalRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Adds a terminal; false when its serial is already taken (by any merchant). */
-  async insert(terminal: TerminalEntity): Promise<boolean> {
+  /**
+   * Adds a terminal: `taken` when its serial is already (by any merchant), `full` when its
+   * merchant has `fleetLimit` terminals already (counted in the same write).
+   */
+  async insert(terminal: TerminalEntity, fleetLimit?: number): Promise<'inserted' | 'taken' | 'full'> {
     try {
-      await this.writer.write((manager) => manager.insert(TerminalEntity, terminal));
-      return true;
+      return await this.writer.write<'inserted' | 'full'>(async (manager) => {
+        if (fleetLimit !== undefined) {
+          const fleet = await manager.countBy(TerminalEntity, { merchantId: terminal.merchantId });
+          if (fleet >= fleetLimit) return 'full';
+        }
+        await manager.insert(TerminalEntity, terminal);
+        return 'inserted';
+      });
     } catch (error) {
       if (error instanceof QueryFailedError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message))
-        return false;
+        return 'taken';
       throw error;
     }
   }

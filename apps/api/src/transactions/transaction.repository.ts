@@ -73,6 +73,15 @@ export class TransactionRepository {
     );
   }
 
+  /** How many transactions of the merchant are dated (merchant clock) from `fromMs` to before `toMs`. */
+  async countCreatedBetween(merchantId: string, fromMs: number, toMs: number): Promise<number> {
+    const rows = await sqlOf(this.transactions.manager).all<{ count: number | string }>(
+      'SELECT COUNT(*) AS count FROM transactions WHERE merchant_id = ? AND created_at_ms >= ? AND created_at_ms < ?',
+      [merchantId, fromMs, toMs],
+    );
+    return Number(rows[0]?.count ?? 0);
+  }
+
   eventsOf(transactionId: string): Promise<TransactionEventEntity[]> {
     return this.eventTable.find(
       sqlOf(this.events.manager),

@@ -859,7 +859,7 @@ export interface paths {
         put?: never;
         /**
          * Add a simulated terminal to the merchant's fleet; it links up within a second
-         * @description The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004.
+         * @description The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004. A hosted sandbox holds each account to a quota of terminals (409 TER-005).
          */
         post: operations["SandboxTerminalsController_create"];
         delete?: never;
@@ -1087,7 +1087,7 @@ export interface paths {
         put?: never;
         /**
          * Create an isolated merchant with its own fleet and clock (no signature; limited per address)
-         * @description A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After).
+         * @description A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After). A hosted sandbox with an account-creation token asks for it as `Authorization: Bearer <token>` (401 AUTH-003 without it), and may allow fewer terminals (400 PAR-002).
          */
         post: operations["SandboxAccountsController_create"];
         delete?: never;
@@ -2472,7 +2472,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -11677,6 +11677,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-004`: the serial is already taken
+             *     - `TER-005`: the account has as many terminals as the hosted sandbox's quota allows
              */
             409: {
                 headers: {
@@ -11686,7 +11687,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-004";
+                        code?: "TER-004" | "TER-005";
                     };
                 };
             };
@@ -13857,6 +13858,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "PAR-002" | "PAR-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-003`: a hosted sandbox's account creation without its token (`Authorization: Bearer <token>`), or with a wrong one
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-003";
                     };
                 };
             };
