@@ -2472,7 +2472,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -3009,6 +3009,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3018,7 +3019,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -3243,6 +3244,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3252,7 +3254,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -3467,6 +3469,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3476,7 +3479,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -3697,6 +3700,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3706,7 +3710,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -3925,6 +3929,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3934,7 +3939,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -4159,6 +4164,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -4168,7 +4174,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -4383,6 +4389,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -4392,7 +4399,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -4613,6 +4620,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -4622,7 +4630,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -4842,6 +4850,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -4851,7 +4860,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -5077,6 +5086,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -5086,7 +5096,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -5302,6 +5312,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -5311,7 +5322,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -5533,6 +5544,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -5542,7 +5554,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -5767,6 +5779,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -5776,7 +5789,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6007,6 +6020,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6016,7 +6030,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6237,6 +6251,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6246,7 +6261,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6473,6 +6488,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6482,7 +6498,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6703,6 +6719,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6712,7 +6729,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6939,6 +6956,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6948,7 +6966,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -7165,6 +7183,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -7174,7 +7193,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -7397,6 +7416,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -7406,7 +7426,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -7626,6 +7646,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -7635,7 +7656,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -7861,6 +7882,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -7870,7 +7892,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -8086,6 +8108,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -8095,7 +8118,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -8317,6 +8340,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -8326,7 +8350,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -8546,6 +8570,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -8555,7 +8580,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -8781,6 +8806,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -8790,7 +8816,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9009,6 +9035,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9018,7 +9045,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9207,6 +9234,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9216,7 +9244,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9390,6 +9418,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9399,7 +9428,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9567,6 +9596,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9576,7 +9606,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9768,6 +9798,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9777,7 +9808,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9974,6 +10005,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9983,7 +10015,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -10189,6 +10221,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -10198,7 +10231,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -10403,6 +10436,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -10412,7 +10446,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -10623,6 +10657,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -10632,7 +10667,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -10840,6 +10875,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -10849,7 +10885,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11060,6 +11096,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11069,7 +11106,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11247,6 +11284,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11256,7 +11294,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11421,6 +11459,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11430,7 +11469,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11570,6 +11609,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11579,7 +11619,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11747,6 +11787,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11756,7 +11797,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11943,6 +11984,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11952,7 +11994,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12157,6 +12199,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12166,7 +12209,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12344,6 +12387,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12353,7 +12397,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12531,6 +12575,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12540,7 +12585,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12698,6 +12743,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12707,7 +12753,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12856,6 +12902,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12865,7 +12912,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13008,6 +13055,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13017,7 +13065,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13176,6 +13224,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13185,7 +13234,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13325,6 +13374,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13334,7 +13384,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13472,6 +13522,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13481,7 +13532,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13630,6 +13681,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13639,7 +13691,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13779,6 +13831,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13788,7 +13841,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14082,6 +14135,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14091,7 +14145,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14231,6 +14285,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14240,7 +14295,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14398,6 +14453,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14407,7 +14463,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14561,6 +14617,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14570,7 +14627,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14740,6 +14797,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14749,7 +14807,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14918,6 +14976,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14927,7 +14986,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -15067,6 +15126,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -15076,7 +15136,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
