@@ -30,6 +30,8 @@ module.exports = {
       testRegex: '\\.e2e-spec\\.ts$',
       // The suites start the built apps: a dist/ older than the sources fails them all at once.
       globalSetup: '<rootDir>/test/dist-is-current.ts',
+      // Then, after each file, the logs of the apps it started are scanned for secrets and card numbers.
+      setupFilesAfterEnv: ['<rootDir>/test/log-scan-setup.ts'],
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
       moduleNameMapper,

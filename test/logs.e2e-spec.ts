@@ -10,10 +10,18 @@ import { amountOf, newBody, searchPath, type Json } from './payment-helpers';
 
 /** The test cards of the simulated acquirer: their full numbers must never be logged. */
 const TEST_PANS = ['4242424242424242', '5555555555554444'];
-/** A run of 13 to 19 digits: what a card number looks like, whoever's. */
-const PAN_LIKE = /\d{13,19}/;
+/**
+ * A run of 13 to 19 digits: what a card number looks like, whoever's. Not the digits inside a hex id
+ * (a `trace_id` of 32 hex digits often holds such a run).
+ */
+const PAN_LIKE = /(?<![0-9a-f])\d{13,19}(?![0-9a-f])/;
 
 type Line = Record<string, unknown>;
+
+/** A caller's W3C trace context (contract, "Traces"): its ids must reach the log lines. */
+const CALLER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
+const SPAN_ID = /^[0-9a-f]{16}$/;
 
 describe('log lines, request ids and the merchant request log (LOG_LEVEL=debug)', () => {
   let stack: Stack;
@@ -50,9 +58,13 @@ describe('log lines, request ids and the merchant request log (LOG_LEVEL=debug)'
 
   const apiLines = (): Line[] => stack.api.lines;
 
-  it('writes one JSON line per request, with its id, merchant, route, status, duration and replica', async () => {
+  it('writes one JSON line per request, with its id, merchant, route, status, duration, replica and trace', async () => {
     const body = newBody({ amount: amountOf(1000) });
-    const answer = await stack.client().post<Json>('/terminal/v1/SIM0000002/sync/charge', body);
+    const answer = await stack
+      .client()
+      .send<Json>('POST', '/terminal/v1/SIM0000002/sync/charge', JSON.stringify(body), {
+        traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01`,
+      });
     expect(answer.status).toBe(200);
     const id = answer.headers.get('request-id');
     const line = await poll(
@@ -75,12 +87,21 @@ describe('log lines, request ids and the merchant request log (LOG_LEVEL=debug)'
       merchant_id: 'demo-merchant',
       terminal_serial: 'SIM0000002',
       client_transaction_id: body.client_transaction_id,
+      // The request's own span, in the caller's trace (contract, "Traces").
+      trace_id: CALLER_TRACE,
+      span_id: expect.stringMatching(SPAN_ID),
     });
+    expect(line.span_id).not.toBe(CALLER_SPAN);
   });
 
   it('writes one line per payment outcome, with the merchant, transaction and terminal', async () => {
     const body = newBody({ amount: amountOf(11651), events_webhook_url: receiver.url('/outcome') });
-    const ack = await stack.client().post<Json>('/terminal/v1/SIM0000002/async/charge', body);
+    const trace = CALLER_TRACE.replace(/^4/, '5');
+    const ack = await stack
+      .client()
+      .send<Json>('POST', '/terminal/v1/SIM0000002/async/charge', JSON.stringify(body), {
+        traceparent: `00-${trace}-${CALLER_SPAN}-01`,
+      });
     expect(ack.status).toBe(200);
     const line = await poll(
       'the outcome line',
@@ -99,7 +120,44 @@ describe('log lines, request ids and the merchant request log (LOG_LEVEL=debug)'
       status: 'DECLINED',
       code: '51',
       duration_ms: expect.any(Number),
+      // The terminal's run of the operation, in the trace of the request that ordered it.
+      trace_id: trace,
+      span_id: expect.stringMatching(SPAN_ID),
     });
+    const request = apiLines().find(
+      (l) => l.context === 'Http' && l.request_id === ack.headers.get('request-id'),
+    );
+    expect(request).toMatchObject({ trace_id: trace });
+    expect(line.span_id).not.toBe(request?.span_id);
+  });
+
+  it('names a trace on the line of a request refused before routing, and starts one when none is sent', async () => {
+    const refused = await fetch(`${stack.apiUrl}/terminal/v1/sync/charge`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
+      body: 'not json',
+    });
+    expect(refused.status).toBe(415);
+    const fresh = await fetch(`${stack.apiUrl}/health`);
+    expect(fresh.status).toBe(200);
+    const lineOf = (answer: Response) =>
+      poll(
+        'the request line',
+        async () =>
+          apiLines().find((l) => l.context === 'Http' && l.request_id === answer.headers.get('request-id')),
+        10_000,
+      );
+    expect(await lineOf(refused)).toMatchObject({
+      status: 415,
+      trace_id: CALLER_TRACE,
+      span_id: expect.stringMatching(SPAN_ID),
+    });
+    const started = await lineOf(fresh);
+    expect(started).toMatchObject({
+      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      span_id: expect.stringMatching(SPAN_ID),
+    });
+    expect(started.trace_id).not.toBe(CALLER_TRACE);
   });
 
   it('puts the answer’s Request-Id in every error body as request_id', async () => {

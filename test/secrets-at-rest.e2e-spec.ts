@@ -13,6 +13,7 @@ interface MerchantRow {
 }
 
 const KEY_2 = 'b'.repeat(64);
+const KEY_3 = 'c'.repeat(64);
 
 /**
  * Secrets at rest (contract, "Secrets at rest"): merchant secret keys and webhook secrets are
@@ -148,6 +149,41 @@ describeOnStores('secrets at rest', (store) => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('names a key it lacks at start-up, answers 500 INT-004 naming it, and refuses to start in production', async () => {
+    // The database moved to a process with another SECRETS_KEY: every secret is sealed under k2.
+    const merchants = (await merchantRows()).length;
+    await stack.api.stop();
+    await stack.startApi({ PORT: String(stack.api.port), SECRETS_KEY: `k3:${KEY_3}` });
+    expect(stack.api.log).toContain(
+      `secrets sealed under key k2, which SECRETS_KEY does not hold: ${merchants} merchants cannot be opened`,
+    );
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const answer = await client.get<{ type: string; code: string; message: string; request_id: string }>(
+        '/sandbox/terminals',
+      );
+      expect(answer.status).toBe(500);
+      expect(answer.body).toMatchObject({ type: 'INTERNAL', code: 'INT-004' });
+      expect(answer.body.message).toMatch(
+        /sealed under key k2, which this service's SECRETS_KEY does not hold/,
+      );
+      // Its log line names the request and the key (lines are written once per event-loop turn).
+      await poll(
+        'the log line of the request',
+        async () => (stack.api.log.includes(`request ${answer.body.request_id}:`) ? true : undefined),
+        5_000,
+      );
+    }
+
+    await stack.api.stop();
+    await expect(stack.startApi({ PROFILE: 'production', SECRETS_KEY: `k3:${KEY_3}` })).rejects.toThrow(
+      /refusing to start: secrets sealed under key k2, which SECRETS_KEY does not hold/,
+    );
+    // The key added back, after the one that seals: the same merchants sign again.
+    await stack.startApi({ PORT: String(stack.api.port), SECRETS_KEY: `k3:${KEY_3},k2:${KEY_2}` });
+    expect(stack.api.log).not.toContain('does not hold');
+    await expectSigningWorks();
   });
 
   it('refuses to start in the production profile without SECRETS_KEY', async () => {

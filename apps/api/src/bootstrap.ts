@@ -42,6 +42,7 @@ export async function createApi(
   });
   // Before anything that may answer: a preflight, a refused body and an error carry them too.
   app.use(assignRequestId);
+  app.use(traceRequests(Tracing.get()));
   app.use(onAnswered(requestLogging(config.PROFILE === 'sandbox' ? app.get(MerchantRequestLog) : undefined)));
   // Then the count of what is in flight, which a stopping replica waits for (main.ts).
   app.use(app.get(RequestDrain).middleware);
@@ -61,7 +62,6 @@ export async function createApi(
   // Before the body parser, so that a preflight is answered before any check of a body it does not have.
   if (config.PROFILE === 'sandbox') app.enableCors(SANDBOX_CORS);
   useContractJsonBody(app);
-  app.use(traceRequests(Tracing.get()));
   app.useGlobalPipes(contractValidationPipe());
   app.disable('x-powered-by');
   // The client address (account creation's limit, a cardholder setting's `setFrom`): behind the

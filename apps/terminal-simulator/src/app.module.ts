@@ -22,6 +22,8 @@ import { TerminalPrintJobEntity } from './printer/terminal-print-job.entity';
 import { TerminalEventEntity } from './store/terminal-event.entity';
 import { TerminalErasure } from './store/terminal-erasure';
 import { TerminalHistory } from './store/terminal-history';
+import { TerminalPurge } from './store/terminal-purge';
+import { TerminalRetention } from './store/terminal-retention';
 import { TerminalStore } from './store/terminal-store';
 import { TerminalTransactionEntity } from './store/terminal-transaction.entity';
 
@@ -66,6 +68,12 @@ export class SimulatorModule {
         TerminalHistory,
         TerminalErasure,
         LocalSearch,
+        {
+          provide: TerminalRetention,
+          useFactory: (writer: SerialWriter, fleet: Fleet) =>
+            new TerminalRetention(config, new TerminalPurge(writer), () => fleet.serials()),
+          inject: [SerialWriter, Fleet],
+        },
       ],
     };
   }

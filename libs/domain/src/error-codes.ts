@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   'INT-001': { status: 500, type: 'INTERNAL' },
   'INT-002': { status: 503, type: 'INTERNAL' },
   'INT-003': { status: 504, type: 'INTERNAL' },
+  'INT-004': { status: 500, type: 'INTERNAL' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -123,6 +124,23 @@ export function afterTerminalAnswered(clientTransactionId: string, error: unknow
   return error instanceof StorageUnavailableError
     ? new OutcomeNotStoredError(clientTransactionId, error)
     : error;
+}
+
+/**
+ * 500 INT-004 (contract, "Secrets at rest"): a secret this request needs is sealed under a key the
+ * service does not hold. The operator's to fix, not the caller's, and a retry does not help: the
+ * message names the key id the operator must add to SECRETS_KEY.
+ */
+export class SecretKeyMissingError extends ContractError {
+  constructor(
+    readonly keyId: string,
+    override readonly cause: unknown,
+  ) {
+    super(
+      'INT-004',
+      `a secret of this account is sealed under key ${keyId}, which this service's SECRETS_KEY does not hold: the operator must add that key; a retry does not help`,
+    );
+  }
 }
 
 /**

@@ -1,7 +1,12 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { ContractError, FollowableOutcomeUnknownError, StorageUnavailableError } from '@tps/domain';
-import { isStorageFailure } from '@tps/database';
+import {
+  ContractError,
+  FollowableOutcomeUnknownError,
+  SecretKeyMissingError,
+  StorageUnavailableError,
+} from '@tps/domain';
+import { UnknownSecretKeyError, isStorageFailure } from '@tps/database';
 import { requestIdOf } from './request-id';
 
 interface BodyParserError {
@@ -25,6 +30,7 @@ function fromBodyParser(error: unknown): ContractError | undefined {
 export function toContractError(error: unknown): ContractError {
   if (error instanceof ContractError) return error;
   if (isStorageFailure(error)) return new StorageUnavailableError(error);
+  if (error instanceof UnknownSecretKeyError) return new SecretKeyMissingError(error.keyId, error);
   // Nest hands on an error of the body parser wrapped in an HttpException, its cause the original:
   // a refusal of the body's inspection (json-body.ts) or one of the parser's own.
   const cause = error instanceof HttpException ? error.cause : undefined;
@@ -49,7 +55,8 @@ export class ContractExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const error = toContractError(exception);
-    if (error.code === 'INT-001') {
+    // The operator's to fix: the log line names the cause (for INT-004, the missing key id).
+    if (error.code === 'INT-001' || error.code === 'INT-004') {
       const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
       // The id the answer carries (contract, "Request ids"): support finds this line from it.
       const id = requestIdOf(response);

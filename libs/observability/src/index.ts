@@ -4,4 +4,5 @@ export * from './nest-logger';
 export * from './redaction';
 export * from './tracing';
 export * from './trace-requests';
+export * from './trace-fields';
 export * from './tracing-shutdown';

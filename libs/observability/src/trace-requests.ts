@@ -8,7 +8,8 @@ type Traced = IncomingMessage & { [REQUEST_SPAN]?: { span: Span; tracing: Tracin
  * Middleware: each request is a server span, continuing the caller's `traceparent` or starting a
  * trace. The span travels with the request object, read by `requestTraceparent` where an order
  * goes down the link: explicit, rather than a context that follows every promise (Node 20's
- * AsyncLocalStorage costs on each one).
+ * AsyncLocalStorage costs on each one). Install it before anything that may answer, so that
+ * every request's log line names its trace, a body the parser refuses included.
  */
 export function traceRequests(
   tracing: Tracing,
@@ -34,4 +35,9 @@ export function traceRequests(
 export function requestTraceparent(request: IncomingMessage): string | undefined {
   const traced = (request as Traced)[REQUEST_SPAN];
   return traced === undefined ? undefined : traced.tracing.traceparentOf(traced.span);
+}
+
+/** The request's span, for the ids its log line carries (contract, "Traces"). */
+export function requestSpanOf(request: IncomingMessage): Span | undefined {
+  return (request as Traced)[REQUEST_SPAN]?.span;
 }

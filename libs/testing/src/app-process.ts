@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { secretsOfEnv } from './log-scan';
 
 /** The checkout's root, whether this file runs from source (tests) or from dist/ (benchmarks). */
 export const REPO_ROOT = resolve(__dirname, '../../..').replace(/[\\/]dist$/, '');
@@ -13,6 +14,18 @@ export const API_ENTRY = join(APPS_ROOT, 'dist/apps/api/src/main.js');
 export const SIMULATOR_ENTRY = join(APPS_ROOT, 'dist/apps/terminal-simulator/src/main.js');
 
 const LISTENING = /listening on port (\d+)/;
+
+/**
+ * Every app this test file started, for the scan of their logs when it ends (test/log-scan-setup.ts).
+ * Kept under Jest only: a benchmark's apps, and their long logs, are let go once stopped.
+ */
+const started: AppProcess[] = [];
+const UNDER_JEST = process.env.JEST_WORKER_ID !== undefined;
+
+/** The apps started since the last call, each once; the list is emptied. */
+export function takeStartedApps(): AppProcess[] {
+  return started.splice(0);
+}
 
 /** The JSON lines of an app's output (pino's), parsed; a line that is not JSON is `{ raw }`. */
 export function logRecords(output: string): Record<string, unknown>[] {
@@ -57,6 +70,8 @@ export class AppProcess {
     readonly name: string,
     private readonly child: ChildProcess,
     readonly port: number,
+    /** The secret values of its environment: none may reach its log. */
+    readonly secrets: readonly string[],
   ) {
     this.exited = new Promise((done) => {
       if (child.exitCode !== null) done(child.exitCode);
@@ -94,8 +109,9 @@ export class AppProcess {
         const match = LISTENING.exec(output);
         if (!match) return;
         clearTimeout(timer);
-        const app = new AppProcess(name, child, Number(match[1]));
+        const app = new AppProcess(name, child, Number(match[1]), secretsOfEnv(env));
         app.output = output;
+        if (UNDER_JEST) started.push(app);
         child.stdout?.on('data', (more: Buffer) => (app.output += more.toString('utf8')));
         child.stderr?.on('data', (more: Buffer) => (app.output += more.toString('utf8')));
         child.stdout?.off('data', onData);

@@ -1,4 +1,5 @@
 export * from './app-process';
+export * from './log-scan';
 export * from './signed-client';
 export * from './stack';
 export * from './webhook-receiver';

@@ -15,6 +15,16 @@ export interface Credentials {
 export const DEMO_MERCHANT: Credentials = { merchantId: 'demo-merchant', secret: 'demo-secret-key' };
 export const OTHER_MERCHANT: Credentials = { merchantId: 'other-merchant', secret: 'other-secret-key' };
 
+/** The secrets clients of this test file signed with, for the scan of the apps' logs when it ends. */
+const usedSecrets = new Set<string>();
+
+/** The secrets signed with since the last call; the set is emptied. */
+export function takeUsedSecrets(): string[] {
+  const taken = [...usedSecrets];
+  usedSecrets.clear();
+  return taken;
+}
+
 /** One document per running API, fetched on first use; a failed fetch is tried again next time. */
 const documents = new Map<string, Promise<OpenApiConformance>>();
 
@@ -37,7 +47,9 @@ export class SignedClient {
   constructor(
     private readonly baseUrl: string,
     private readonly credentials: Credentials = DEMO_MERCHANT,
-  ) {}
+  ) {
+    usedSecrets.add(credentials.secret);
+  }
 
   as(credentials: Credentials): SignedClient {
     return new SignedClient(this.baseUrl, credentials);

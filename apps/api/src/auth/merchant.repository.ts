@@ -49,6 +49,18 @@ export class MerchantRepository {
     return this.table.findOne(sqlOf(this.merchants.manager), { merchantId });
   }
 
+  /**
+   * Whether the merchant is stored, without opening its secrets: they may be sealed under a key
+   * this process lacks, which the start-up check reports (contract, "Secrets at rest").
+   */
+  async exists(merchantId: string): Promise<boolean> {
+    const rows = await sqlOf(this.merchants.manager).all<{ one: number }>(
+      `SELECT 1 AS one FROM ${this.table.tableName} WHERE ${this.table.columnName('merchantId')} = ?`,
+      [merchantId],
+    );
+    return rows.length > 0;
+  }
+
   private withTerminal(): string {
     if (this.withTerminalText === undefined) {
       const m = this.table;

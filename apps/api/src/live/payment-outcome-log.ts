@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { TransactionEvent } from '@tps/contracts';
 import { isFinalStatus } from '@tps/domain';
 import type { Unsubscribe } from '@tps/messaging';
+import { traceFieldsOf } from '@tps/observability';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { outcomeLine } from './outcome-line';
@@ -23,14 +24,17 @@ export class PaymentOutcomeLog implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.messages.subscribe('transaction.event', ({ event }) => this.take(event));
+    this.unsubscribe = this.messages.subscribe('transaction.event', ({ event, traceparent }) =>
+      this.take(event, traceparent),
+    );
   }
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
   }
 
-  private take(event: TransactionEvent): void {
+  /** `traceparent`: the terminal's run of the operation, in the trace of the request that asked for it. */
+  private take(event: TransactionEvent, traceparent: string | undefined): void {
     const key = `${event.merchant_id}\n${event.client_transaction_id}`;
     if (event.status === 'TERMINAL_ACKNOWLEDGED') {
       if (this.started.size >= MAX_OPEN) this.started.delete(this.started.keys().next().value as string);
@@ -51,6 +55,7 @@ export class PaymentOutcomeLog implements OnModuleInit, OnModuleDestroy {
       status: event.status,
       code: event.failure_reason?.code,
       duration_ms: elapsedMs,
+      ...traceFieldsOf(traceparent),
     });
     if (elapsedMs !== undefined)
       this.metrics.operationEnded(event.operation.type, event.status, elapsedMs / 1000);

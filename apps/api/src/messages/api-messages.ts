@@ -5,8 +5,8 @@ import type { MessagePort } from '@tps/messaging';
 
 /** What the API's write paths tell, each once its write has committed. */
 export interface ApiTopics {
-  /** An event of a transaction, newly stored. */
-  'transaction.event': { serial: string; event: TransactionEvent };
+  /** An event of a transaction, newly stored, with the trace of the terminal's run of it. */
+  'transaction.event': { serial: string; event: TransactionEvent; traceparent?: string };
   /** A webhook attempt, recorded, and what follows it. */
   'delivery.attempt': { deliveryId: string; outcome: 'delivered' | 'retrying' | 'failed' };
   /**

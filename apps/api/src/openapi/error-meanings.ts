@@ -45,4 +45,6 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     'the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id',
   'INT-003':
     'the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)',
+  'INT-004':
+    "a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help",
 };

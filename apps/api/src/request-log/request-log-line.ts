@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { AnsweredRequest } from '@tps/http';
+import { requestSpanOf, traceFieldsOfSpan } from '@tps/observability';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { SERIAL_PATTERN } from '@tps/contracts/dto';
 import { TERMINAL_SERIAL_PARAM } from '../terminals/terminal-target.decorator';
@@ -12,7 +13,8 @@ const UNROUTED = '(unrouted)';
 
 /**
  * The fields of one request's log line (README, "Logs"): ids an operator filters
- * on, never a header or a body beyond the transaction's id.
+ * on, never a header or a body beyond the transaction's id; `trace_id` and `span_id` lead to the
+ * request's trace (contract, "Traces").
  */
 export function requestLogLine(answered: AnsweredRequest, request: Request): Record<string, unknown> {
   const route = answered.route ?? UNROUTED;
@@ -23,6 +25,7 @@ export function requestLogLine(answered: AnsweredRequest, request: Request): Rec
     typeof body === 'object' && body !== null
       ? (body as Record<string, unknown>).client_transaction_id
       : undefined;
+  const span = requestSpanOf(request);
   return {
     msg: `${answered.method} ${route} ${answered.status} ${answered.durationMs} ms`,
     request_id: answered.requestId,
@@ -36,5 +39,6 @@ export function requestLogLine(answered: AnsweredRequest, request: Request): Rec
       typeof clientTransactionId === 'string' && UUID.test(clientTransactionId)
         ? clientTransactionId
         : undefined,
+    ...(span === undefined ? {} : traceFieldsOfSpan(span)),
   };
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SerialWriter, secretKeyring, sqlOf } from '@tps/database';
+import { SerialWriter, UnknownSecretKeyError, secretKeyring, sqlOf } from '@tps/database';
 import { SEALED_MERCHANT_COLUMNS } from '../auth/merchant.entity';
 
 /** Merchants re-sealed per write: each write stays short, so it never holds the write path long. */
@@ -71,6 +71,8 @@ export class SecretResealer implements OnApplicationBootstrap {
               keyring.seal(keyring.open(stored, purpose), purpose),
             ]);
           } catch (error) {
+            // A key this process lacks is reported at start-up, with what to do (UnknownKeyCheck).
+            if (error instanceof UnknownSecretKeyError) continue;
             unopened.add(error instanceof Error ? error.message : String(error));
           }
         }

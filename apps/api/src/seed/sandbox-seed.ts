@@ -46,7 +46,7 @@ export class SandboxSeed implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.PROFILE !== 'sandbox' || this.config.SEED !== 'true') return;
     for (const seed of DEMO_MERCHANTS) {
-      if ((await this.merchants.findById(seed.merchantId)) !== null) continue;
+      if (await this.merchants.exists(seed.merchantId)) continue;
       const merchant = Object.assign(new MerchantEntity(), {
         merchantId: seed.merchantId,
         secretKey: seed.secretKey,

@@ -81,6 +81,7 @@ export class EventIngest {
           this.messages.publish('transaction.event', {
             serial: terminal.serialNumber,
             event: appended.link.event,
+            traceparent: appended.link.traceparent,
           });
       }
     }

@@ -67,6 +67,25 @@ export class SimulatorConfig {
   @Min(0.001)
   @Max(1)
   SCENARIO_WAIT_SCALE = 1;
+
+  /** The terminals' transactions and finished print jobs older than this are purged, as the service's are. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RETENTION_DAYS = 90;
+
+  /** How often each simulator process sweeps the terminals it hosts. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  RETENTION_SWEEP_INTERVAL_MS = 3_600_000;
+
+  /** Transactions removed per write of a sweep: each write stays a few milliseconds long. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  RETENTION_BATCH = 100;
 }
 
 export function validateSimulatorConfig(env: Record<string, unknown>): SimulatorConfig {

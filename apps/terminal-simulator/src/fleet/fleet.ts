@@ -37,6 +37,11 @@ export class Fleet implements OnApplicationShutdown {
     return this.hosted.size;
   }
 
+  /** The serials of the terminals hosted here. */
+  serials(): string[] {
+    return [...this.hosted.keys()];
+  }
+
   linkedCount(): number {
     return [...this.hosted.values()].filter((t) => t.uplink.isUp).length;
   }

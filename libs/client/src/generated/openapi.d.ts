@@ -2472,7 +2472,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -3009,6 +3009,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3018,7 +3019,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -3243,6 +3244,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3252,7 +3254,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -3467,6 +3469,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3476,7 +3479,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -3697,6 +3700,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3706,7 +3710,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -3925,6 +3929,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -3934,7 +3939,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -4159,6 +4164,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -4168,7 +4174,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -4383,6 +4389,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -4392,7 +4399,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -4613,6 +4620,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -4622,7 +4630,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -4842,6 +4850,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -4851,7 +4860,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -5077,6 +5086,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -5086,7 +5096,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -5302,6 +5312,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -5311,7 +5322,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -5533,6 +5544,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -5542,7 +5554,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -5767,6 +5779,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -5776,7 +5789,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6007,6 +6020,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6016,7 +6030,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6237,6 +6251,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6246,7 +6261,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6473,6 +6488,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6482,7 +6498,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6703,6 +6719,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6712,7 +6729,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -6939,6 +6956,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -6948,7 +6966,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -7165,6 +7183,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -7174,7 +7193,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -7397,6 +7416,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -7406,7 +7426,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -7626,6 +7646,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -7635,7 +7656,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -7861,6 +7882,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -7870,7 +7892,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -8086,6 +8108,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -8095,7 +8118,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -8317,6 +8340,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -8326,7 +8350,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -8546,6 +8570,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -8555,7 +8580,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -8781,6 +8806,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -8790,7 +8816,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9009,6 +9035,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9018,7 +9045,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9207,6 +9234,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9216,7 +9244,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9390,6 +9418,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9399,7 +9428,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9567,6 +9596,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9576,7 +9606,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9768,6 +9798,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9777,7 +9808,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -9974,6 +10005,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -9983,7 +10015,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -10189,6 +10221,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -10198,7 +10231,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -10403,6 +10436,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -10412,7 +10446,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -10623,6 +10657,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -10632,7 +10667,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -10840,6 +10875,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -10849,7 +10885,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11060,6 +11096,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11069,7 +11106,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11247,6 +11284,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11256,7 +11294,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11421,6 +11459,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11430,7 +11469,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11570,6 +11609,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11579,7 +11619,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11748,6 +11788,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11757,7 +11798,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -11944,6 +11985,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -11953,7 +11995,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12158,6 +12200,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12167,7 +12210,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12345,6 +12388,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12354,7 +12398,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12532,6 +12576,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12541,7 +12586,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12699,6 +12744,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12708,7 +12754,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -12857,6 +12903,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -12866,7 +12913,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13009,6 +13056,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13018,7 +13066,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13177,6 +13225,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13186,7 +13235,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13326,6 +13375,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13335,7 +13385,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13473,6 +13523,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13482,7 +13533,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13631,6 +13682,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13640,7 +13692,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -13780,6 +13832,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -13789,7 +13842,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14100,6 +14153,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14109,7 +14163,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14249,6 +14303,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14258,7 +14313,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14416,6 +14471,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14425,7 +14481,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14579,6 +14635,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14588,7 +14645,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14758,6 +14815,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14767,7 +14825,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -14936,6 +14994,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -14945,7 +15004,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };
@@ -15085,6 +15144,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `INT-001`: internal error, with no detail
+             *     - `INT-004`: a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help
              */
             500: {
                 headers: {
@@ -15094,7 +15154,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-001";
+                        code?: "INT-001" | "INT-004";
                     };
                 };
             };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SecretKeyring } from './secret-keyring';
+import { SecretKeyring, UnknownSecretKeyError, sealedKeyId } from './secret-keyring';
 
 const key = (id: string) => ({ id, key: randomBytes(32) });
 
@@ -23,6 +23,24 @@ describe('SecretKeyring', () => {
     expect(rotated.isCurrent(old)).toBe(false);
     expect(rotated.isCurrent(rotated.seal('s', 'p'))).toBe(true);
     expect(() => new SecretKeyring([k2]).open(old, 'p')).toThrow(/sealed under key k1/);
+  });
+
+  it('fails a value under a key it lacks with an error naming that key, which no retry clears', () => {
+    const old = new SecretKeyring([k1]).seal('s', 'p');
+    const other = new SecretKeyring([k2]);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      let thrown: unknown;
+      try {
+        other.open(old, 'p');
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(UnknownSecretKeyError);
+      expect((thrown as UnknownSecretKeyError).keyId).toBe('k1');
+    }
+    expect(sealedKeyId(old)).toBe('k1');
+    expect(sealedKeyId('in clear')).toBeUndefined();
+    expect(new SecretKeyring([k2, k1]).knownPrefixes()).toEqual(['v1:k2:', 'v1:k1:']);
   });
 
   it('does not open a value sealed for another column, or changed', () => {

@@ -12,6 +12,18 @@ const KEY_ID = /^[A-Za-z0-9-]{1,32}$/;
  */
 const OPENED_CACHE_SIZE = 10_000;
 
+/**
+ * A stored value sealed under a key this process does not hold: a database moved to a process with
+ * another SECRETS_KEY, or a key dropped before its rows were re-sealed. Not the caller's error, and
+ * no retry helps: an operator must add the key (contract, "Secrets at rest").
+ */
+export class UnknownSecretKeyError extends Error {
+  constructor(readonly keyId: string) {
+    super(`a secret is sealed under key ${keyId}, which SECRETS_KEY does not hold`);
+    this.name = 'UnknownSecretKeyError';
+  }
+}
+
 export interface SecretKey {
   id: string;
   key: Buffer;
@@ -112,15 +124,23 @@ export class SecretKeyring {
     return `${SEALED_PREFIX}${this.writeKeyId}:`;
   }
 
+  /** How a value sealed under each key this keyring holds begins. */
+  knownPrefixes(): string[] {
+    return [...this.keys.keys()].map((id) => `${SEALED_PREFIX}${id}:`);
+  }
+
   private keyOf(id: string): Buffer {
     const key = this.keys.get(id);
-    if (key === undefined) {
-      throw new Error(`a secret is sealed under key ${id}, which SECRETS_KEY does not hold`);
-    }
+    if (key === undefined) throw new UnknownSecretKeyError(id);
     return key;
   }
 }
 
 export function isSealed(stored: string): boolean {
   return stored.startsWith(SEALED_PREFIX);
+}
+
+/** The id of the key a sealed value names, or undefined for a value in clear. */
+export function sealedKeyId(stored: string): string | undefined {
+  return isSealed(stored) ? stored.slice(SEALED_PREFIX.length).split(':', 1)[0] : undefined;
 }
