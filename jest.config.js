@@ -40,7 +40,12 @@ module.exports = {
       transform,
       moduleNameMapper,
     },
-    { ...endToEnd, displayName: 'e2e', testRegex: '\\.e2e-spec\\.ts$', testPathIgnorePatterns: CLUSTER_SUITES },
+    {
+      ...endToEnd,
+      displayName: 'e2e',
+      testRegex: '\\.e2e-spec\\.ts$',
+      testPathIgnorePatterns: CLUSTER_SUITES,
+    },
     { ...endToEnd, displayName: 'cluster', testRegex: CLUSTER_SUITES },
   ],
 };
