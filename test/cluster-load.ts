@@ -58,13 +58,15 @@ export async function everyOnlineOf(
 export async function asyncCharge(client: SignedClient, serial: string, url: string): Promise<string> {
   const id = randomUUID();
   const body = { amount: amountOf(10_000), client_transaction_id: id, events_webhook_url: url };
-  for (;;) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
     const answer = await client.post<Json>(`/terminal/v1/${serial}/async/charge`, body);
     if (answer.status === 200) return id;
     if (answer.status !== 409 || answer.body.code !== 'TER-003')
       throw new Error(`async charge on ${serial}: ${answer.status} ${JSON.stringify(answer.body)}`);
     await sleep(20);
   }
+  throw new Error(`async charge on ${serial}: the terminal stayed busy for 30 s`);
 }
 
 /** What a transaction's receiver got, in order: status and webhook-id, a repeat of the one before dropped. */
@@ -102,6 +104,7 @@ export class ChargeLoad {
   readonly inFlight = new Set<Attempt>();
   readonly unexpected: string[] = [];
   private stopping = false;
+  private halted = false;
   private turn = 0;
   private loops: Promise<void> | undefined;
 
@@ -134,6 +137,12 @@ export class ChargeLoad {
     await this.loops;
   }
 
+  /** Stops at once, charges under way left unanswered: for a drill that failed half-way. */
+  async halt(): Promise<void> {
+    this.halted = true;
+    await this.stop();
+  }
+
   /** Waits until `count` more charges are answered than when it was called. */
   async answers(count: number, timeoutMs: number): Promise<void> {
     const target = this.answered.size + count;
@@ -147,7 +156,7 @@ export class ChargeLoad {
   private async charge(credentials: Credentials, serial: string): Promise<void> {
     const id = randomUUID();
     const deadline = Date.now() + this.options.giveUpAfterMs;
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && !this.halted) {
       const replica = this.live[this.turn++ % this.live.length];
       const attempt: Attempt = { id, serial, merchantId: credentials.merchantId, replica, at: Date.now() };
       this.attempts.push(attempt);

@@ -42,6 +42,7 @@ function refusedAsAllowed(attempt: Attempt): boolean {
 describe('PostgreSQL unavailable under load, three replicas [postgres]', () => {
   let stack: Stack;
   let receiver: WebhookReceiver;
+  let load: ChargeLoad | undefined;
   let database: string;
 
   beforeAll(async () => {
@@ -55,6 +56,7 @@ describe('PostgreSQL unavailable under load, three replicas [postgres]', () => {
   }, 60_000);
 
   afterAll(async () => {
+    await load?.halt();
     if (database !== undefined) await restore(database).catch(() => undefined);
     await stack?.stop();
     await receiver?.close();
@@ -75,7 +77,7 @@ describe('PostgreSQL unavailable under load, three replicas [postgres]', () => {
       expect((await webhooks.patch(`/sandbox/terminals/${serial}`, { pace: 'realistic' })).status).toBe(200);
     }
 
-    const load = new ChargeLoad(stack, loaded, {
+    const charges = new ChargeLoad(stack, loaded, {
       pauseMs: 1000,
       giveUpAfterMs: 60_000,
       allowed: refusedAsAllowed,
@@ -95,15 +97,16 @@ describe('PostgreSQL unavailable under load, three replicas [postgres]', () => {
         return taken.length === 0 ? undefined : `INT-002 answered, terminal ${taken[0].status}`;
       },
     });
-    load.start();
-    await load.answers(60, 60_000);
+    load = charges;
+    charges.start();
+    await charges.answers(60, 60_000);
 
     const url = receiver.url('/outage');
     const ids = await Promise.all(hooked.map((serial) => asyncCharge(webhooks, serial, url)));
     await cutOff(database);
     const cutAt = Date.now();
     const refusals = (): number =>
-      load.attempts.filter(
+      charges.attempts.filter(
         (attempt) => attempt.at >= cutAt && attempt.answer !== undefined && refusedAsAllowed(attempt),
       ).length;
     while (Date.now() < cutAt + DOWN_AT_LEAST_MS || (refusals() < 20 && Date.now() < cutAt + 15_000))
@@ -122,13 +125,13 @@ describe('PostgreSQL unavailable under load, three replicas [postgres]', () => {
         15_000,
       );
     }
-    await load.answers(100, 60_000);
+    await charges.answers(100, 60_000);
     ids.push(...(await Promise.all(hooked.map((serial) => asyncCharge(webhooks, serial, url)))));
-    await load.stop();
+    await charges.stop();
 
-    expect(load.unexpected).toEqual([]);
+    expect(charges.unexpected).toEqual([]);
     expect(refusals()).toBeGreaterThan(0);
-    const servedAfter = load.attempts
+    const servedAfter = charges.attempts
       .filter((attempt) => attempt.at > restoredAt && answeredOk(attempt))
       .map((attempt) => attempt.replica);
     expect([...new Set(servedAfter)].sort()).toEqual(stack.replicas.map((_, n) => n));
@@ -151,10 +154,10 @@ describe('PostgreSQL unavailable under load, three replicas [postgres]', () => {
     await stack.waitQueueDrained(30_000);
 
     const online = await everyOnlineOf(stack.clientOf(0), accounts);
-    expect(lostAnswers(load.answered, online)).toEqual([]);
+    expect(lostAnswers(charges.answered, online)).toEqual([]);
 
     // A same-id retry answers what was answered, on each replica.
-    const sample = load.attempts.find((attempt) => load.answered.has(attempt.id))!;
+    const sample = charges.attempts.find((attempt) => charges.answered.has(attempt.id))!;
     const credentials = accounts.find(
       (account) => account.credentials.merchantId === sample.merchantId,
     )!.credentials;
@@ -166,7 +169,7 @@ describe('PostgreSQL unavailable under load, three replicas [postgres]', () => {
           amount: amountOf(10_000),
           client_transaction_id: sample.id,
         });
-      expect([again.status, again.body.approved]).toEqual([200, load.answered.get(sample.id)!.approved]);
+      expect([again.status, again.body.approved]).toEqual([200, charges.answered.get(sample.id)!.approved]);
     }
 
     // Nothing stored half, and every terminal transaction is in the service with the same status.

@@ -64,6 +64,7 @@ function endedAsAllowed(attempt: Attempt): boolean {
 describe('a replica killed under load, a fleet of a hundred [postgres]', () => {
   let stack: Stack;
   let receiver: WebhookReceiver;
+  let load: ChargeLoad | undefined;
 
   beforeAll(async () => {
     stack = await Stack.start({
@@ -80,6 +81,7 @@ describe('a replica killed under load, a fleet of a hundred [postgres]', () => {
   }, 60_000);
 
   afterAll(async () => {
+    await load?.halt();
     await stack?.stop();
     await receiver?.close();
   });
@@ -104,7 +106,7 @@ describe('a replica killed under load, a fleet of a hundred [postgres]', () => {
     expect(others).toEqual([]);
     const dead = holder.replica_id;
 
-    const load = new ChargeLoad(stack, loaded, {
+    const charges = new ChargeLoad(stack, loaded, {
       pauseMs: 1000,
       giveUpAfterMs: 30_000,
       allowed: (attempt) => {
@@ -114,8 +116,9 @@ describe('a replica killed under load, a fleet of a hundred [postgres]', () => {
         return RETRIED[answer.status]?.includes(answer.code ?? '') === true;
       },
     });
-    load.start();
-    await load.answers(100, 60_000);
+    load = charges;
+    charges.start();
+    await charges.answers(100, 60_000);
 
     // The webhooks' receiver holds every request: the killed replica has deliveries under way.
     receiver.respondWith(neverAnswer);
@@ -125,34 +128,34 @@ describe('a replica killed under load, a fleet of a hundred [postgres]', () => {
 
     // Killed with charges under way: their callers are the ones the drill is about.
     const busyBy = Date.now() + 10_000;
-    while (load.inFlight.size < 5 && Date.now() < busyBy) await sleep(2);
-    const underWay = [...load.inFlight];
-    load.live.splice(load.live.indexOf(0), 1);
+    while (charges.inFlight.size < 5 && Date.now() < busyBy) await sleep(2);
+    const underWay = [...charges.inFlight];
+    charges.live.splice(charges.live.indexOf(0), 1);
     await stack.replicas[0].kill();
     const killedAt = Date.now();
     receiver.respondWith((_request, _n, response) => response.end());
 
     const relinked = await relinkTimes(stack, dead, fleet, killedAt, 15_000);
-    await load.answers(100, 60_000);
+    await charges.answers(100, 60_000);
     await receiver.waitFor(
       () => ids.every((id) => receivedInOrder(receiver, id).some(([status]) => status === 'APPROVAL')),
       LEASE_MS + 15_000,
     );
-    await load.stop();
+    await charges.stop();
 
-    expect(load.unexpected).toEqual([]);
+    expect(charges.unexpected).toEqual([]);
     // Linked again: the whole fleet, 99 % of it within 3 s of the kill.
     expect(relinked).toHaveLength(fleet);
     expect(relinked[Math.ceil(relinked.length * 0.99) - 1]).toBeLessThanOrEqual(3000);
 
     // What was under way at the kill: cut, 504 TER-002 or 503 TER-001, and its id answered by a retry.
     expect(underWay.filter((attempt) => !endedAsAllowed(attempt)).map(describeAttempt)).toEqual([]);
-    expect(underWay.filter((attempt) => !load.answered.has(attempt.id)).map(describeAttempt)).toEqual([]);
+    expect(underWay.filter((attempt) => !charges.answered.has(attempt.id)).map(describeAttempt)).toEqual([]);
     expect(underWay.filter((attempt) => !answeredOk(attempt)).length).toBeGreaterThan(0);
 
     await stack.waitReady(1);
     const online = await everyOnlineOf(stack.clientOf(1), accounts);
-    expect(lostAnswers(load.answered, online)).toEqual([]);
+    expect(lostAnswers(charges.answered, online)).toEqual([]);
 
     // Each transaction's webhooks as stored, in order, each with its event's webhook-id; the one
     // the kill cut went again with the same webhook-id, from a replica that took it over.
