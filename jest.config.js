@@ -7,6 +7,26 @@ const moduleNameMapper = {
     '<rootDir>/libs/$1/src',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+/**
+ * The cluster drills: end-to-end suites whose subject is several API replicas or simulator shards
+ * on one PostgreSQL database. They run in `npm run test:cluster`, apart from `npm test`.
+ */
+const CLUSTER_SUITES = [
+  '/test/cluster-[^/]*\\.e2e-spec\\.ts$',
+  '/test/(replica-routing|delivery-leases|simulator-shards|start-cluster)\\.e2e-spec\\.ts$',
+];
+/** Both end-to-end projects start the built apps: a dist/ older than the sources fails them all at once. */
+const endToEnd = {
+  testEnvironment: 'node',
+  rootDir: __dirname,
+  roots: ['<rootDir>/test'],
+  globalSetup: '<rootDir>/test/dist-is-current.ts',
+  // Then, after each file, the logs of the apps it started are scanned for secrets and card numbers.
+  setupFilesAfterEnv: ['<rootDir>/test/log-scan-setup.ts'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  transform,
+  moduleNameMapper,
+};
 
 module.exports = {
   testTimeout: 60000,
@@ -23,18 +43,11 @@ module.exports = {
       moduleNameMapper,
     },
     {
+      ...endToEnd,
       displayName: 'e2e',
-      testEnvironment: 'node',
-      rootDir: __dirname,
-      roots: ['<rootDir>/test'],
       testRegex: '\\.e2e-spec\\.ts$',
-      // The suites start the built apps: a dist/ older than the sources fails them all at once.
-      globalSetup: '<rootDir>/test/dist-is-current.ts',
-      // Then, after each file, the logs of the apps it started are scanned for secrets and card numbers.
-      setupFilesAfterEnv: ['<rootDir>/test/log-scan-setup.ts'],
-      moduleFileExtensions: ['ts', 'js', 'json'],
-      transform,
-      moduleNameMapper,
+      testPathIgnorePatterns: CLUSTER_SUITES,
     },
+    { ...endToEnd, displayName: 'cluster', testRegex: CLUSTER_SUITES },
   ],
 };

@@ -93,6 +93,16 @@ describe('the service refuses malformed messages on a terminal uplink, and the l
     await expect(goodRun()).resolves.toEqual({ stored: 4 });
   });
 
+  it("takes a newer terminal's run: fields the service does not know are dropped, not refused", async () => {
+    const newer = events.map((event) => ({ event: { ...event, region: 'mx' }, hop: 1 }));
+    await expect(run(newer)).resolves.toEqual({ stored: 4 });
+    const envelopes = await sqliteRows<{ envelope: string }>(
+      stack.apiDatabase,
+      'SELECT envelope FROM transaction_events',
+    );
+    expect(envelopes.filter((row) => row.envelope.includes('region'))).toEqual([]);
+  });
+
   it('answers a request frame without a body, drops a frame that is not JSON, and serves the next run', async () => {
     const replies: unknown[] = [];
     const onMessage = (data: Buffer): void => void replies.push(JSON.parse(data.toString('utf8')));

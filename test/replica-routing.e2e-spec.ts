@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { OTHER_MERCHANT, SEEDED_SERIALS, Stack, poll, type SignedClient } from '@tps/testing';
+import { OTHER_MERCHANT, SEEDED_SERIALS, Stack, type SignedClient } from '@tps/testing';
 import { LiveReader } from './live-reader';
-import {
-  amountOf,
-  ensureDaytime,
-  everyOnline,
-  lostAnswers,
-  type AnsweredCharge,
-  type Json,
-} from './payment-helpers';
+import { amountOf, ensureDaytime, type Json } from './payment-helpers';
 
 /**
  * Several API replicas on one PostgreSQL database (contract, scale-out): the simulator links to
@@ -138,100 +131,4 @@ describe('requests routed between API replicas', () => {
       reader.close();
     }
   });
-});
-
-/** The answers a charge may meet while a replica dies: each means "ask again with the same id". */
-const RETRIED: Record<number, string[]> = { 503: ['TER-001'], 504: ['TER-002'], 409: ['TER-003', 'TER-004'] };
-
-describe('a replica killed under load', () => {
-  const TERMINALS = 6;
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await Stack.start({
-      store: 'postgres',
-      replicas: REPLICAS,
-      // Short, so that a charge whose terminal never took it is asked of the terminal soon.
-      apiEnv: { TERMINAL_REPLY_TIMEOUT_MS: '5000' },
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  it('loses no answered charge; its terminals link again within 3 s; a same-id retry answers the outcome', async () => {
-    // An account of its own, made on the replica that holds the simulator's control link.
-    const account = await stack
-      .clientOf(0)
-      .post<Json>('/sandbox/accounts', { terminals: TERMINALS, pace: 'instant' });
-    expect(account.status).toBe(201);
-    const credentials = {
-      merchantId: account.body.merchant_id as string,
-      secret: account.body.secret_key as string,
-    };
-    const serials = (account.body.terminals as Json[]).map((terminal) => terminal.serialNumber as string);
-    await ensureDaytime(stack.clientOf(1).as(credentials));
-    const alive = new Set([0, 1, 2]);
-    const answered = new Map<string, AnsweredCharge>();
-    const unexpected: string[] = [];
-    let killed = false;
-    let next = 0;
-
-    /** One charge, its id asked again of the live replicas in turn until it is answered 200. */
-    async function chargeOnce(serial: string): Promise<void> {
-      const id = randomUUID();
-      for (let attempt = 0; attempt < 200; attempt++) {
-        const replicas = [...alive];
-        const client = stack.clientOf(replicas[next++ % replicas.length]).as(credentials);
-        const response = await charge(client, `/terminal/v1/${serial}/sync/charge`, id).catch(
-          () => undefined,
-        );
-        if (response?.status === 200) {
-          const raw = response.body.rawResponse as Json;
-          answered.set(id, {
-            approved: response.body.approved === true,
-            reference: raw.transaction_reference ?? null,
-          });
-          return;
-        }
-        if (response !== undefined && !RETRIED[response.status]?.includes(response.body.code as string)) {
-          unexpected.push(`${response.status} ${JSON.stringify(response.body)}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      unexpected.push(`${id} never answered`);
-    }
-
-    const load = Promise.all(
-      serials.map(async (serial) => {
-        while (!killed || answered.size < 120) await chargeOnce(serial);
-      }),
-    );
-    await poll('charges under way', async () => (answered.size >= 30 ? true : undefined), 30_000);
-    // The replica the simulator linked to holds every link: it dies with operations in flight.
-    alive.delete(0);
-    await stack.replicas[0].kill();
-    killed = true;
-    // Linked again to a live replica, as the stored ownership shows (the dead one's rows linger).
-    const dead = `%-${stack.replicas[0].pid}`;
-    const fleet = SEEDED_SERIALS.length + TERMINALS;
-    await poll(
-      'every terminal linked to a live replica',
-      async () => {
-        const [row] = await stack.store.rows<{ n: number }>(
-          'api',
-          'SELECT COUNT(*) AS n FROM terminal_uplinks WHERE replica_id NOT LIKE ?',
-          [dead],
-        );
-        return row.n === fleet ? true : undefined;
-      },
-      3000,
-    );
-    await stack.waitReady(1);
-    await load;
-    expect(unexpected).toEqual([]);
-    const online = await everyOnline(stack.clientOf(1).as(credentials));
-    expect(lostAnswers(answered, online)).toEqual([]);
-  }, 180_000);
 });

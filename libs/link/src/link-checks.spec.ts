@@ -8,6 +8,7 @@ import {
   SERVICE_UPLINK_SIDE,
   SIMULATOR_CONTROL_SIDE,
   TERMINAL_UPLINK_SIDE,
+  parseFrame,
   terminalReply,
   type MessageCheck,
   type PrintOrder,
@@ -266,9 +267,60 @@ describe('link message checks', () => {
       expect(check.check({ body: valid }).ok).toBe(false);
     });
 
-    it('refuses a field it does not know (PAR-001)', () => {
-      const result = check.check(withField(valid, 'extra', 1));
-      expect(result).toMatchObject({ ok: false, refusal: { code: 'PAR-001', param: 'extra' } });
+    it('takes a message with a field it does not know, without that field', () => {
+      expect(check.check(withField(valid, 'extra', 1))).toEqual({ ok: true, value: valid });
+    });
+
+    it('still refuses a known field of the wrong type beside a field it does not know', () => {
+      const wrong = typeof value === 'string' ? 42 : 'not this';
+      const result = check.check(withField(withField(valid, 'extra', 1), field, wrong));
+      expect(result).toMatchObject({ ok: false, refusal: { code: 'PAR-002', param: field } });
+    });
+  });
+
+  it("drops a newer end's fields at every depth, within the variant the message names", () => {
+    const link = exampleLinkEvent('e1');
+    const newer = {
+      type: 'events',
+      added: true,
+      links: [
+        {
+          ...link,
+          hop: 2,
+          event: { ...link.event, region: 'mx', terminal: { ...link.event.terminal, battery: 80 } },
+        },
+        { ...finalEvent, outcome: { ...finalEvent.outcome, response: { ...authorization, scheme: 'visa' } } },
+      ],
+    };
+    expect(SERVICE_UPLINK_SIDE.requests.check(newer)).toEqual({
+      ok: true,
+      value: { type: 'events', links: [link, finalEvent] },
+    });
+    // What was received is left as it came.
+    expect(newer.links[0].event).toHaveProperty('region', 'mx');
+  });
+
+  it('checks every known field of a message that has unknown ones too', () => {
+    const request = {
+      type: 'events',
+      links: [
+        {
+          ...finalEvent,
+          hop: 2,
+          outcome: { kind: 'acquirer', response: { ...authorization, approved: 'yes' } },
+        },
+      ],
+    };
+    expect(SERVICE_UPLINK_SIDE.requests.check(request)).toMatchObject({
+      ok: false,
+      refusal: { code: 'PAR-002', param: 'links[0].outcome.response.approved' },
+    });
+  });
+
+  it('takes a frame with a field it does not know', () => {
+    expect(parseFrame(JSON.stringify({ f: 'res', id: 1, ok: true, result: 2, trace: 'x' }))).toEqual({
+      ok: true,
+      value: { f: 'res', id: 1, ok: true, result: 2 },
     });
   });
 

@@ -22,8 +22,18 @@ describe('print callbacks leased on a real SQLite file', () => {
     const { dataSource } = database;
     const writer = new SerialWriter(dataSource);
     const repository = dataSource.getRepository(PrintJobEntity);
-    jobs = new PrintJobRepository(writer, repository, { replica: 'a/', id: 'a/1', leaseMs: LEASE_MS });
-    other = new PrintJobRepository(writer, repository, { replica: 'b/', id: 'b/1', leaseMs: LEASE_MS });
+    jobs = new PrintJobRepository(writer, repository, {
+      replica: 'a/',
+      id: 'a/1',
+      leaseMs: LEASE_MS,
+      unleasedAfterMs: 2 * LEASE_MS,
+    });
+    other = new PrintJobRepository(writer, repository, {
+      replica: 'b/',
+      id: 'b/1',
+      leaseMs: LEASE_MS,
+      unleasedAfterMs: 2 * LEASE_MS,
+    });
   });
 
   afterEach(() => database.close());

@@ -64,6 +64,7 @@ describe('PrintService hand-off (real SQLite, fake link)', () => {
       replica: 'api/',
       id: 'api/1',
       leaseMs: 30_000,
+      unleasedAfterMs: 40_000,
     });
     link = new FakeLink();
     called = [];

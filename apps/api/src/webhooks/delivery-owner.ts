@@ -13,11 +13,18 @@ export class DeliveryOwner {
   readonly replica: string;
   readonly id: string;
   readonly leaseMs: number;
+  /**
+   * How long past its due attempt a delivery that was never leased waits before this process
+   * claims it. Such a delivery was written by a process of the version before leases, which
+   * attempts it unleased; alive, that process would have made and recorded the attempt by then.
+   */
+  readonly unleasedAfterMs: number;
 
   constructor(config: ApiConfig) {
     // 12 hex digits after at most 115 characters: the lease_owner column holds 128.
     this.replica = `${config.REPLICA_ID.slice(0, 114)}/`;
     this.id = `${this.replica}${randomBytes(6).toString('hex')}`;
     this.leaseMs = config.DELIVERY_LEASE_MS;
+    this.unleasedAfterMs = config.DELIVERY_LEASE_MS + config.WEBHOOK_TIMEOUT_MS;
   }
 }

@@ -60,14 +60,14 @@ describe('DeliveryRepository on a real SQLite file', () => {
       dataSource.getRepository(DeliveryEntity),
       dataSource.getRepository(DeliveryAttemptEntity),
       new InProcessMessagePort<ApiTopics>(() => undefined),
-      { replica: 'replica-a/', id: 'replica-a/000000000001', leaseMs: 30_000 },
+      { replica: 'replica-a/', id: 'replica-a/000000000001', leaseMs: 30_000, unleasedAfterMs: 40_000 },
     );
     other = new DeliveryRepository(
       writer,
       dataSource.getRepository(DeliveryEntity),
       dataSource.getRepository(DeliveryAttemptEntity),
       new InProcessMessagePort<ApiTopics>(() => undefined),
-      { replica: 'replica-b/', id: 'replica-b/000000000002', leaseMs: 30_000 },
+      { replica: 'replica-b/', id: 'replica-b/000000000002', leaseMs: 30_000, unleasedAfterMs: 40_000 },
     );
     statements = [];
     database.onStatement((sql) => statements.push(sql.split(' ')[0]));
@@ -236,9 +236,26 @@ describe('DeliveryRepository on a real SQLite file', () => {
       );
       expect(await other.claim(1_000, 31_000, 10)).toEqual([]);
       await outbox.release();
-      expect((await leases()).map(([, owner]) => owner)).toEqual([null, null, null]);
+      expect((await leases()).map(([, owner, until]) => [owner, until])).toEqual(
+        Array(3).fill([null, new Date(0).toISOString()]),
+      );
       expect((await other.claim(1_000, 31_000, 10)).map((delivery) => delivery.position)).toEqual([1]);
       expect(await outbox.renew(50_000)).toEqual([]);
+    });
+
+    it('claims a delivery never leased (an older version wrote it) only once its due attempt is overdue', async () => {
+      // As a process of the version before leases writes and attempts its deliveries: no lease.
+      await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c12'));
+      await database.dataSource.query(
+        'UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, next_attempt_at = ?',
+        [new Date(5_000).toISOString()],
+      );
+      // That process attempts it when due and records it within a lease and a webhook timeout.
+      expect(await other.claim(45_000, 75_000, 10)).toEqual([]);
+      const claimed = await other.claim(45_001, 75_001, 10);
+      expect(claimed.map((delivery) => delivery.position)).toEqual([1]);
+      expect((await leases())[0]).toEqual([1, 'replica-b/000000000002', new Date(75_001).toISOString()]);
+      expect(await outbox.claim(45_002, 75_002, 10)).toEqual([]);
     });
 
     it('on SQLite, one process per file: the one that starts adopts every pending delivery at once', async () => {

@@ -189,14 +189,21 @@ function pendingOfRow(row: PendingRow): PendingDelivery {
 }
 
 /**
- * The pending deliveries no process holds (never leased, given back, or leased until before the
- * time given, by another process: its own ones a process keeps by renewing them), each the head
- * of its transaction's queue: a later one is never handed out while an earlier one of its
- * transaction is pending, whoever holds that one.
+ * The pending deliveries no process holds, each the head of its transaction's queue: a later one
+ * is never handed out while an earlier one of its transaction is pending, whoever holds that one.
+ * No process holds a delivery given back, or one whose lease (another process's: its own ones a
+ * process keeps by renewing them) ended before the first time given. A delivery never leased was
+ * written by a process of the version before leases, which attempts it unleased (a rolling
+ * deploy, docs/contract.md "Rolling deploys"): it is taken once its attempt was due before the
+ * second time given, when that process, alive, would have made and recorded it.
  */
 const CLAIMABLE =
-  "c.state = 'pending' AND (c.lease_until IS NULL OR (c.lease_until < ? AND c.lease_owner <> ?)) AND NOT EXISTS " +
+  "c.state = 'pending' AND ((c.lease_until < ? AND (c.lease_owner IS NULL OR c.lease_owner <> ?)) OR " +
+  '(c.lease_until IS NULL AND COALESCE(c.next_attempt_at, c.created_at) < ?)) AND NOT EXISTS ' +
   "(SELECT 1 FROM webhook_deliveries e WHERE e.transaction_id = c.transaction_id AND e.position < c.position AND e.state = 'pending')";
+
+/** The lease end of a delivery given back: before any time, so any process claims it at once. */
+const GIVEN_BACK = iso(0);
 
 /** Destinations whose slot rows this process has made sure of, at most this many remembered. */
 const SEEDED_DESTINATIONS = 4096;
@@ -405,9 +412,10 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
 
   async claim(now: number, until: number, limit: number): Promise<PendingDelivery[]> {
     // A look first, on the reading connection: an idle outbox costs no write.
+    const claimable = [iso(now), this.owner.id, iso(now - this.owner.unleasedAfterMs)];
     const [any] = await sqlOf(this.deliveries.manager).all(
       `SELECT 1 AS claimable FROM webhook_deliveries c WHERE ${CLAIMABLE} LIMIT 1`,
-      [iso(now), this.owner.id],
+      claimable,
     );
     if (any === undefined) return [];
     // PostgreSQL: rows another process is claiming at this moment are skipped, not waited for;
@@ -419,7 +427,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
         'UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN ' +
           `(SELECT c.id FROM webhook_deliveries c WHERE ${CLAIMABLE} ORDER BY c.next_attempt_at LIMIT ?${lock}) ` +
           `RETURNING ${PENDING_COLUMNS}`,
-        [this.owner.id, iso(until), iso(now), this.owner.id, limit],
+        [this.owner.id, iso(until), ...claimable, limit],
       ),
     );
     return rows.map(pendingOfRow);
@@ -444,8 +452,8 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     await this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
       await sql.run(
-        "UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? AND state = 'pending'",
-        [this.owner.id],
+        "UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = ? WHERE lease_owner = ? AND state = 'pending'",
+        [GIVEN_BACK, this.owner.id],
       );
       await sql.run('UPDATE webhook_destination_slots SET owner = NULL, lease_until = NULL WHERE owner = ?', [
         this.owner.id,

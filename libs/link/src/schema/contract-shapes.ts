@@ -31,7 +31,10 @@ type Filled<T> = T extends readonly (infer U)[]
 type Exactly<S extends TSchema, T> =
   Same<Static<S>, T> extends true ? (Same<Filled<Static<S>>, Filled<T>> extends true ? S : never) : never;
 
-/** Objects of the link are closed: an unknown field is refused (as on the HTTP routes, PAR-001). */
+/**
+ * Objects of the link are closed: what an end takes in has only the fields it knows. A field it
+ * does not know (a newer app's addition) is dropped on receipt, not refused (MessageCheck).
+ */
 export const closed = { additionalProperties: false } as const;
 
 export function oneOf<T extends string>(values: readonly T[]): TUnion<TLiteral<T>[]> {

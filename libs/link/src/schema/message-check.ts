@@ -4,7 +4,8 @@ import { Value } from '@sinclair/typebox/value';
 
 /**
  * Why a received message was refused: the first failing field, as the contract's error body says
- * it (PAR-001 an unknown field, PAR-002 a missing or invalid one; `param` names the path).
+ * it (PAR-002 a missing or invalid one, `param` naming the path; PAR-001 an unknown field where no
+ * variant of a union could be told, or a frame that is not JSON).
  */
 export interface Refusal {
   code: 'PAR-001' | 'PAR-002';
@@ -51,6 +52,36 @@ function variantFor(union: TSchema, value: unknown): TSchema | undefined {
     return literal.length > 0 && literal.every(([key, allowed]) => allowed.includes(value[key]));
   });
   return matching.length === 1 ? matching[0] : undefined;
+}
+
+/**
+ * The value without the fields its schema does not name, at every depth: a union is followed into
+ * the variant the value names, or the first one it then fits. A newer app's added fields are
+ * dropped rather than refused, so that two versions run side by side during a rolling deploy
+ * (docs/contract.md, "Links between the apps"); the fields this end knows are still checked.
+ */
+function withoutUnknownFields(schema: TSchema, value: unknown): unknown {
+  if (Array.isArray(schema.anyOf)) {
+    const named = variantFor(schema, value);
+    if (named !== undefined) return withoutUnknownFields(named, value);
+    for (const variant of schema.anyOf as TSchema[]) {
+      const known = withoutUnknownFields(variant, value);
+      if (Value.Check(variant, known)) return known;
+    }
+    return value;
+  }
+  if (Array.isArray(value)) {
+    const items = schema.type === 'array' ? (schema.items as TSchema | undefined) : undefined;
+    return items === undefined ? value : value.map((item) => withoutUnknownFields(items, item));
+  }
+  // A record (patternProperties) names no field: every key is one of its own.
+  if (!isObject(value) || schema.type !== 'object' || !isObject(schema.properties)) return value;
+  const properties = schema.properties as Record<string, TSchema>;
+  const known: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (Object.hasOwn(properties, key)) known[key] = withoutUnknownFields(properties[key], field);
+  }
+  return known;
 }
 
 /**
@@ -116,9 +147,12 @@ export class MessageCheck<S extends TSchema> {
     this.compiled = TypeCompiler.Compile(schema);
   }
 
+  /** The message as this end knows it; fields it does not know are dropped, not refused. */
   check(value: unknown): CheckResult<Static<S>> {
     if (this.compiled.Check(value)) return { ok: true, value };
-    return { ok: false, refusal: this.refusal(value) };
+    const known = withoutUnknownFields(this.schema, value);
+    if (this.compiled.Check(known)) return { ok: true, value: known };
+    return { ok: false, refusal: this.refusal(known) };
   }
 
   private refusal(value: unknown): Refusal {
