@@ -127,6 +127,16 @@ export function afterTerminalAnswered(clientTransactionId: string, error: unknow
 }
 
 /**
+ * Whether a failure to hand an order to a terminal says it took nothing: its refusal, or no link to
+ * send on. Anything else may come after the order left, sent on a link or handed to the replica
+ * that holds it (a storage failure while waiting for that replica's reply): the outcome is
+ * unknown, and what was recorded stays for the same-id retry (contract §19).
+ */
+export function terminalTookNothing(error: unknown): boolean {
+  return error instanceof ContractError && error.code !== 'TER-002' && !error.code.startsWith('INT-');
+}
+
+/**
  * 500 INT-004 (contract, "Secrets at rest"): a secret this request needs is sealed under a key the
  * service does not hold. The operator's to fix, not the caller's, and a retry does not help: the
  * message names the key id the operator must add to SECRETS_KEY.

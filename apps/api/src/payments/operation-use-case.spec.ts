@@ -216,6 +216,31 @@ describe('OperationUseCase', () => {
     expect(terminal.operations()).toBe(1);
   });
 
+  it('a storage failure while the order is with the replica that holds the link is 504 TER-002; the record stays', async () => {
+    const { store, terminal, useCase } = setup();
+    const charge = request('sync');
+    // Handed over (stored for the holder, which ran it), then the wait for its reply failed.
+    terminal.answer = async (order) => {
+      terminal.ran.set(order.clientTransactionId, approvedRun(order));
+      throw new StorageUnavailableError(new Error('timeout exceeded when trying to connect'));
+    };
+    expect(await codeOf(useCase.runSync(charge))).toBe('TER-002');
+    expect(await store.findByClientId(MERCHANT.merchantId, charge.clientTransactionId)).not.toBeNull();
+    await store.storeEvents(TERMINAL, terminal.ran.get(charge.clientTransactionId) ?? []);
+    expect((await useCase.runSync(charge)).approved).toBe(true);
+    expect(terminal.operations()).toBe(1);
+  });
+
+  it('an unexpected error while handing the order over keeps the record too (504 TER-002)', async () => {
+    const { store, terminal, useCase } = setup();
+    const charge = request('sync');
+    terminal.answer = async () => {
+      throw new Error('socket hang up');
+    };
+    expect(await codeOf(useCase.runSync(charge))).toBe('TER-002');
+    expect(await store.findByClientId(MERCHANT.merchantId, charge.clientTransactionId)).not.toBeNull();
+  });
+
   it('a repeat past the reply timeout asks the terminal: its events answer, or it never took it and runs now', async () => {
     const { terminal, timer, useCase } = setup();
     const taken = request('sync');

@@ -4,6 +4,7 @@ import {
   StorageUnavailableError,
   ZERO_AMOUNT,
   afterTerminalAnswered,
+  terminalTookNothing,
   isFollowUp,
   totalCentavos,
   type AmountCentavos,
@@ -391,9 +392,7 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
       );
       return reply.events;
     } catch (error) {
-      if (error instanceof ContractError && error.code === 'TER-002') {
-        throw outcomeUnknown(request.clientTransactionId);
-      }
+      if (!terminalTookNothing(error)) throw outcomeUnknown(request.clientTransactionId);
       await this.transactions.remove(transaction.id);
       throw error;
     }

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ContractError, FollowableOutcomeUnknownError, PrintTransitionRefusedError } from '@tps/domain';
+import {
+  ContractError,
+  FollowableOutcomeUnknownError,
+  PrintTransitionRefusedError,
+  terminalTookNothing,
+} from '@tps/domain';
 import type { CreatePrintJobDto, PrintCommand, PrintJobRecord } from '@tps/contracts/dto';
 import type { PrintJobReport, PrintOrder } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
@@ -125,10 +130,12 @@ export class PrintService {
     try {
       await this.sendOrder(merchant, terminal, form, job, traceparent);
     } catch (error) {
-      if (error instanceof ContractError && error.code === 'TER-002') {
+      if (!terminalTookNothing(error)) {
         const location = printJobLocation(form, terminal.serialNumber, job.printJobId);
+        const cause =
+          error instanceof ContractError && error.code === 'TER-002' ? error.message : 'the hand-off failed';
         throw new FollowableOutcomeUnknownError(
-          `${error.message}; print job ${job.printJobId} is kept: its status is at ${location}`,
+          `${cause}; print job ${job.printJobId} is kept: its status is at ${location}`,
           location,
         );
       }
