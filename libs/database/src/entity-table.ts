@@ -1,7 +1,7 @@
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { SqlValue } from './prepared-sqlite';
-import type { Sql } from './sql';
+import type { Sql, Statement } from './sql';
 
 type Where<Entity> = Partial<Entity>;
 
@@ -63,6 +63,35 @@ export class EntityTable<Entity extends ObjectLiteral> {
     return sql.all<T>(text, params);
   }
 
+  /** `insert`'s statement, to run with others (Sql.together); rows: at least one. */
+  inserting(rows: Array<Partial<Entity>>): Statement {
+    return this.insertStatement(rows, '');
+  }
+
+  /**
+   * `inserting` as an INSERT … SELECT from a list of values, which Sql.together may make
+   * depend on another statement (Statement.ifChanged).
+   */
+  insertingSelect(rows: Array<Partial<Entity>>): Statement {
+    const properties = Object.keys(rows[0]).filter((property) => rows[0][property] !== undefined);
+    const text = this.text(`insertSelect:${rows.length}:${properties.join(',')}`, (layout) => {
+      const columns = properties.map((property) => layout.column(property));
+      // A list of values is typed from its values alone on PostgreSQL: each is cast to its column's.
+      const row = `(${columns.map((column) => this.typedPlaceholder(column)).join(', ')})`;
+      const names = columns.map((column) => this.name(column)).join(', ');
+      return `INSERT INTO ${layout.table} (${names}) SELECT * FROM (VALUES ${rows.map(() => row).join(', ')}) AS v`;
+    });
+    return {
+      text,
+      params: rows.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
+    };
+  }
+
+  /** `insertUnlessTaken`'s statement, to run with others (Sql.together): it changed 1 row or none. */
+  insertingUnlessTaken(row: Partial<Entity>): Statement {
+    return this.insertStatement([row], ' ON CONFLICT DO NOTHING');
+  }
+
   private insertRows(sql: Sql, rows: Array<Partial<Entity>>, conflict: string): Promise<number> {
     if (rows.length === 0) return Promise.resolve(0);
     const { text, params } = this.insertStatement(rows, conflict);
@@ -85,6 +114,12 @@ export class EntityTable<Entity extends ObjectLiteral> {
 
   /** Sets `changes` on the rows `where` picks; resolves how many it changed. */
   update(sql: Sql, where: Where<Entity>, changes: Partial<Entity>): Promise<number> {
+    const { text, params } = this.updating(where, changes);
+    return sql.run(text, params);
+  }
+
+  /** `update`'s statement, to run with others (Sql.together). */
+  updating(where: Where<Entity>, changes: Partial<Entity>): Statement {
     const properties = Object.keys(changes).filter((property) => changes[property] !== undefined);
     const filter = this.filter(where);
     const text = this.text(`update:${properties.join(',')}:${filter.key}`, (layout) => {
@@ -92,10 +127,13 @@ export class EntityTable<Entity extends ObjectLiteral> {
       if (layout.updatedAt !== undefined) sets.push(`${layout.updatedAt} = CURRENT_TIMESTAMP`);
       return `UPDATE ${layout.table} SET ${sets.join(', ')}${filter.clause(layout)}`;
     });
-    return sql.run(text, [
-      ...properties.map((property) => this.persistent(property, changes[property])),
-      ...filter.params,
-    ]);
+    return {
+      text,
+      params: [
+        ...properties.map((property) => this.persistent(property, changes[property])),
+        ...filter.params,
+      ],
+    };
   }
 
   /**

@@ -11,6 +11,8 @@ interface Job {
   work: Work<unknown>;
   /** What the write reads and changes; none: anything (see SerialWriter.writeKeyed). */
   keys?: readonly string[];
+  /** It sends one statement to a server (see SerialWriter.writeOne). */
+  single?: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -133,9 +135,12 @@ class WriteQueue {
       }
     }
     const outcomes: Array<() => void> = [];
+    // A statement alone is a transaction of its own: no BEGIN and COMMIT around it.
+    const single =
+      batch.length === 1 && batch[0].single === true && this.dataSource.options.type !== 'sqlite';
     for (const job of batch) {
       outcomes.push(
-        await this.transactionRetried(job.work).then(
+        await this.transactionRetried(job.work, single).then(
           (value) => () => job.resolve(value),
           (error: unknown) => () => job.reject(isStorageFailure(error) ? this.unavailable(error) : error),
         ),
@@ -149,24 +154,27 @@ class WriteQueue {
   }
 
   /** A write alone, run again while it loses to concurrent writes of other processes. */
-  private async transactionRetried<T>(work: Work<T>): Promise<T> {
+  private async transactionRetried<T>(work: Work<T>, single: boolean): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.transaction(work);
+        return await this.transaction(work, false, single);
       } catch (error) {
         if (!isWriteConflict(error) || attempt > CONFLICT_RETRIES) throw error;
       }
     }
   }
 
-  /** `guarded`: its writes run at the same time (SQLite only), under the BatchGuard. */
-  private async transaction<T>(work: Work<T>, guarded = false): Promise<T> {
+  /**
+   * `guarded`: its writes run at the same time (SQLite only), under the BatchGuard. `single`: one
+   * statement to a server, run as it is (its own transaction there).
+   */
+  private async transaction<T>(work: Work<T>, guarded = false, single = false): Promise<T> {
     try {
       if (!this.dataSource.isInitialized) await this.reopen();
-      const value =
-        this.dataSource.options.type === 'sqlite'
-          ? await this.sqliteTransaction(work, guarded)
-          : await this.dataSource.transaction(work);
+      let value: T;
+      if (this.dataSource.options.type === 'sqlite') value = await this.sqliteTransaction(work, guarded);
+      else if (single) value = await work(this.dataSource.manager);
+      else value = await this.dataSource.transaction(work);
       if (this.state.health.state === 'down') this.state.health = { state: 'up', since: Date.now() };
       return value;
     } catch (error) {
@@ -319,8 +327,24 @@ export class SerialWriter {
    * order with it. A write that reads or changes anything its keys do not name must have none.
    */
   writeKeyed<T>(keys: readonly string[] | undefined, work: Work<T>): Promise<T> {
+    return this.enqueue({ keys }, work);
+  }
+
+  /**
+   * writeKeyed for a write that sends one statement to a database server (Sql.together counts
+   * as one): alone in its batch, it runs as a transaction of its own, without BEGIN and COMMIT,
+   * two trips fewer; it is resolved once it returned, committed (contract, "Two stores"). With
+   * others it shares their transaction, as any write.
+   */
+  writeOne<T>(keys: readonly string[] | undefined, work: Work<T>): Promise<T> {
+    return this.enqueue({ keys, single: true }, work);
+  }
+
+  private enqueue<T>(options: Pick<Job, 'keys' | 'single'>, work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.lanes.laneOf(keys).enqueue({ work, keys, resolve: resolve as (value: unknown) => void, reject });
+      this.lanes
+        .laneOf(options.keys)
+        .enqueue({ ...options, work, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 

@@ -67,6 +67,7 @@ export class EventIngest {
         };
       },
       recorded,
+      (transaction) => !this.webhooks.stagesFor(transaction),
     );
     const deliveries: PendingDelivery[] = [];
     for (const appended of run.appended) {

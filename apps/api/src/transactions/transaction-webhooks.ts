@@ -39,17 +39,16 @@ export class TransactionWebhooks {
     return {
       stage: async (transaction, event, replayed) => {
         // The acknowledgement is the HTTP answer; only later state changes are webhooks.
-        if (
-          transaction.mode !== 'async' ||
-          transaction.eventsWebhookUrl === '' ||
-          event.status === 'TERMINAL_ACKNOWLEDGED'
-        ) {
-          return null;
-        }
+        if (!this.stagesFor(transaction) || event.status === 'TERMINAL_ACKNOWLEDGED') return null;
         return staging.stage(transaction, transaction.eventsWebhookUrl, event, Date.now(), replayed);
       },
       insert: () => staging.insert(),
     };
+  }
+
+  /** Whether any event of this transaction calls for a delivery: an async one's, with a URL. */
+  stagesFor(transaction: Pick<TransactionEntity, 'mode' | 'eventsWebhookUrl'>): boolean {
+    return transaction.mode === 'async' && transaction.eventsWebhookUrl !== '';
   }
 
   /** Tells the dispatcher of a staged delivery; call only once its write is committed. */

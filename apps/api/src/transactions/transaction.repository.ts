@@ -11,6 +11,7 @@ import {
   isUniqueViolation,
   sqlOf,
   type Sql,
+  type Statement,
 } from '@tps/database';
 import type { LinkEvent } from '@tps/link';
 import { TransactionEventEntity } from './transaction-event.entity';
@@ -155,13 +156,15 @@ export class TransactionRepository {
     decide: (reader: FollowUpReads<TransactionEntity>) => Promise<TransactionEntity | null>,
     alone?: TransactionName,
   ): Promise<TransactionEntity | null> {
-    const keys = alone && [transactionWriteKey(alone.merchantId, alone.clientTransactionId)];
-    return this.writer.writeKeyed(keys, async (manager) => {
+    const write = async (manager: EntityManager): Promise<TransactionEntity | null> => {
       const transaction = await decide(this.readerOf(manager));
       if (transaction === null) return null;
       // The unique key answers whether the id is taken: no read before the insert.
       return (await this.table.insertUnlessTaken(sqlOf(manager), transaction)) ? transaction : null;
-    });
+    };
+    if (alone === undefined) return this.writer.write(write);
+    // Nothing read: the INSERT is the whole write.
+    return this.writer.writeOne([transactionWriteKey(alone.merchantId, alone.clientTransactionId)], write);
   }
 
   /** Forgets a request the terminal never took, so that the caller may try it again. */
@@ -189,12 +192,15 @@ export class TransactionRepository {
    *
    * A run on a known row of a transaction that acts on no other (not a follow-up) touches that
    * transaction only, and may share its batch with other writes at once (SerialWriter's keys).
+   * When `alongsideIn` stores nothing for that transaction (`storesNothing`), the run is then
+   * one statement (SerialWriter.writeOne).
    */
   async appendEvents<T>(
     terminal: TerminalIdentity,
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     recorded?: TransactionEntity,
+    storesNothing: (transaction: TransactionEntity) => boolean = () => false,
   ): Promise<AppendedRun<T>> {
     const known =
       recorded !== undefined && recorded.status === null && recorded.eventCount === 0
@@ -202,12 +208,12 @@ export class TransactionRepository {
         : this.recentRowOf(links);
     if (known !== undefined) {
       try {
-        return await this.writeAndRemember(terminal, links, alongsideIn, known);
+        return await this.writeAndRemember(terminal, links, alongsideIn, known, storesNothing(known));
       } catch (error) {
         if (!(error instanceof RecordMovedOnError)) throw error;
       }
     }
-    return this.writeAndRemember(terminal, links, alongsideIn, undefined);
+    return this.writeAndRemember(terminal, links, alongsideIn, undefined, false);
   }
 
   /** The row a recent run wrote, for a run whose events are all of that one transaction. */
@@ -224,8 +230,9 @@ export class TransactionRepository {
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     known: TransactionEntity | undefined,
+    quiet: boolean,
   ): Promise<AppendedRun<T>> {
-    const { appended, written } = await this.writeRun(terminal, links, alongsideIn, known);
+    const { appended, written } = await this.writeRun(terminal, links, alongsideIn, known, quiet);
     // Committed: the rows are now what is stored.
     this.recent.remember(written);
     return appended;
@@ -236,8 +243,12 @@ export class TransactionRepository {
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     recorded: TransactionEntity | undefined,
+    quiet: boolean,
   ): Promise<{ appended: AppendedRun<T>; written: TransactionEntity[] }> {
-    return this.writer.writeKeyed(keysOfRun(links, recorded), async (manager) => {
+    const keys = keysOfRun(links, recorded);
+    const write = async (
+      manager: EntityManager,
+    ): Promise<{ appended: AppendedRun<T>; written: TransactionEntity[] }> => {
       const sql = sqlOf(manager);
       const decision = await decideEventRun(terminal, links, this.runReads(sql, recorded), (order, details) =>
         transactionFromOrder(order, terminal.serialNumber, {
@@ -253,14 +264,8 @@ export class TransactionRepository {
         for (const { record, changes } of decision.targetUpdates) {
           await this.table.update(sql, { id: record.id }, changes);
         }
-        await this.eventTable.insert(sql, decision.events);
       } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        // Given a row that has moved on, an event stored already seems new: its key refuses it.
-        if (recorded !== undefined) throw new RecordMovedOnError(recorded.id);
-        // The same transaction or events stored meanwhile by a write of another lane or process:
-        // decide again from what is stored now.
-        throw new ConcurrentWriteError(error);
+        throw conflictOf(error, recorded);
       }
       const deliveriesBefore = new Map(decision.updates.map(({ record }) => [record, record.deliveryCount]));
       const alongside = alongsideIn(manager);
@@ -275,38 +280,47 @@ export class TransactionRepository {
           });
       }
       await alongside.end();
-      // Last: where reads share the writer's connection (an in-memory SQLite), whoever sees the new
-      // status then also sees its events, its reference, its deliveries and the business state.
       const written: TransactionEntity[] = [];
+      const updates: Statement[] = [];
+      let guarded: number | undefined;
       for (const { record, changes } of decision.updates) {
         const delivered = record.deliveryCount !== deliveriesBefore.get(record);
         if (delivered) changes.deliveryCount = record.deliveryCount;
         if (Object.keys(changes).length === 0) continue;
-        await this.updateRow(sql, record, changes, recorded);
+        // A row taken unread is updated only if it still holds the events and deliveries it had.
+        const unread = recorded !== undefined && recorded.id === record.id;
+        if (unread) guarded = updates.length;
+        const where = unread
+          ? { id: record.id, eventCount: recorded.eventCount, deliveryCount: recorded.deliveryCount }
+          : { id: record.id };
+        updates.push(this.table.updating(where, changes));
         written.push(record);
+      }
+      // The events and the transactions' new states in one trip to the server (they touch
+      // different rows). Last, and in this order: where reads share the writer's connection (an
+      // in-memory SQLite), whoever sees the new status then also sees its events, its reference,
+      // its deliveries and the business state. Beside a row taken unread, the events go in only
+      // if its UPDATE finds it as it was: a write of that one statement then stores all or nothing.
+      const events: Statement[] =
+        decision.events.length === 0
+          ? []
+          : guarded === undefined
+            ? [this.eventTable.inserting(decision.events)]
+            : [{ ...this.eventTable.insertingSelect(decision.events), ifChanged: guarded + 1 }];
+      const changed = await sql.together([...events, ...updates]).catch((error: unknown) => {
+        throw conflictOf(error, recorded);
+      });
+      if (recorded !== undefined && guarded !== undefined && changed[events.length + guarded] === 0) {
+        throw new RecordMovedOnError(recorded.id);
       }
       const { refusal } = decision;
       return { appended: refusal === undefined ? { appended } : { appended, refusal }, written };
-    });
-  }
-
-  /**
-   * One UPDATE of a row the run changed. A row taken unread (`recorded`) is updated only if it
-   * still holds the events and deliveries it had: else RecordMovedOnError.
-   */
-  private async updateRow(
-    sql: Sql,
-    row: TransactionEntity,
-    changes: Partial<TransactionEntity>,
-    recorded: TransactionEntity | undefined,
-  ): Promise<void> {
-    if (recorded === undefined || recorded.id !== row.id) {
-      await this.table.update(sql, { id: row.id }, changes);
-      return;
-    }
-    const { eventCount, deliveryCount } = recorded;
-    const changed = await this.table.update(sql, { id: row.id, eventCount, deliveryCount }, changes);
-    if (changed === 0) throw new RecordMovedOnError(row.id);
+    };
+    // On its known row, with nothing stored alongside, the run writes in one statement: its events
+    // and the row's new state, all or nothing (the UPDATE's check above).
+    return quiet && keys !== undefined
+      ? this.writer.writeOne(keys, write)
+      : this.writer.writeKeyed(keys, write);
   }
 
   /**
@@ -343,6 +357,17 @@ export class TransactionRepository {
         (await this.table.findOne(sql, { merchantId, clientTransactionId })) !== null,
     };
   }
+}
+
+/**
+ * A unique key refused the run's rows. Given a row that has moved on, an event stored already
+ * seems new: its key refuses it, and the run is written again from what is stored. Else the same
+ * transaction or events were stored meanwhile by a write of another lane or process: the write
+ * decides again from what is stored now.
+ */
+function conflictOf(error: unknown, recorded: TransactionEntity | undefined): unknown {
+  if (!isUniqueViolation(error)) return error;
+  return recorded === undefined ? new ConcurrentWriteError(error) : new RecordMovedOnError(recorded.id);
 }
 
 /**

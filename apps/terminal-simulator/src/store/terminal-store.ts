@@ -179,10 +179,14 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
 
   /**
    * Stores a run of events of one transaction and the state the last one moved it to, in one
-   * write: the transaction's row once, the events in one INSERT. A run that starts with an
-   * acknowledgement whose transaction is stored already (the terminal ran that id before) is
-   * refused by the primary key, with no read: TransactionAlreadyStoredError, and nothing of it is
-   * stored. The refusal is no error inside the write, so the writes that share its commit go on.
+   * write of one statement on PostgreSQL: the transaction's row once, the events in one INSERT. A
+   * run that starts with an acknowledgement whose transaction is stored already (the terminal ran
+   * that id before) is refused by the primary key, with no read: TransactionAlreadyStoredError,
+   * and nothing of it is stored. The refusal is no error inside the write, so the writes that
+   * share its commit go on.
+   *
+   * Keyed by the terminal first: one terminal's writes keep their order (its queue is read in
+   * that order), and different terminals' may commit side by side (SerialWriter's keys).
    */
   async record(serialNumber: string, order: OperationOrder, links: LinkEvent[]): Promise<void> {
     const key = transactionKey(order.merchantId, order.clientTransactionId);
@@ -190,38 +194,42 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
     const status = links[links.length - 1].event.status;
     // Only a final event has an outcome, and it ends the run.
     const outcome = links.findLast((link) => link.outcome !== undefined)?.outcome;
-    const stored = await this.writer.write(async (manager) => {
-      const sql = sqlOf(manager);
-      if (first.status === 'TERMINAL_ACKNOWLEDGED') {
-        const created = await this.transactionTable.insertUnlessTaken(sql, {
+    const events = links.map(({ event, outcome: eventOutcome }) => ({
+      serialNumber,
+      transactionKey: key,
+      eventId: event.event_id,
+      envelope: event,
+      outcome: eventOutcome ?? null,
+      acked: false,
+    }));
+    const stored = await this.writer.writeOne(
+      [`terminal:${serialNumber}`, `transaction:${key}`],
+      async (manager) => {
+        const sql = sqlOf(manager);
+        if (first.status !== 'TERMINAL_ACKNOWLEDGED') {
+          const changes = outcome === undefined ? { status } : { status, outcome };
+          await sql.together([
+            this.transactionTable.updating({ key }, changes),
+            this.eventTable.inserting(events),
+          ]);
+          return true;
+        }
+        const row = {
           key,
           serialNumber,
           order,
           status,
           outcome: outcome ?? null,
           createdAt: first.occurred_at,
-        });
-        if (!created) return false;
-      } else {
-        await this.transactionTable.update(
-          sql,
-          { key },
-          outcome === undefined ? { status } : { status, outcome },
-        );
-      }
-      await this.eventTable.insert(
-        sql,
-        links.map(({ event, outcome: eventOutcome }) => ({
-          serialNumber,
-          transactionKey: key,
-          eventId: event.event_id,
-          envelope: event,
-          outcome: eventOutcome ?? null,
-          acked: false,
-        })),
-      );
-      return true;
-    });
+        };
+        // The events only if the row went in: a taken id leaves nothing of the run stored.
+        const [created] = await sql.together([
+          this.transactionTable.insertingUnlessTaken(row),
+          { ...this.eventTable.insertingSelect(events), ifChanged: 0 },
+        ]);
+        return created === 1;
+      },
+    );
     if (!stored) throw new TransactionAlreadyStoredError(key);
   }
 

@@ -1,0 +1,210 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource, type Logger } from 'typeorm';
+import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
+import {
+  API_MIGRATIONS,
+  SecretKeyring,
+  SerialWriter,
+  dataSourceOptions,
+  installSecretKeyring,
+} from '@tps/database';
+import type { LifecycleStatus } from '@tps/domain';
+import type { LinkEvent, OperationOrder } from '@tps/link';
+import { TestStore } from '@tps/testing';
+import { API_ENTITIES } from '../api-entities';
+import { TransactionEventEntity } from './transaction-event.entity';
+import { TransactionEntity } from './transaction.entity';
+import { transactionFromOrder } from './transaction-from-order';
+import { TransactionRepository } from './transaction.repository';
+
+// Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
+jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
+jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
+
+const MERCHANT = 'demo-merchant';
+const TERMINAL = { serialNumber: 'SIM0000001', merchantId: MERCHANT };
+const LIFECYCLE: LifecycleStatus[] = [
+  'TERMINAL_ACKNOWLEDGED',
+  'CARD_PRESENTED',
+  'APPROVAL_REQUESTED',
+  'APPROVAL',
+];
+
+function syncCharge(): OperationOrder {
+  return {
+    type: 'charge',
+    mode: 'sync',
+    form: 'cloud',
+    merchantId: MERCHANT,
+    clientTransactionId: randomUUID(),
+    amount: {
+      iva: 1600,
+      subtotalIva: 10000,
+      subtotalIva0: 0,
+      extraTaxes: { airportTax: 0, iac: 0, ice: 0, travelAgency: 0 },
+    },
+    metadata: {},
+    eventsWebhookUrl: '',
+    clockOffsetMs: 0,
+  };
+}
+
+/** A terminal's whole approved run of one order, as its reply carries it. */
+function approvedRun(order: OperationOrder): LinkEvent[] {
+  return LIFECYCLE.map((status, i) => {
+    const event = {
+      event_id: randomUUID(),
+      previous_status: i === 0 ? '' : LIFECYCLE[i - 1],
+      occurred_at: new Date().toISOString(),
+      status,
+      merchant_id: MERCHANT,
+      client_transaction_id: order.clientTransactionId,
+    } as TransactionEvent;
+    const link: LinkEvent = { event };
+    if (i === 0) link.order = order;
+    if (status === 'APPROVAL') {
+      const response = {
+        approved: true,
+        responseCode: '00',
+        rawResponse: { transaction_reference: randomUUID(), card_type: 'CREDIT' },
+        timestamp: Date.now(),
+      } as unknown as AuthorizationResponse;
+      link.outcome = { kind: 'acquirer', response };
+    }
+    return link;
+  });
+}
+
+/** Each statement sent to the server, by its first word, as TypeORM hands it to node-postgres. */
+class StatementLog implements Logger {
+  statements: string[] = [];
+  logQuery(query: string | { text: string }): void {
+    const text = typeof query === 'string' ? query : query.text;
+    this.statements.push(text.startsWith('START TRANSACTION') ? 'BEGIN' : text.split(' ')[0]);
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+describe('TransactionRepository on PostgreSQL', () => {
+  let dir: string;
+  let testStore: TestStore;
+  let dataSource: DataSource;
+  let repository: TransactionRepository;
+  let log: StatementLog;
+
+  beforeAll(async () => {
+    installSecretKeyring(new SecretKeyring([{ id: 'unit', key: randomBytes(32) }]));
+    dir = mkdtempSync(join(tmpdir(), 'tps-api-pg-'));
+    testStore = new TestStore('postgres', dir);
+    log = new StatementLog();
+    dataSource = new DataSource({
+      ...dataSourceOptions({
+        url: await testStore.url('api'),
+        entities: API_ENTITIES,
+        migrations: API_MIGRATIONS,
+        poolSize: 4,
+      }),
+      logging: ['query'],
+      logger: log,
+    });
+    await dataSource.initialize();
+    repository = new TransactionRepository(
+      new SerialWriter(dataSource),
+      dataSource.getRepository(TransactionEntity),
+      dataSource.getRepository(TransactionEventEntity),
+    );
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await testStore.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const nothingAlongside = () => ({ each: async () => null, end: async () => undefined });
+  const storesNothing = () => true;
+
+  async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+    log.statements = [];
+    await work();
+    return log.statements;
+  }
+
+  /** Records an order as the use case does before it hands it to the terminal: no event yet. */
+  async function record(order: OperationOrder): Promise<TransactionEntity> {
+    const row = transactionFromOrder(order, TERMINAL.serialNumber, {
+      fingerprint: 'f',
+      targetReference: null,
+      createdAt: new Date(),
+    });
+    const recorded = await repository.insertDecided(async () => row, {
+      merchantId: MERCHANT,
+      clientTransactionId: order.clientTransactionId,
+    });
+    if (recorded === null) throw new Error('not recorded');
+    return recorded;
+  }
+
+  async function sequences(order: OperationOrder): Promise<Array<[number, string]>> {
+    const stored = await repository.findByClientId(MERCHANT, order.clientTransactionId);
+    return (await repository.eventsOf(stored?.id ?? '')).map((e) => [e.sequence, e.status]);
+  }
+
+  it("a sync charge's record and its reply's run are one statement each, with no BEGIN or COMMIT", async () => {
+    const charge = syncCharge();
+    let recorded: TransactionEntity | undefined;
+    expect(await statementsOf(async () => (recorded = await record(charge)))).toEqual(['INSERT']);
+    const run = approvedRun(charge);
+    expect(
+      await statementsOf(() =>
+        repository.appendEvents(TERMINAL, run, nothingAlongside, recorded, storesNothing),
+      ),
+    ).toEqual(['WITH']);
+    expect(await repository.findByClientId(MERCHANT, charge.clientTransactionId)).toMatchObject({
+      status: 'APPROVAL',
+      businessState: 'SETTLED',
+      eventCount: 4,
+    });
+    expect(await sequences(charge)).toEqual(LIFECYCLE.map((status, i) => [i + 1, status]));
+  });
+
+  it('a reply whose row moved on meanwhile stores nothing in its statement, and is written again from what is stored', async () => {
+    const charge = syncCharge();
+    const recorded = await record(charge);
+    // A delivery counted by another process: only the counter moved.
+    await dataSource.query('UPDATE transactions SET delivery_count = delivery_count + 1 WHERE id = $1', [
+      recorded.id,
+    ]);
+    const reply = await repository.appendEvents(
+      TERMINAL,
+      approvedRun(charge),
+      nothingAlongside,
+      recorded,
+      storesNothing,
+    );
+    expect(reply.refusal).toBeUndefined();
+    expect(reply.appended.map((a) => a.result)).toEqual(Array(4).fill('appended'));
+    expect(await repository.findByClientId(MERCHANT, charge.clientTransactionId)).toMatchObject({
+      status: 'APPROVAL',
+      eventCount: 4,
+      deliveryCount: 1,
+    });
+    expect(await sequences(charge)).toEqual(LIFECYCLE.map((status, i) => [i + 1, status]));
+  });
+
+  it('a reply that may store deliveries alongside its events is a transaction', async () => {
+    const charge = syncCharge();
+    const recorded = await record(charge);
+    const statements = await statementsOf(() =>
+      repository.appendEvents(TERMINAL, approvedRun(charge), nothingAlongside, recorded),
+    );
+    expect(statements).toEqual(['BEGIN', 'WITH', 'COMMIT']);
+  });
+});
