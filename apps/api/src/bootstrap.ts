@@ -14,7 +14,7 @@ import { RequestDrain } from './drain/request-drain';
 import { ApiMetrics } from './metrics/api-metrics';
 import { serveMetrics } from './metrics/metrics-endpoint';
 import { requestMetrics } from './metrics/request-metrics';
-import { MerchantRequestLog } from './request-log/merchant-request-log';
+import { RequestLog } from './request-log/request-log';
 import { requestLogging } from './request-log/request-logging';
 import { signDocsRequest } from './openapi/docs-request-signer';
 import { currentTimestamp } from './openapi/docs-timestamp';
@@ -43,7 +43,7 @@ export async function createApi(
   // Before anything that may answer: a preflight, a refused body and an error carry them too.
   app.use(assignRequestId);
   app.use(traceRequests(Tracing.get()));
-  app.use(onAnswered(requestLogging(config.PROFILE === 'sandbox' ? app.get(MerchantRequestLog) : undefined)));
+  app.use(onAnswered(requestLogging(config.PROFILE === 'sandbox' ? app.get(RequestLog) : undefined)));
   // Then the count of what is in flight, which a stopping replica waits for (main.ts).
   app.use(app.get(RequestDrain).middleware);
   app.use(securityHeaders(config.PROFILE));

@@ -9,7 +9,6 @@ import { ApiConfig } from '../config/api-config';
 import { FleetSync } from '../fleet/fleet-sync';
 import { TerminalLinks, terminalProfile, type LinkState } from '../link/terminal-links';
 import { newTerminal } from '../seed/sandbox-seed';
-import type { TerminalEntity } from '../terminals/terminal.entity';
 import { AccountRepository } from './account.repository';
 import { newMerchantId, newSecretKey, newSerials } from './account-identity';
 import type { CreateAccountDto } from './create-account.dto';
@@ -89,14 +88,19 @@ export class SandboxAccounts {
         clockOffsetSeconds: 0,
       });
       if (await this.accounts.create(merchant, fleet)) {
-        await Promise.all(fleet.map((terminal) => this.bringUp(terminal)));
+        await Promise.all(fleet.map((terminal) => this.links.host(terminal, HOST_TIMEOUT_MS)));
+        await this.links.waitUp(
+          fleet.map((terminal) => terminal.serialNumber),
+          LINK_UP_WAIT_MS,
+        );
+        const links = await this.links.statesAnywhere(fleet);
         return {
           merchant_id: merchant.merchantId,
           secret_key: merchant.secretKey,
           terminals: fleet.map((terminal, index) => ({
             serialNumber: terminal.serialNumber,
             bound: index === 0,
-            link: this.links.state(terminal),
+            link: links.get(terminal.serialNumber) ?? 'down',
           })),
           clock: this.clock.reading(merchant),
         };
@@ -114,6 +118,8 @@ export class SandboxAccounts {
     const serials = (await this.accounts.fleetOf(merchant.merchantId)).map((t) => t.serialNumber);
     await this.requireLinked(serials);
     await this.fleetSync.holding(serials, async () => {
+      // The uplinks as they were, on any replica: the answer waits for new ones.
+      const before = await this.links.uplinksAnywhere(serials);
       const fleet = await this.accounts.restoreFleet(merchant.merchantId);
       // Cut here first, so that the answer waits for the new uplinks, not the old ones closing.
       for (const terminal of fleet) this.links.cutUplink(terminal.serialNumber);
@@ -122,7 +128,11 @@ export class SandboxAccounts {
       }
       // After the terminals' stores: an event they had queued can no longer arrive once this is done.
       await this.accounts.eraseActivity(merchant.merchantId);
-      await Promise.all(fleet.map((terminal) => this.links.waitUp(terminal.serialNumber, LINK_UP_WAIT_MS)));
+      await this.links.waitUp(
+        fleet.map((terminal) => terminal.serialNumber),
+        LINK_UP_WAIT_MS,
+        before,
+      );
     });
     merchant.clockOffsetSeconds = 0;
     return { reset: true, clock: this.clock.reading(merchant) };
@@ -176,10 +186,5 @@ export class SandboxAccounts {
       }
       throw error;
     }
-  }
-
-  private async bringUp(terminal: TerminalEntity): Promise<void> {
-    await this.links.host(terminal, HOST_TIMEOUT_MS);
-    await this.links.waitUp(terminal.serialNumber, LINK_UP_WAIT_MS);
   }
 }

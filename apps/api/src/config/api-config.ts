@@ -339,6 +339,15 @@ export class ApiConfig {
   @IsInt()
   @Min(100)
   REPLICA_HEARTBEAT_MS = 1000;
+
+  /**
+   * PostgreSQL only: how often one replica removes the routed requests a caller that died left
+   * behind (those past their reply timeout by 10 s).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  ROUTED_REQUEST_SWEEP_INTERVAL_MS = 60_000;
 }
 
 /** A sandbox run for others (contract, "Hosted mode"); the flag means nothing in production. */

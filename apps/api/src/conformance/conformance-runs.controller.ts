@@ -58,8 +58,8 @@ export class ConformanceRunsController {
   @Get()
   @ApiOperation({ summary: "The account's conformance runs, newest first", description: 'The last 20 runs.' })
   @ApiOkResponse({ type: RunListDoc, description: "the account's runs" })
-  list(@CurrentMerchant() merchant: MerchantEntity): { items: RunReport[] } {
-    return { items: this.runs.list(merchant) };
+  async list(@CurrentMerchant() merchant: MerchantEntity): Promise<{ items: RunReport[] }> {
+    return { items: await this.runs.list(merchant) };
   }
 
   @Get(':id')
@@ -74,13 +74,13 @@ export class ConformanceRunsController {
     content: { 'application/json': { schema: { $ref: getSchemaPath(RunReportDoc) } }, [XML]: JUNIT_ANSWER },
   })
   @ApiErrors('NF-005')
-  read(
+  async read(
     @CurrentMerchant() merchant: MerchantEntity,
     @Param('id') id: string,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): RunReport | string {
-    const report = this.runs.read(merchant, id);
+  ): Promise<RunReport | string> {
+    const report = await this.runs.read(merchant, id);
     if (request.accepts(['application/json', XML, 'text/xml']) === 'application/json') return report;
     response.type(XML);
     return junitReport(report);
@@ -94,12 +94,12 @@ export class ConformanceRunsController {
   @ApiProduces(XML)
   @ApiOkResponse({ description: 'the run as JUnit XML', content: { [XML]: JUNIT_ANSWER } })
   @ApiErrors('NF-005')
-  junit(
+  async junit(
     @CurrentMerchant() merchant: MerchantEntity,
     @Param('id') id: string,
     @Res({ passthrough: true }) response: Response,
-  ): string {
-    const report = this.runs.read(merchant, id);
+  ): Promise<string> {
+    const report = await this.runs.read(merchant, id);
     response.type(XML);
     return junitReport(report);
   }

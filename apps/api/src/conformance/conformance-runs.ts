@@ -11,13 +11,14 @@ import type { RunReport } from './conformance-report';
 import { runConformance } from './conformance-runner';
 import { receiverPost } from './receiver-post';
 import { REAL_RUN_CLOCK, type RunClock, type RunLimits } from './run-ports';
-import { reportOf, RunStore, type StoredRun } from './run-store';
+import { CUT_MARGIN_MS, RUN_RECORDS, type RunRecords } from './run-records';
+import { reportOf, type StoredRun } from './run-store';
 import { RunTransactions } from './run-transactions';
 
 /** Runs going on at once in the whole sandbox: each sends up to 100 requests a second. */
 export const RUNS_AT_ONCE = 4;
 /** A run lasts at most this long (contract §17), so a refused caller can come back then. */
-const RUN_MS = 60_000;
+export const RUN_MS = 60_000;
 
 export interface StartedRun {
   id: string;
@@ -30,7 +31,6 @@ export interface StartedRun {
 @Injectable()
 export class ConformanceRuns {
   private readonly logger = new Logger('ConformanceRuns');
-  private readonly store = new RunStore();
   private readonly limits: RunLimits;
   private readonly clock: RunClock = REAL_RUN_CLOCK;
 
@@ -39,6 +39,7 @@ export class ConformanceRuns {
     private readonly secrets: WebhookSecretRepository,
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
     private readonly transactions: RunTransactions,
+    @Inject(RUN_RECORDS) private readonly records: RunRecords,
   ) {
     this.limits = {
       runMs: RUN_MS,
@@ -53,7 +54,8 @@ export class ConformanceRuns {
     const rules = destinationRules(this.config);
     const refusal = await refusalOf(url, rules);
     if (refusal !== null) throw new ContractError('PAR-004', `url ${refusal}`, 'url');
-    const running = this.store.running();
+    // On every replica of the database: a run of a replica that died counts until it was cut.
+    const running = await this.records.running(this.clock.nowMs() - RUN_MS - CUT_MARGIN_MS);
     const retryAfter = Math.ceil(RUN_MS / 1000);
     if (running.some((run) => run.merchantId === merchant.merchantId)) {
       throw new RateLimitedError(retryAfter, 'this account already has a conformance run going on');
@@ -75,7 +77,7 @@ export class ConformanceRuns {
       finishedAtMs: null,
       results: [],
     };
-    this.store.add(run);
+    await this.records.save(run);
     const receiver = receiverPost(url, rules);
     void runConformance(
       { id: run.id, cases: chosen, secret },
@@ -94,24 +96,35 @@ export class ConformanceRuns {
           ),
       },
       this.limits,
-      (result) => run.results.push(result),
+      (result) => {
+        run.results.push(result);
+        this.keep(run);
+      },
     )
       .catch((error: unknown) => this.logger.error(`conformance run ${run.id} stopped: ${String(error)}`))
       .finally(() => {
         run.finishedAtMs = this.clock.nowMs();
+        this.keep(run);
         receiver.close();
       });
     return { id: run.id, url, state: 'running', cases: chosen };
   }
 
-  read(merchant: MerchantEntity, id: string): RunReport {
-    const run = this.store.get(merchant.merchantId, id);
+  async read(merchant: MerchantEntity, id: string): Promise<RunReport> {
+    const run = await this.records.get(merchant.merchantId, id);
     if (run === undefined) throw new ContractError('NF-005', `conformance run ${id.slice(0, 40)} not found`);
     return reportOf(run);
   }
 
-  list(merchant: MerchantEntity): RunReport[] {
-    return this.store.list(merchant.merchantId).map(reportOf);
+  async list(merchant: MerchantEntity): Promise<RunReport[]> {
+    return (await this.records.list(merchant.merchantId)).map(reportOf);
+  }
+
+  /** The run as it is now, for every replica to read; a write that fails is told in the log only. */
+  private keep(run: StoredRun): void {
+    this.records
+      .save(run)
+      .catch((error: unknown) => this.logger.warn(`conformance run ${run.id} not written: ${String(error)}`));
   }
 
   /** Contract §17: a run signs with the account's secret, made for it when there is none. */

@@ -57,12 +57,15 @@ export class FleetSync implements OnApplicationBootstrap, OnApplicationShutdown 
     this.syncing = true;
     try {
       const now = Date.now();
-      const down = (await this.terminals.listAll()).filter(
+      const downHere = (await this.terminals.listAll()).filter(
         (terminal) =>
           !terminal.offline &&
           this.links.state(terminal) === 'down' &&
           this.links.controlPeerOf(this.links.shareOf(terminal.serialNumber)) !== undefined,
       );
+      // An uplink another replica holds is up: its terminal is hosted.
+      const elsewhere = await this.links.uplinksAnywhere(downHere.map((terminal) => terminal.serialNumber));
+      const down = downHere.filter((terminal) => !(elsewhere?.has(terminal.serialNumber) ?? false));
       const listed = new Set(down.map((terminal) => terminal.serialNumber));
       for (const serial of this.askedAt.keys()) if (!listed.has(serial)) this.askedAt.delete(serial);
       for (const terminal of down) {

@@ -1,7 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { LISTEN_PATH } from '@tps/contracts';
@@ -28,10 +34,12 @@ import {
   type UplinkRequest,
 } from '@tps/link';
 import { ApiConfig } from '../config/api-config';
+import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';
 import { PrintReportIngest } from '../print-jobs/print-report-ingest';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { EventIngest } from '../transactions/event-ingest';
 import type { TerminalIdentity } from '../transactions/transaction.repository';
+import { ShareHolding } from './share-holding';
 import { ShareRegistry, type ShareGrant } from './share-registry';
 import { TerminalLinks, terminalProfile, type UplinkOwner } from './terminal-links';
 
@@ -55,6 +63,7 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly logger = new Logger('Links');
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private heartbeat: NodeJS.Timeout | undefined;
+  private readonly holding: ShareHolding;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -64,7 +73,10 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly ingest: EventIngest,
     private readonly printReports: PrintReportIngest,
     private readonly shares: ShareRegistry,
-  ) {}
+    @Inject(LINK_ROUTING) routing: LinkRouting,
+  ) {
+    this.holding = new ShareHolding(shares, routing, () => Date.now(), config.LINK_HEARTBEAT_MS);
+  }
 
   onApplicationBootstrap(): void {
     const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
@@ -129,17 +141,19 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
       return;
     }
     const owner: UplinkOwner = { share, instance, epoch: Number(epoch) };
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.acceptUplink(terminal, ws, owner));
+    const holder = await this.holdsTerminal(terminal.serialNumber, owner);
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.acceptUplink(terminal, ws, owner, holder));
   }
 
   /**
    * An uplink is taken only from the instance that holds the terminal's share, under its current
-   * epoch; what a stale one sends is refused and its link closed, so it cannot displace the holder's.
+   * epoch, whichever replica granted it; what a stale one sends is refused and its link closed, so
+   * it cannot displace the holder's.
    */
-  private holdsTerminal(serial: string, owner: UplinkOwner): boolean {
+  private async holdsTerminal(serial: string, owner: UplinkOwner): Promise<boolean> {
     return (
       owner.share === this.links.shareOf(serial) &&
-      this.shares.holds(owner.share, owner.instance, owner.epoch)
+      (await this.holding.holds(owner.share, owner.instance, owner.epoch))
     );
   }
 
@@ -149,9 +163,9 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     );
   }
 
-  private acceptUplink(terminal: TerminalIdentity, ws: WebSocket, owner: UplinkOwner): void {
+  private acceptUplink(terminal: TerminalIdentity, ws: WebSocket, owner: UplinkOwner, holder: boolean): void {
     const serial = terminal.serialNumber;
-    if (!this.holdsTerminal(serial, owner)) {
+    if (!holder) {
       ws.close(NOT_HOLDER_CLOSE_CODE, this.notHolder(serial, owner));
       return;
     }
@@ -175,7 +189,7 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     request: UplinkRequest,
   ): Promise<unknown> {
     const serial = terminal.serialNumber;
-    if (!this.holdsTerminal(serial, owner)) {
+    if (!(await this.holdsTerminal(serial, owner))) {
       // A stale instance: nothing it sends is taken, and it keeps what it sent to offer it again.
       const reason = this.notHolder(serial, owner);
       peer.close(NOT_HOLDER_CLOSE_CODE, reason);
@@ -240,10 +254,14 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     const notice: ShareNotice = { type: 'share', share, instance, epoch: grant.epoch };
     peer.notify(notice);
     // Only the terminals of its share: the other shares' simulators host the rest.
-    const fleet = (await this.terminals.listAll()).filter(
-      (terminal) => this.links.shareOf(terminal.serialNumber) === share,
-    );
-    peer.notify({ type: 'fleet', terminals: fleet.map(terminalProfile) });
+    const fleet = await this.terminals.listAll().catch((error: unknown) => {
+      // The store is away: the fleet sync hosts what is missing once it is back.
+      this.logger.warn(`share ${share}: the fleet could not be read: ${String(error)}`);
+      return undefined;
+    });
+    if (fleet === undefined) return;
+    const terminals = fleet.filter((terminal) => this.links.shareOf(terminal.serialNumber) === share);
+    peer.notify({ type: 'fleet', terminals: terminals.map(terminalProfile) });
   }
 
   private releaseControl(grant: ShareGrant, peer: LinkPeer): void {

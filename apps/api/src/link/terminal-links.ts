@@ -39,6 +39,9 @@ interface ControlLink {
 
 export type LinkState = 'up' | 'down' | 'offline';
 
+/** How often a wait for uplinks held by other replicas reads the store. */
+const UP_POLL_MS = 100;
+
 /** Why a sent request has no usable answer: in each case the outcome is unknown (contract §13). */
 const LOST_REPLY: Record<LinkUnavailableError['reason'], (serial: string) => string> = {
   timeout: (serial) => `terminal ${serial} did not answer in time; the outcome is unknown`,
@@ -95,8 +98,55 @@ export class TerminalLinks {
     for (const wake of this.upWaiters.get(serial) ?? []) wake();
   }
 
-  /** Resolves once the terminal's uplink is up, or after `timeoutMs` (whichever comes first). */
-  async waitUp(serial: string, timeoutMs: number): Promise<void> {
+  /**
+   * Resolves once every one of these terminals has its uplink up, on this replica or any live one
+   * (for those `before` names, an uplink stored as linked later than that), or after `timeoutMs`.
+   */
+  async waitUp(serials: string[], timeoutMs: number, before?: Map<string, string>): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let waiting = serials;
+    for (;;) {
+      waiting = waiting.filter((serial) => !this.uplinks.get(serial)?.peer.isOpen);
+      if (waiting.length === 0) return;
+      const stored = await this.uplinksAnywhere(waiting);
+      if (stored !== undefined) {
+        waiting = waiting.filter((serial) => {
+          const linkedAt = stored.get(serial);
+          return linkedAt === undefined || linkedAt === before?.get(serial);
+        });
+      }
+      const left = deadline - Date.now();
+      if (waiting.length === 0 || left <= 0) return;
+      // On one process a link of this process wakes it; on several, the next read of the store does.
+      await this.waitUpHere(waiting[0], stored === undefined ? left : Math.min(left, UP_POLL_MS));
+    }
+  }
+
+  /**
+   * The terminals whose uplink a live replica (another one too) is stored as holding, with when it
+   * linked; undefined on one process, or when the store cannot say (then only this replica's count).
+   */
+  async uplinksAnywhere(serials: string[]): Promise<Map<string, string> | undefined> {
+    return this.routing.uplinksAnywhere(serials).catch(() => undefined);
+  }
+
+  /** The link state of each terminal, its uplink held by this replica or any live one. */
+  async statesAnywhere(terminals: TerminalEntity[]): Promise<Map<string, LinkState>> {
+    const down = terminals.filter((terminal) => this.state(terminal) === 'down');
+    const elsewhere = await this.uplinksAnywhere(down.map((terminal) => terminal.serialNumber));
+    return new Map(
+      terminals.map((terminal): [string, LinkState] => {
+        const here = this.state(terminal);
+        return [
+          terminal.serialNumber,
+          here === 'down' && elsewhere?.has(terminal.serialNumber) ? 'up' : here,
+        ];
+      }),
+    );
+  }
+
+  /** Resolves once the terminal's uplink is up on this replica, or after `timeoutMs`. */
+  private async waitUpHere(serial: string, timeoutMs: number): Promise<void> {
     if (this.uplinks.get(serial)?.peer.isOpen) return;
     await new Promise<void>((resolve) => {
       const waiters = this.upWaiters.get(serial) ?? new Set<() => void>();

@@ -1,5 +1,6 @@
 import type { AnsweredRequest } from '@tps/http';
-import { MerchantRequestLog, REQUESTS_PER_MERCHANT } from './merchant-request-log';
+import { MerchantRequestLog } from './merchant-request-log';
+import { REQUESTS_PER_MERCHANT } from './request-log';
 
 function answered(path: string, status = 200): AnsweredRequest {
   return {
@@ -14,12 +15,12 @@ function answered(path: string, status = 200): AnsweredRequest {
 }
 
 describe('MerchantRequestLog', () => {
-  it("lists one merchant's requests, newest first, and no other merchant's", () => {
+  it("lists one merchant's requests, newest first, and no other merchant's", async () => {
     const log = new MerchantRequestLog();
     log.record('m1', answered('/a'));
     log.record('m2', answered('/other'));
     log.record('m1', answered('/b', 409));
-    expect(log.recent('m1')).toEqual([
+    expect(await log.recent('m1')).toEqual([
       {
         at: '2026-11-26T10:00:00.000Z',
         method: 'POST',
@@ -37,13 +38,13 @@ describe('MerchantRequestLog', () => {
         request_id: 'id-/a',
       },
     ]);
-    expect(log.recent('m3')).toEqual([]);
+    expect(await log.recent('m3')).toEqual([]);
   });
 
-  it('keeps only the most recent requests of a merchant', () => {
+  it('keeps only the most recent requests of a merchant', async () => {
     const log = new MerchantRequestLog();
     for (let i = 0; i < REQUESTS_PER_MERCHANT + 5; i++) log.record('m1', answered(`/${i}`));
-    const recent = log.recent('m1');
+    const recent = await log.recent('m1');
     expect(recent).toHaveLength(REQUESTS_PER_MERCHANT);
     expect(recent[0]?.path).toBe(`/${REQUESTS_PER_MERCHANT + 4}`);
     expect(recent.at(-1)?.path).toBe('/5');

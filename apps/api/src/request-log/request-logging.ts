@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AnsweredRequest } from '@tps/http';
 import type { MerchantEntity } from '../auth/merchant.entity';
-import type { MerchantRequestLog } from './merchant-request-log';
+import type { RequestLog } from './request-log';
 import { requestLogLine } from './request-log-line';
 
 /**
@@ -10,7 +10,7 @@ import { requestLogLine } from './request-log-line';
  * its merchant's own request log.
  */
 export function requestLogging(
-  merchantLog: MerchantRequestLog | undefined,
+  merchantLog: RequestLog | undefined,
 ): (answered: AnsweredRequest, request: Request) => void {
   const logger = new Logger('Http');
   return (answered, request) => {

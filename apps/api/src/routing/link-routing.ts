@@ -22,6 +22,16 @@ export interface LinkRouting {
   ): Promise<{ reply: unknown } | undefined>;
   /** The terminals whose uplink some live replica holds, and whether a share's control link is held; undefined: only this process's links count. */
   linkedAnywhere(share: string): Promise<{ uplinks: Set<string>; control: boolean } | undefined>;
+  /**
+   * The simulator instance (and the epoch of its grant) whose control link for the share a live
+   * replica holds, as stored; undefined when none does, or on one process.
+   */
+  shareHolder(share: string): Promise<{ instance: string; epoch: number } | undefined>;
+  /**
+   * Of these terminals, those whose uplink a live replica holds, each with when it linked (as
+   * stored: a new link has a new value); undefined on one process.
+   */
+  uplinksAnywhere(serials: string[]): Promise<Map<string, string> | undefined>;
 }
 
 export const LINK_ROUTING = Symbol('LinkRouting');
@@ -34,4 +44,6 @@ export const LOCAL_ONLY: LinkRouting = {
   controlClosed: () => undefined,
   route: () => Promise.resolve(undefined),
   linkedAnywhere: () => Promise.resolve(undefined),
+  shareHolder: () => Promise.resolve(undefined),
+  uplinksAnywhere: () => Promise.resolve(undefined),
 };

@@ -43,6 +43,7 @@ export class ReplicaRouting implements OnApplicationShutdown {
   private constructor(
     readonly routing: LinkRouting,
     readonly cluster: ClusterParts | undefined,
+    private readonly repairs?: NodeJS.Timeout,
   ) {}
 
   static async open(config: ApiConfig, messages: ApiMessages): Promise<ReplicaRouting> {
@@ -70,14 +71,15 @@ export class ReplicaRouting implements OnApplicationShutdown {
       { pollMs: ROUTER_POLL_MS, graceMs: ROUTER_GRACE_MS },
     );
     logger.log(`replica ${replica.id}, epoch ${replica.epoch}`);
-    return new ReplicaRouting(new StoredLinkRouting(pool, replica, router, onError), {
-      pool,
-      replica,
-      store,
-    });
+    const routing = new StoredLinkRouting(pool, replica, router, onError);
+    // Link changes whose write failed (the database was away) are written once it is back.
+    const repairs = setInterval(() => routing.repair(), config.REPLICA_HEARTBEAT_MS);
+    repairs.unref();
+    return new ReplicaRouting(routing, { pool, replica, store }, repairs);
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.repairs);
     if (this.cluster === undefined) return;
     await this.cluster.replica.leave().catch(() => undefined);
     await this.cluster.pool.end().catch(() => undefined);

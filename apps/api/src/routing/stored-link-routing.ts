@@ -1,8 +1,13 @@
 import type { Pool } from 'pg';
 import type { LinkRouting } from './link-routing';
 import type { RequestRouter } from './request-router';
+import { rewriteHolders } from './rewrite-holders';
 import type { LinkKind } from './routing-ports';
 import type { ThisReplica } from './this-replica';
+
+/** A stored owner row `o` whose replica is alive (`$1`: the lapse in milliseconds). */
+const LIVE_HOLDER = `JOIN api_replicas r ON r.id = o.replica_id AND r.epoch = o.replica_epoch
+  WHERE r.heartbeat_at > now() - $1 * interval '1 millisecond'`;
 
 /**
  * Link ownership stored for the other replicas: which replica (and epoch) holds each terminal's
@@ -12,6 +17,13 @@ import type { ThisReplica } from './this-replica';
 export class StoredLinkRouting implements LinkRouting {
   /** Ownership writes, one after another, so that a close never overtakes its open. */
   private writes: Promise<void> = Promise.resolve();
+  /** The links held here, as the stored rows should say. */
+  private readonly held = {
+    uplinks: new Set<string>(),
+    controls: new Map<string, { instance: string; epoch: number }>(),
+  };
+  /** A write failed (the store was away): the stored rows may disagree with `held` until repaired. */
+  private stale = false;
 
   constructor(
     private readonly pool: Pool,
@@ -21,6 +33,7 @@ export class StoredLinkRouting implements LinkRouting {
   ) {}
 
   uplinkOpened(serial: string): void {
+    this.held.uplinks.add(serial);
     this.write(
       `INSERT INTO terminal_uplinks (serial_number, replica_id, replica_epoch, linked_at) VALUES ($1, $2, $3, now())
        ON CONFLICT (serial_number) DO UPDATE SET replica_id = $2, replica_epoch = $3, linked_at = now()`,
@@ -29,6 +42,7 @@ export class StoredLinkRouting implements LinkRouting {
   }
 
   uplinkClosed(serial: string): void {
+    this.held.uplinks.delete(serial);
     // Only this replica's: the terminal may have linked to another one meanwhile.
     this.write(
       'DELETE FROM terminal_uplinks WHERE serial_number = $1 AND replica_id = $2 AND replica_epoch = $3',
@@ -37,6 +51,7 @@ export class StoredLinkRouting implements LinkRouting {
   }
 
   controlOpened(share: string, instance: string, epoch: number): void {
+    this.held.controls.set(share, { instance, epoch });
     this.write(
       `INSERT INTO share_holders (share, instance, epoch, replica_id, replica_epoch, since) VALUES ($1, $2, $3, $4, $5, now())
        ON CONFLICT (share) DO UPDATE SET instance = $2, epoch = $3, replica_id = $4, replica_epoch = $5, since = now()`,
@@ -45,6 +60,7 @@ export class StoredLinkRouting implements LinkRouting {
   }
 
   controlClosed(share: string): void {
+    this.held.controls.delete(share);
     this.write('DELETE FROM share_holders WHERE share = $1 AND replica_id = $2 AND replica_epoch = $3', [
       share,
       this.replica.id,
@@ -63,13 +79,12 @@ export class StoredLinkRouting implements LinkRouting {
   }
 
   async linkedAnywhere(share: string): Promise<{ uplinks: Set<string>; control: boolean }> {
-    const live = `JOIN api_replicas r ON r.id = o.replica_id AND r.epoch = o.replica_epoch
-      WHERE r.heartbeat_at > now() - $1 * interval '1 millisecond'`;
     const [uplinks, control] = await Promise.all([
-      this.pool.query<{ serial_number: string }>(`SELECT o.serial_number FROM terminal_uplinks o ${live}`, [
-        this.replica.lapseMs,
-      ]),
-      this.pool.query(`SELECT 1 FROM share_holders o ${live} AND o.share = $2`, [
+      this.pool.query<{ serial_number: string }>(
+        `SELECT o.serial_number FROM terminal_uplinks o ${LIVE_HOLDER}`,
+        [this.replica.lapseMs],
+      ),
+      this.pool.query(`SELECT 1 FROM share_holders o ${LIVE_HOLDER} AND o.share = $2`, [
         this.replica.lapseMs,
         share,
       ]),
@@ -80,9 +95,43 @@ export class StoredLinkRouting implements LinkRouting {
     };
   }
 
+  async shareHolder(share: string): Promise<{ instance: string; epoch: number } | undefined> {
+    const { rows } = await this.pool.query<{ instance: string; epoch: string | number }>(
+      `SELECT o.instance, o.epoch FROM share_holders o ${LIVE_HOLDER} AND o.share = $2`,
+      [this.replica.lapseMs, share],
+    );
+    const row = rows[0];
+    return row === undefined ? undefined : { instance: row.instance, epoch: Number(row.epoch) };
+  }
+
+  async uplinksAnywhere(serials: string[]): Promise<Map<string, string>> {
+    if (serials.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ serial_number: string; linked_at: string }>(
+      `SELECT o.serial_number, o.linked_at::text AS linked_at FROM terminal_uplinks o ${LIVE_HOLDER}
+       AND o.serial_number = ANY($2::varchar[])`,
+      [this.replica.lapseMs, serials],
+    );
+    return new Map(rows.map((row) => [row.serial_number, row.linked_at]));
+  }
+
+  /**
+   * After a failed write, stores the links held here as they are now (and removes the rows of those
+   * no longer held), in the order of the writes; until it succeeds, asked again each time.
+   */
+  repair(): void {
+    if (!this.stale) return;
+    this.stale = false;
+    this.enqueue(() => rewriteHolders(this.pool, this.replica, this.held));
+  }
+
   private write(sql: string, params: unknown[]): void {
-    this.writes = this.writes
-      .then(() => this.pool.query(sql, params).then(() => undefined))
-      .catch(this.onError);
+    this.enqueue(() => this.pool.query(sql, params).then(() => undefined));
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.writes = this.writes.then(work).catch((error: unknown) => {
+      this.stale = true;
+      this.onError(error);
+    });
   }
 }

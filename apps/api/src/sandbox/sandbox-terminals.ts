@@ -54,7 +54,7 @@ export class SandboxTerminals {
     private readonly clock: RealClock,
   ) {}
 
-  record(terminal: TerminalEntity): TerminalRecord {
+  private record(terminal: TerminalEntity, link: LinkState): TerminalRecord {
     // As stored: the lapse sweep stores `auto` only once the simulator hosts the terminal so.
     const cardholder = cardholderOf(terminal);
     return {
@@ -66,13 +66,23 @@ export class SandboxTerminals {
       printer: terminal.printer,
       cardholder: cardholder.mode,
       cardholderManual: cardholderManualRecord(cardholder, this.config.CARDHOLDER_MANUAL_LAPSE_MS),
-      link: this.links.state(terminal),
+      link,
     };
   }
 
+  /** Link state as any live replica holds it (contract, "Several replicas on one PostgreSQL database"). */
+  private async records(terminals: TerminalEntity[]): Promise<TerminalRecord[]> {
+    const links = await this.links.statesAnywhere(terminals);
+    return terminals.map((terminal) => this.record(terminal, links.get(terminal.serialNumber) ?? 'down'));
+  }
+
+  private async recordOf(terminal: TerminalEntity): Promise<TerminalRecord> {
+    const [record] = await this.records([terminal]);
+    return record;
+  }
+
   async list(merchant: MerchantEntity): Promise<TerminalRecord[]> {
-    const fleet = await this.terminals.listForMerchant(merchant.merchantId);
-    return fleet.map((terminal) => this.record(terminal));
+    return this.records(await this.terminals.listForMerchant(merchant.merchantId));
   }
 
   /**
@@ -126,7 +136,7 @@ export class SandboxTerminals {
       storeCardholder(terminal, chooseCardholder(changes.cardholder, this.clock.nowMs(), from));
     const saved = await this.terminals.save(terminal);
     await this.links.host(saved, HOST_TIMEOUT_MS);
-    return this.record(saved);
+    return this.recordOf(saved);
   }
 
   /**
@@ -140,7 +150,7 @@ export class SandboxTerminals {
     if (offline) {
       await this.links.host(saved, HOST_TIMEOUT_MS);
       this.links.cutUplink(serial);
-      return this.record(saved);
+      return this.recordOf(saved);
     }
     return this.rehost(saved);
   }
@@ -158,8 +168,8 @@ export class SandboxTerminals {
 
   private async rehost(terminal: TerminalEntity): Promise<TerminalRecord> {
     await this.links.host(terminal, HOST_TIMEOUT_MS);
-    await this.links.waitUp(terminal.serialNumber, LINK_UP_WAIT_MS);
-    return this.record(terminal);
+    await this.links.waitUp([terminal.serialNumber], LINK_UP_WAIT_MS);
+    return this.recordOf(terminal);
   }
 
   private async freeSerial(): Promise<string> {

@@ -1209,7 +1209,7 @@ export interface paths {
         };
         /**
          * The merchant's own recent requests, newest first
-         * @description The last 100 signed requests of the caller's merchant that this replica answered (with several replicas, each keeps its own): time, method, path, status, duration and `Request-Id`; never a header or a body.
+         * @description The last 100 signed requests of the caller's merchant that the service answered (with several replicas, whichever answered them): time, method, path, status, duration and `Request-Id`; never a header or a body.
          */
         get: operations["RequestLogController_list"];
         put?: never;

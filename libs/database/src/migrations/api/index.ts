@@ -13,6 +13,9 @@ import { PrintCallbackLeases1795336220000 } from './1795336220000-print-callback
 import { SealedSecrets1795336500000 } from './1795336500000-sealed-secrets';
 import { WebhookSecretOverlap1795336510000 } from './1795336510000-webhook-secret-overlap';
 import { Retention1795336520000 } from './1795336520000-retention';
+import { RoutedRequestSweep1795420000000 } from './1795420000000-routed-request-sweep';
+import { MerchantRequests1795420010000 } from './1795420010000-merchant-requests';
+import { ConformanceRuns1795420020000 } from './1795420020000-conformance-runs';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -31,4 +34,7 @@ export const API_MIGRATIONS = [
   SealedSecrets1795336500000,
   WebhookSecretOverlap1795336510000,
   Retention1795336520000,
+  RoutedRequestSweep1795420000000,
+  MerchantRequests1795420010000,
+  ConformanceRuns1795420020000,
 ];

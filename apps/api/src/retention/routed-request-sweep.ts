@@ -1,0 +1,68 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ApiConfig } from '../config/api-config';
+import { ReplicaRouting } from '../routing/replica-routing';
+import { MaintenanceLease } from './maintenance-lease';
+
+/** Rows removed per statement: each delete stays short. */
+const BATCH = 100;
+/** Statements per sweep at most: what is left waits for the next sweep. */
+const BATCHES_PER_SWEEP = 20;
+/**
+ * Past its reply timeout by this much, no caller waits for a routed request any more (a live one
+ * gives up 2 s after the timeout and takes its row away): the row is what a dead caller left.
+ */
+const LEFT_BEHIND_AFTER_MS = 10_000;
+
+/**
+ * Removes the routed requests whose caller died while it waited (contract, "Several replicas on
+ * one PostgreSQL database"): nobody else takes their rows away. One replica at a time (a lease),
+ * a small batch per statement.
+ */
+@Injectable()
+export class RoutedRequestSweep implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Routing');
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping = false;
+
+  constructor(
+    private readonly config: ApiConfig,
+    private readonly replicaRouting: ReplicaRouting,
+    private readonly lease: MaintenanceLease,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // One process routes nothing, and leaves no row.
+    if (this.replicaRouting.cluster === undefined) return;
+    this.timer = setInterval(() => void this.sweep(), this.config.ROUTED_REQUEST_SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  private async sweep(): Promise<void> {
+    const cluster = this.replicaRouting.cluster;
+    if (this.sweeping || cluster === undefined) return;
+    this.sweeping = true;
+    try {
+      // Two sweeps long: a replica that stopped hands the sweep over after it.
+      if (!(await this.lease.claim('routed-requests', 2 * this.config.ROUTED_REQUEST_SWEEP_INTERVAL_MS)))
+        return;
+      for (let batch = 0; batch < BATCHES_PER_SWEEP; batch++) {
+        const { rowCount } = await cluster.pool.query(
+          `DELETE FROM routed_requests WHERE id IN (
+             SELECT id FROM routed_requests
+             WHERE created_at < now() - (timeout_ms + $1) * interval '1 millisecond' LIMIT $2)`,
+          [LEFT_BEHIND_AFTER_MS, BATCH],
+        );
+        if ((rowCount ?? 0) < BATCH) return;
+      }
+    } catch (error) {
+      // The store is away: the next sweep goes on from what is left.
+      this.logger.warn(`routed request sweep stopped: ${(error as Error).message}`);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+}
