@@ -117,13 +117,11 @@ describe('LinkPeer checks what it receives', () => {
     expect(ends.requests).toEqual([good]);
   });
 
-  it('refuses an unknown field as PAR-001', async () => {
+  it('drops a field it does not know and serves the rest (a newer end in a rolling deploy)', async () => {
     ends = await link();
-    const nested = { type: 'events', links: [exampleLinkEvent()], body: { type: 'events' } };
-    await expect(ends.terminal.request(nested, 1000, EVENTS_RECEIPT)).rejects.toMatchObject({
-      code: 'PAR-001',
-      param: 'body',
-    });
+    const newer = { type: 'events', links: [exampleLinkEvent()], body: { type: 'events' } };
+    await expect(ends.terminal.request(newer, 1000, EVENTS_RECEIPT)).resolves.toEqual({ stored: 1 });
+    expect(ends.requests).toEqual([{ type: 'events', links: [exampleLinkEvent()] }]);
   });
 
   it('drops a frame that is not JSON or not a frame, answers one that names a request, and keeps serving', async () => {
