@@ -14,6 +14,8 @@ export interface StackOptions {
   withoutSimulator?: boolean;
   /** Node flags for both apps, e.g. `--inspect=127.0.0.1:0` for a benchmark that reads their heap. */
   nodeArgs?: string[];
+  /** How long each app may take to listen (AppProcess's default unless set): longer on a loaded machine. */
+  startTimeoutMs?: number;
   /** Where both apps store: SQLite files (the default) or databases of their own on PostgreSQL. */
   store?: StoreKind;
   /**
@@ -127,7 +129,7 @@ export class Stack {
         ...this.options.apiEnv,
         ...extraEnv,
       },
-      { nodeArgs: this.options.nodeArgs },
+      { nodeArgs: this.options.nodeArgs, timeoutMs: this.options.startTimeoutMs },
     );
   }
 
@@ -150,7 +152,7 @@ export class Stack {
         RECONNECT_MIN_MS: '20',
         ...this.options.simulatorEnv,
       },
-      { nodeArgs: this.options.nodeArgs },
+      { nodeArgs: this.options.nodeArgs, timeoutMs: this.options.startTimeoutMs },
     );
   }
 
