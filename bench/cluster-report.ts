@@ -35,6 +35,9 @@ export interface ClusterRun {
 
 export const CLUSTER_SECTION_TITLE = '## Several replicas';
 
+/** The share of the offered paced charges that must be answered for the latencies to be judged. */
+const PACED_CARRIED = 0.9;
+
 /** The targets for the scale-out form, on this 2-core machine. */
 const TARGETS = {
   routedExtraCpuMs: 0.3,
@@ -262,7 +265,9 @@ function fleetSection(fleet: FleetAtScale): string[] {
     '',
     `Then the ${replicaName(kill.replica)} replica, holding ${kill.linksHeld} of the ${kill.linkedBefore} links, was killed (SIGKILL):`,
     `all ${kill.linkedBefore} were linked to the other again after ${show(kill.relinkedMs, 0)} ms (the survivor's own count`,
-    `of its uplinks), and the stored holders said so after ${show(kill.storedMs, 0)} ms (n/a: not within the wait).`,
+    `of its uplinks), and the stored holders said so after ${show(kill.storedMs, 0)} ms${
+      kill.relinkedMs === null || kill.storedMs === null ? ' (n/a: not within the wait)' : ''
+    }.`,
   ];
 }
 
@@ -320,15 +325,22 @@ export function renderCluster(run: ClusterRun): string {
     const { local, routed } = run.paced.latencies;
     const p50 = routed.p50 - local.p50;
     const p99 = routed.p99 - local.p99;
+    const offered = run.paced.ratePerSecond * run.paced.seconds;
+    const carried = (local.charges + routed.charges) / offered;
+    // A rate the machine did not carry measures its queue, not the routing: no verdict then.
+    const judged = (met: boolean): string =>
+      carried >= PACED_CARRIED
+        ? verdict(met)
+        : `not judged: ${show(carried * 100, 0)} % of the offered charges started and answered`;
     targets.push(
       `| paced at ${run.paced.ratePerSecond}/s: routed p50 at most +${TARGETS.routedExtraP50Ms} ms | ${show(routed.p50, 1)} against ${show(
         local.p50,
         1,
-      )} ms (${show(p50, 1)}) | ${verdict(p50 <= TARGETS.routedExtraP50Ms)} |`,
+      )} ms (${show(p50, 1)}) | ${judged(p50 <= TARGETS.routedExtraP50Ms)} |`,
       `| paced at ${run.paced.ratePerSecond}/s: routed p99 at most +${TARGETS.routedExtraP99Ms} ms | ${show(routed.p99, 1)} against ${show(
         local.p99,
         1,
-      )} ms (${show(p99, 1)}) | ${verdict(p99 <= TARGETS.routedExtraP99Ms)} |`,
+      )} ms (${show(p99, 1)}) | ${judged(p99 <= TARGETS.routedExtraP99Ms)} |`,
     );
   } else {
     parts.push(notMeasured('paced'));
@@ -343,22 +355,27 @@ export function renderCluster(run: ClusterRun): string {
       fleet.linked >= fleet.expected
         ? `${fleet.expected} links`
         : `only ${fleet.linked} of ${fleet.expected} linked`;
-    const linkedReplicas = fleet.replicas.filter((r) => r.links > 0);
-    const worstKib = (pick: (r: FleetAtScale['replicas'][number]) => number): number =>
-      Math.max(...linkedReplicas.map((r) => kib(pick(r), r.links)));
-    const sampledKib = worstKib((r) => r.residentAfterMiB - r.residentBeforeMiB);
-    const collectedKib = worstKib((r) => r.collectedAfterMiB - r.collectedBeforeMiB);
+    // What the links cost the cluster: both replicas' growth over all their links (a replica with
+    // few links shows mostly its own unrelated growth).
+    const links = fleet.replicas.reduce((n, r) => n + r.links, 0);
+    const perLink = (pick: (r: FleetAtScale['replicas'][number]) => number): number =>
+      kib(
+        fleet.replicas.reduce((sum, r) => sum + pick(r), 0),
+        links,
+      );
+    const sampledKib = perLink((r) => r.residentAfterMiB - r.residentBeforeMiB);
+    const collectedKib = perLink((r) => r.collectedAfterMiB - r.collectedBeforeMiB);
     const worstCpu = Math.max(...fleet.replicas.map((r) => r.idleCpuPercent));
     const extraWrites = Math.max(
       ...fleet.replicas.map((r) => r.idleWritesPerSecond - r.unlinkedWritesPerSecond),
     );
     const relinkMs = Math.max(fleet.kill.relinkedMs ?? Infinity, fleet.kill.storedMs ?? Infinity);
     targets.push(
-      `| at most ${TARGETS.kibPerLink} KB of memory per link (${scale}; RSS as sampled, the worse replica) | ${show(
+      `| at most ${TARGETS.kibPerLink} KB of memory per link (${scale}; RSS as sampled, both replicas' growth over all links) | ${show(
         sampledKib,
         1,
       )} KiB | ${verdict(sampledKib <= TARGETS.kibPerLink)} |`,
-      `| at most ${TARGETS.kibPerLink} KB of memory per link (${scale}; RSS after a full GC, the worse replica) | ${show(
+      `| at most ${TARGETS.kibPerLink} KB of memory per link (${scale}; RSS after a full GC, both replicas' growth over all links) | ${show(
         collectedKib,
         1,
       )} KiB | ${verdict(collectedKib <= TARGETS.kibPerLink)} |`,
