@@ -1,6 +1,6 @@
 /**
  * `npm run bench:compare`: this checkout's apps against an earlier build, alternating, in one run,
- * on SQLite (the embedded default): the before/after of BENCHMARKS.md. Every round starts fresh
+ * on SQLite (the embedded default): its section of BENCHMARKS.md. Every round starts fresh
  * apps of each build in turn, so that a machine that gets busier or quieter during the run moves
  * both columns alike.
  * - BENCH_BEFORE_ROOT (required): a checkout whose apps are built (`dist/`), e.g. a worktree of
@@ -10,10 +10,13 @@
  * One child process per measurement: the apps' root is fixed when the testing library loads.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createInstantTerminals, REPO_ROOT, Stack } from '@tps/testing';
 import { measurePipeline } from './async-pipeline';
+import { COMPARE_SECTION_TITLE } from './builds-compared-report';
 import { describeMachine } from './lib/machine';
+import { withSectionTitled } from './lib/markdown-section';
 import { loadProject } from './sync-charge-comparison';
 
 interface Figures {
@@ -98,6 +101,12 @@ function report(before: Figures[], after: Figures[], beforeRoot: string): string
     return `${fixed(median(values))} (${fixed(Math.min(...values))}–${fixed(Math.max(...values))})`;
   };
   const lines = [
+    COMPARE_SECTION_TITLE,
+    '',
+    'Reproduce with `npm run bench:compare` (README, "Benchmarks"): the apps of an earlier build and',
+    "of this checkout, taking turns round after round in one run, so that the machine's load moves",
+    'both columns alike. Figures are the median of the rounds (min–max).',
+    '',
     `- date: ${machine.date}; machine: ${machine.cores} cores, ${machine.cpu}, ${machine.memoryGiB} GiB; Node ${machine.node}`,
     `- builds: before ${beforeName}, after ${commitOf(REPO_ROOT)}; ${ROUNDS} rounds, each build in turn, fresh apps each time`,
     `- load: ${CONNECTIONS} instant terminals; ${WARMUP} s warm-up then ${SECONDS} s measured, sync charges then an async closed loop`,
@@ -126,7 +135,10 @@ async function main(): Promise<void> {
     after.push(inChild(REPO_ROOT));
     process.stderr.write(`bench: round ${round} of ${ROUNDS} done\n`);
   }
-  process.stdout.write(report(before, after, beforeRoot));
+  const section = report(before, after, beforeRoot);
+  const file = join(REPO_ROOT, 'BENCHMARKS.md');
+  writeFileSync(file, withSectionTitled(readFileSync(file, 'utf8'), COMPARE_SECTION_TITLE, section));
+  process.stdout.write(section);
 }
 
 main().catch((error: unknown) => {

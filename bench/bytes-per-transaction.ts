@@ -24,7 +24,8 @@ import {
   type SignedClient,
   type StoreKind,
 } from '@tps/testing';
-import { renderBytes, withBytesSection, type BytesRun, type StoreBytes } from './bytes-report';
+import { BYTES_SECTION_TITLE, renderBytes, type BytesRun, type StoreBytes } from './bytes-report';
+import { withSectionTitled } from './lib/markdown-section';
 import { describeMachine } from './lib/machine';
 import { grownPer, tableSizes, type TableSizes } from './lib/table-sizes';
 
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
   const beforeJson = process.env.BENCH_BEFORE_JSON;
   if (beforeJson) run.before = JSON.parse(readFileSync(beforeJson, 'utf8')) as BytesRun;
   const path = join(REPO_ROOT, 'BENCHMARKS.md');
-  writeFileSync(path, withBytesSection(readFileSync(path, 'utf8'), renderBytes(run)));
+  writeFileSync(path, withSectionTitled(readFileSync(path, 'utf8'), BYTES_SECTION_TITLE, renderBytes(run)));
   log('BENCHMARKS.md: section "Bytes stored per transaction" written');
 }
 

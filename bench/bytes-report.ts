@@ -22,7 +22,7 @@ export interface BytesRun {
   before?: BytesRun;
 }
 
-const SECTION_TITLE = '## Bytes stored per transaction';
+export const BYTES_SECTION_TITLE = '## Bytes stored per transaction';
 const APPS = [
   ['api', 'API'],
   ['terminal', 'simulator'],
@@ -79,7 +79,7 @@ function beforeAfter(run: BytesRun, before: BytesRun): string[] {
 export function renderBytes(run: BytesRun): string {
   const { machine } = run;
   const lines = [
-    SECTION_TITLE,
+    BYTES_SECTION_TITLE,
     '',
     `Reproduce with \`npm run bench:bytes\`. Fresh stacks (both apps), ${run.terminals} instant terminals;`,
     `${run.transactions} sync charges, then ${run.transactions} async charges whose webhooks (four events each)`,
@@ -97,16 +97,4 @@ export function renderBytes(run: BytesRun): string {
   for (const store of run.stores) lines.push(...storeTable(store), '');
   if (run.before !== undefined) lines.push(...beforeAfter(run, run.before), '');
   return `${lines.join('\n').trimEnd()}\n`;
-}
-
-/** The markdown with the section replaced, or added before "Where the time goes". */
-export function withBytesSection(markdown: string, section: string): string {
-  const start = markdown.indexOf(`${SECTION_TITLE}\n`);
-  if (start >= 0) {
-    const next = markdown.indexOf('\n## ', start + SECTION_TITLE.length);
-    return markdown.slice(0, start) + section + (next >= 0 ? markdown.slice(next) : '');
-  }
-  const before = markdown.indexOf('\n## Where the time goes\n');
-  if (before >= 0) return `${markdown.slice(0, before + 1)}${section}\n${markdown.slice(before + 1)}`;
-  return `${markdown.trimEnd()}\n\n${section}`;
 }

@@ -39,7 +39,11 @@ import { summarize, type Report, type Summary } from './lib/summary';
 import { render } from './report';
 import { NOT_COUNTED, measureSqlStatements, type SqlStatements } from './sql-statements';
 import { measureStartup } from './startup';
-import { storesSectionOf, withSection } from './store-report';
+import { SECTION_TITLE as STORES_SECTION_TITLE } from './store-report';
+import { CLUSTER_SECTION_TITLE } from './cluster-report';
+import { BYTES_SECTION_TITLE } from './bytes-report';
+import { COMPARE_SECTION_TITLE } from './builds-compared-report';
+import { sectionOf, withSectionTitled } from './lib/markdown-section';
 import { compareSyncCharge } from './sync-charge-comparison';
 import { measureWebhookDelivery, type WebhookDeliveryResult } from './webhook-delivery';
 
@@ -62,6 +66,8 @@ const KNOBS = {
   BENCH_MEMORY_CHARGES: knob('BENCH_MEMORY_CHARGES', 100_000),
 };
 
+/** Written by hand from two `npm run bench:stores` runs (BENCHMARKS.md says how). */
+const ONE_STATEMENT_WRITES_TITLE = '## Two stores: PostgreSQL writes of one statement, before and after';
 const OUT = resolve(process.env.BENCH_OUT || join(REPO_ROOT, 'BENCHMARKS.md'));
 const JSON_FILE = resolve(process.env.BENCH_JSON || join(REPO_ROOT, 'bench/last-run.json'));
 
@@ -181,9 +187,20 @@ async function main(): Promise<void> {
     // Written by hand from a profile, kept across runs: bench/analysis.md.
     readFileSync(join(REPO_ROOT, 'bench/analysis.md'), 'utf8'),
   ].join('\n');
-  // `npm run bench:stores` writes its own section; this run keeps it as it was.
-  const stores = existsSync(OUT) ? storesSectionOf(readFileSync(OUT, 'utf8')) : undefined;
-  const markdown = stores === undefined ? rendered : withSection(rendered, stores);
+  // Sections written by the other benchmarks (stores, cluster, bytes, compare) or by hand from
+  // one: this run keeps them as they were.
+  const written = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
+  let markdown = rendered;
+  for (const title of [
+    STORES_SECTION_TITLE,
+    ONE_STATEMENT_WRITES_TITLE,
+    BYTES_SECTION_TITLE,
+    COMPARE_SECTION_TITLE,
+    CLUSTER_SECTION_TITLE,
+  ]) {
+    const kept = sectionOf(written, title);
+    if (kept !== undefined) markdown = withSectionTitled(markdown, title, kept);
+  }
   writeFileSync(OUT, markdown);
   process.stdout.write(markdown);
   process.stdout.write(`\nbench: wrote ${OUT}${fromJson ? '' : ` and ${JSON_FILE}`}\n`);

@@ -1,5 +1,6 @@
 import type { PipelineResult } from './async-pipeline';
 import type { Machine } from './lib/machine';
+import { withSectionTitled } from './lib/markdown-section';
 import type { MessageCounts } from './lib/pg-message-counter';
 import { spread, type Spread } from './lib/stats';
 import type { ProjectLoad } from './sync-charge-comparison';
@@ -181,22 +182,7 @@ export function renderStores(result: StoreComparison): string {
   ].join('\n');
 }
 
-/** The two-store section of `markdown`, if it has one (`npm run bench` keeps it across its runs). */
-export function storesSectionOf(markdown: string): string | undefined {
-  const start = markdown.indexOf(`${SECTION_TITLE}\n`);
-  if (start < 0) return undefined;
-  const next = markdown.indexOf('\n## ', start + SECTION_TITLE.length);
-  return next >= 0 ? markdown.slice(start, next + 1) : markdown.slice(start);
-}
-
-/** `markdown` with the section replaced if there, else put before "Where the time goes", else at the end. */
+/** `markdown` with the two-store section replaced if there, else put before "Where the time goes", else at the end. */
 export function withSection(markdown: string, section: string): string {
-  const start = markdown.indexOf(`${SECTION_TITLE}\n`);
-  if (start >= 0) {
-    const next = markdown.indexOf('\n## ', start + SECTION_TITLE.length);
-    return markdown.slice(0, start) + section + (next >= 0 ? markdown.slice(next + 1) : '');
-  }
-  const before = markdown.indexOf('\n## Where the time goes\n');
-  if (before >= 0) return `${markdown.slice(0, before + 1)}${section}\n${markdown.slice(before + 1)}`;
-  return `${markdown.trimEnd()}\n\n${section}`;
+  return withSectionTitled(markdown, SECTION_TITLE, section);
 }

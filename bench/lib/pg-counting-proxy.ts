@@ -1,5 +1,5 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { FrontendMessageCounter, type MessageCounts } from './pg-message-counter';
+import { FrontendMessageCounter, type KindCounts, type MessageCounts } from './pg-message-counter';
 
 /**
  * A TCP proxy on 127.0.0.1 between one app and the PostgreSQL server, counting the messages the
@@ -44,6 +44,14 @@ export class PgCountingProxy {
     const total: MessageCounts = {};
     for (const counter of this.counters)
       for (const [type, n] of Object.entries(counter.counts)) total[type] = (total[type] ?? 0) + n;
+    return total;
+  }
+
+  /** Statements run so far by kind, summed over every connection, open or closed. */
+  kinds(): KindCounts {
+    const total: KindCounts = {};
+    for (const counter of this.counters)
+      for (const [kind, n] of Object.entries(counter.kinds)) total[kind] = (total[kind] ?? 0) + n;
     return total;
   }
 

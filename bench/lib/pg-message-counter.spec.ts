@@ -60,6 +60,35 @@ describe('FrontendMessageCounter', () => {
     counter.feed(q.subarray(7));
     expect(counter.counts).toEqual({ Q: 1 });
   });
+
+  it('counts statements by kind: simple queries, and executes by the parse their portal was bound from', () => {
+    const cstrings = (...values: string[]): Buffer =>
+      Buffer.from(values.map((v) => `${v}\0`).join(''), 'utf8');
+    const parse = (name: string, sql: string): Buffer =>
+      message('P', Buffer.concat([cstrings(name, sql), Buffer.alloc(2)]));
+    const bind = (statement: string): Buffer =>
+      message('B', Buffer.concat([cstrings('', statement), Buffer.alloc(6)]));
+    const execute = (): Buffer => message('E', Buffer.concat([cstrings(''), Buffer.alloc(4)]));
+    const counter = new FrontendMessageCounter();
+    counter.feed(
+      Buffer.concat([
+        STARTUP,
+        query('BEGIN'),
+        // A named statement, parsed once and run twice; the unnamed one, parsed before each run.
+        parse('upd', 'UPDATE api_replicas SET heartbeat_at = now() WHERE id = $1'),
+        bind('upd'),
+        execute(),
+        parse('', 'SELECT 1'),
+        bind(''),
+        execute(),
+        bind('upd'),
+        execute(),
+        message('S'),
+        query('COMMIT'),
+      ]),
+    );
+    expect(counter.kinds).toEqual({ BEGIN: 1, 'UPDATE api_replicas': 2, SELECT: 1, COMMIT: 1 });
+  });
 });
 
 describe('statementCounts', () => {

@@ -14,10 +14,15 @@ export interface StackOptions {
   withoutSimulator?: boolean;
   /** Node flags for both apps, e.g. `--inspect=127.0.0.1:0` for a benchmark that reads their heap. */
   nodeArgs?: string[];
+  /** How long each app may take to listen (AppProcess's default unless set): longer on a loaded machine. */
+  startTimeoutMs?: number;
   /** Where both apps store: SQLite files (the default) or databases of their own on PostgreSQL. */
   store?: StoreKind;
-  /** Rewrites an app's database URL before it starts, e.g. through a benchmark's counting proxy. */
-  routeDatabase?: (app: 'api' | 'terminal', url: string) => string;
+  /**
+   * Rewrites an app's database URL before it starts, e.g. through a benchmark's counting proxy;
+   * `replica` is the API replica's index (0 for the first), undefined for the simulator.
+   */
+  routeDatabase?: (app: 'api' | 'terminal', url: string, replica?: number) => string;
   /**
    * API replicas on the one API database (PostgreSQL only; 1 by default): the simulator is given
    * all of them, links to the first and to the next when that one is gone.
@@ -87,19 +92,19 @@ export class Stack {
     return this.store.sqliteFile('api');
   }
 
-  private async databaseUrl(app: 'api' | 'terminal'): Promise<string> {
+  private async databaseUrl(app: 'api' | 'terminal', replica?: number): Promise<string> {
     const url = await this.store.url(app);
-    return this.options.routeDatabase?.(app, url) ?? url;
+    return this.options.routeDatabase?.(app, url, replica) ?? url;
   }
 
   async startApi(extraEnv: Record<string, string> = {}): Promise<void> {
-    this.api = await this.apiProcess(extraEnv);
+    this.api = await this.apiProcess(extraEnv, 0);
     this.replicas[0] = this.api;
   }
 
   /** One more API replica on the same database. */
   async startReplica(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
-    const replica = await this.apiProcess(extraEnv);
+    const replica = await this.apiProcess(extraEnv, this.replicas.length);
     this.replicas.push(replica);
     return replica;
   }
@@ -109,14 +114,14 @@ export class Stack {
     return new SignedClient(this.replicas[n].url);
   }
 
-  private async apiProcess(extraEnv: Record<string, string>): Promise<AppProcess> {
+  private async apiProcess(extraEnv: Record<string, string>, index: number): Promise<AppProcess> {
     return AppProcess.start(
       'api',
       API_ENTRY,
       {
         PORT: '0',
         HOST: '127.0.0.1',
-        DATABASE_URL: await this.databaseUrl('api'),
+        DATABASE_URL: await this.databaseUrl('api', index),
         LINK_SECRET,
         // The sandbox's local secrets key beside the test's other files, whatever the store
         // (on SQLite that is its default place; on PostgreSQL it would be the working folder's data/).
@@ -124,7 +129,7 @@ export class Stack {
         ...this.options.apiEnv,
         ...extraEnv,
       },
-      { nodeArgs: this.options.nodeArgs },
+      { nodeArgs: this.options.nodeArgs, timeoutMs: this.options.startTimeoutMs },
     );
   }
 
@@ -147,7 +152,7 @@ export class Stack {
         RECONNECT_MIN_MS: '20',
         ...this.options.simulatorEnv,
       },
-      { nodeArgs: this.options.nodeArgs },
+      { nodeArgs: this.options.nodeArgs, timeoutMs: this.options.startTimeoutMs },
     );
   }
 

@@ -1,0 +1,123 @@
+/**
+ * `npm run bench:cluster`: the scale-out form measured (API replicas on one PostgreSQL database).
+ * 1. routed against local sync charges, closed-loop phases in turns: CPU per charge of every
+ *    process (PostgreSQL's backends included), statements and round trips per charge;
+ * 2. charges paced at a fixed rate, routed and local in turn: p50 and p99 of each;
+ * 3. a large fleet over two replicas and two simulator shards: memory per link, idle CPU, what
+ *    goes to the database while idle; then the replica with half the links killed, and the time
+ *    until every terminal is linked again;
+ * 4. pgbench on this machine's server: built-in, and a script of one charge's statements.
+ * Writes the section "Several replicas" of BENCHMARKS.md (the rest kept) and the raw results to
+ * bench/results/cluster-<date>.json. A part that fails is reported as not measured, with why.
+ *
+ * Knobs (environment), with their defaults: BENCH_REPS (3) phases of each kind, BENCH_SECONDS (8)
+ * each, BENCH_WARMUP_SECONDS (8) of each kind first; BENCH_CLUSTER_TERMINALS (16) closed-loop
+ * terminals; BENCH_PACED_RATE (50) charges/s for BENCH_PACED_SECONDS (30); BENCH_FLEET (10000)
+ * terminals, idle for BENCH_IDLE_SECONDS (30); BENCH_PGBENCH_SCALE (10), BENCH_PGBENCH_SECONDS
+ * (20); BENCH_FROM_JSON: render the section from that JSON only, without measuring anything.
+ * About 5 minutes on a 2-core machine, the build not included.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { format, resolveConfig } from 'prettier';
+import { REPO_ROOT } from '@tps/testing';
+import { measurePaced, measureRoutedVsLocal } from './cluster-charges';
+import { measureFleetAtScale } from './cluster-fleet';
+import { CLUSTER_SECTION_TITLE, renderCluster, type ClusterKnobs, type ClusterRun } from './cluster-report';
+import { describeMachine } from './lib/machine';
+import { withSectionTitled } from './lib/markdown-section';
+import { measurePgbench } from './pgbench';
+
+const knob = (name: string, fallback: number): number => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? fallback : Number(value);
+};
+
+const KNOBS: ClusterKnobs = {
+  reps: knob('BENCH_REPS', 3),
+  seconds: knob('BENCH_SECONDS', 8),
+  warmupSeconds: knob('BENCH_WARMUP_SECONDS', 8),
+  terminals: knob('BENCH_CLUSTER_TERMINALS', 16),
+  pacedRate: knob('BENCH_PACED_RATE', 50),
+  pacedSeconds: knob('BENCH_PACED_SECONDS', 30),
+  fleet: knob('BENCH_FLEET', 10_000),
+  idleSeconds: knob('BENCH_IDLE_SECONDS', 30),
+  pgbenchScale: knob('BENCH_PGBENCH_SCALE', 10),
+  pgbenchSeconds: knob('BENCH_PGBENCH_SECONDS', 20),
+};
+/** pgbench's load: as many clients as a replica's pool, two threads for two cores. */
+const PGBENCH_CLIENTS = 8;
+const PGBENCH_THREADS = 2;
+const LINK_TIMEOUT_SECONDS = 180;
+
+const log = (what: string): void =>
+  void process.stdout.write(`bench:cluster ${new Date().toISOString()} ${what}\n`);
+
+async function measure(): Promise<ClusterRun> {
+  const machine = describeMachine();
+  const start = loadavg();
+  const started = Date.now();
+  const partSeconds: Record<string, number> = {};
+  const failures: Record<string, string> = {};
+  const part = async <T>(name: string, title: string, run: () => Promise<T>): Promise<T | undefined> => {
+    log(title);
+    const began = Date.now();
+    try {
+      return await run();
+    } catch (error) {
+      failures[name] = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      log(`${name} not measured: ${failures[name]}`);
+      return undefined;
+    } finally {
+      partSeconds[name] = Math.round((Date.now() - began) / 1000);
+    }
+  };
+  const routedVsLocal = await part('routedVsLocal', 'routed against local charges', () =>
+    measureRoutedVsLocal(KNOBS.terminals, KNOBS.seconds, KNOBS.reps, KNOBS.warmupSeconds),
+  );
+  const paced = await part('paced', `charges paced at ${KNOBS.pacedRate}/s, routed and local in turn`, () =>
+    measurePaced(KNOBS.terminals, KNOBS.pacedRate, KNOBS.pacedSeconds, KNOBS.warmupSeconds),
+  );
+  const fleet = await part('fleet', `${KNOBS.fleet} terminals over two replicas`, () =>
+    measureFleetAtScale(KNOBS.fleet, KNOBS.idleSeconds, LINK_TIMEOUT_SECONDS),
+  );
+  const pgbench = await part('pgbench', 'pgbench', () =>
+    measurePgbench(KNOBS.pgbenchScale, PGBENCH_CLIENTS, PGBENCH_THREADS, KNOBS.pgbenchSeconds),
+  );
+  return {
+    machine,
+    loadAverage: { start, end: loadavg() },
+    knobs: KNOBS,
+    runMinutes: (Date.now() - started) / 60_000,
+    partSeconds,
+    routedVsLocal,
+    paced,
+    fleet,
+    pgbench,
+    failures,
+  };
+}
+
+async function main(): Promise<void> {
+  const fromJson = process.env.BENCH_FROM_JSON;
+  const run = fromJson ? (JSON.parse(readFileSync(fromJson, 'utf8')) as ClusterRun) : await measure();
+  const jsonFile = fromJson ?? join(REPO_ROOT, `bench/results/cluster-${run.machine.date.slice(0, 10)}.json`);
+  if (!fromJson) {
+    // Formatted as the checkout's Prettier would, so that `prettier --check` passes on bench/.
+    const options = (await resolveConfig(jsonFile)) ?? {};
+    writeFileSync(jsonFile, await format(JSON.stringify(run), { ...options, parser: 'json' }));
+  }
+  const section = renderCluster(run);
+  const benchmarks = join(REPO_ROOT, 'BENCHMARKS.md');
+  writeFileSync(
+    benchmarks,
+    withSectionTitled(readFileSync(benchmarks, 'utf8'), CLUSTER_SECTION_TITLE, section),
+  );
+  process.stdout.write(`${section}\nbench:cluster wrote ${benchmarks} and ${jsonFile}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+/** The table a write names after its verb, quotes and schema kept as written. */
+const WRITE_IN_WITH = /\b(?:INSERT\s+INTO|DELETE\s+FROM)\s+([\w."]+)|\bUPDATE\s+([\w."]+)\s+SET\b/i;
+const FIRST_WORD = /^\s*([A-Za-z]+)/;
+const TARGET: Record<string, RegExp> = {
+  INSERT: /^\s*INSERT\s+INTO\s+([\w."]+)/i,
+  UPDATE: /^\s*UPDATE\s+([\w."]+)/i,
+  DELETE: /^\s*DELETE\s+FROM\s+([\w."]+)/i,
+};
+
+const unquoted = (name: string): string => name.replace(/"/g, '');
+
+/**
+ * What a statement does, from its SQL text: `INSERT <table>`, `UPDATE <table>` or `DELETE <table>`
+ * for a write (a `WITH` whose body writes included), else its first keyword (`SELECT`, `BEGIN`, …).
+ */
+export function statementKind(sql: string): string {
+  const first = (FIRST_WORD.exec(sql)?.[1] ?? '?').toUpperCase();
+  const target = TARGET[first]?.exec(sql)?.[1];
+  if (target !== undefined) return `${first} ${unquoted(target)}`;
+  if (first === 'WITH') {
+    const match = WRITE_IN_WITH.exec(sql);
+    if (match !== null) {
+      const verb = match[2] !== undefined ? 'UPDATE' : /^INSERT/i.test(match[0]) ? 'INSERT' : 'DELETE';
+      return `${verb} ${unquoted(match[1] ?? match[2])}`;
+    }
+    return 'SELECT';
+  }
+  return first;
+}
+
+/** Whether a kind from `statementKind` changes rows. */
+export const isWrite = (kind: string): boolean => /^(INSERT|UPDATE|DELETE) /.test(kind);
