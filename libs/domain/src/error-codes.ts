@@ -103,6 +103,13 @@ export class StorageUnavailableError extends ContractError {
 }
 
 /**
+ * 503 INT-002 for an order handed to no terminal: no replica could be found holding its link
+ * just after the store was away, when every replica's heartbeat may have lapsed with it. Nothing
+ * was taken, as the code says, but "not linked" (TER-001) might be false.
+ */
+export class NotHandedOverError extends StorageUnavailableError {}
+
+/**
  * 504 INT-003 (contract §19): the terminal took the operation and answered, but the service could
  * not store its outcome. Never INT-002, which tells the caller nothing moved: a retry with the same
  * id answers the outcome once storage works (the terminal sends its events again).
@@ -121,7 +128,7 @@ export class OutcomeNotStoredError extends ContractError {
 
 /** The error to answer when storing what a terminal answered failed: storage failures are INT-003. */
 export function afterTerminalAnswered(clientTransactionId: string, error: unknown): unknown {
-  return error instanceof StorageUnavailableError
+  return error instanceof StorageUnavailableError && !(error instanceof NotHandedOverError)
     ? new OutcomeNotStoredError(clientTransactionId, error)
     : error;
 }
@@ -133,6 +140,7 @@ export function afterTerminalAnswered(clientTransactionId: string, error: unknow
  * unknown, and what was recorded stays for the same-id retry (contract §19).
  */
 export function terminalTookNothing(error: unknown): boolean {
+  if (error instanceof NotHandedOverError) return true;
   return error instanceof ContractError && error.code !== 'TER-002' && !error.code.startsWith('INT-');
 }
 

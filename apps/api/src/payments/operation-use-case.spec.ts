@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
-import { ContractError, RateLimitedError, StorageUnavailableError, type LifecycleStatus } from '@tps/domain';
+import {
+  ContractError,
+  NotHandedOverError,
+  RateLimitedError,
+  StorageUnavailableError,
+  type LifecycleStatus,
+} from '@tps/domain';
 import type { LinkEvent, OperationOrder, TerminalRequest, TransactionOutcome } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import type { TerminalEntity } from '../terminals/terminal.entity';
@@ -229,6 +235,19 @@ describe('OperationUseCase', () => {
     await store.storeEvents(TERMINAL, terminal.ran.get(charge.clientTransactionId) ?? []);
     expect((await useCase.runSync(charge)).approved).toBe(true);
     expect(terminal.operations()).toBe(1);
+  });
+
+  it('an order handed to no replica just after the store was away is 503 INT-002, and nothing is kept', async () => {
+    const { store, terminal, useCase } = setup();
+    const charge = request('sync');
+    const answer = terminal.answer;
+    terminal.answer = async () => {
+      throw new NotHandedOverError(new Error('no live holder yet'));
+    };
+    expect(await codeOf(useCase.runSync(charge))).toBe('INT-002');
+    expect(await store.findByClientId(MERCHANT.merchantId, charge.clientTransactionId)).toBeNull();
+    terminal.answer = answer;
+    expect((await useCase.runSync(charge)).approved).toBe(true);
   });
 
   it('an unexpected error while handing the order over keeps the record too (504 TER-002)', async () => {

@@ -1,3 +1,4 @@
+import { NotHandedOverError } from '@tps/domain';
 import type { Pool } from 'pg';
 import type { LinkRouting } from './link-routing';
 import type { RequestRouter } from './request-router';
@@ -68,14 +69,22 @@ export class StoredLinkRouting implements LinkRouting {
     ]);
   }
 
-  route(
+  async route(
     link: LinkKind,
     key: string,
     serial: string,
     request: unknown,
     timeoutMs: number,
   ): Promise<{ reply: unknown } | undefined> {
-    return this.router.route(link, key, serial, request, timeoutMs);
+    const routed = await this.router.route(link, key, serial, request, timeoutMs);
+    // No live holder found just after the store was away: the holders' heartbeats lapsed with it,
+    // so "not linked" (TER-001) may be false; nothing handed over all the same (503 INT-002).
+    if (routed === undefined && this.replica.recentlyCutOff()) {
+      throw new NotHandedOverError(
+        new Error('the link holders cannot be told apart yet: the store was away'),
+      );
+    }
+    return routed;
   }
 
   async linkedAnywhere(share: string): Promise<{ uplinks: Set<string>; control: boolean }> {

@@ -11,6 +11,8 @@ const HEARTBEATS_MISSED = 3;
 export class ThisReplica {
   private current = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** When a heartbeat of this replica last failed (the store away), on the real clock. */
+  private lastFailedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly pool: Pool,
@@ -41,9 +43,21 @@ export class ThisReplica {
           this.id,
           this.current,
         ])
-        .catch(this.onError);
+        .catch((error: unknown) => {
+          this.lastFailedAt = Date.now();
+          this.onError(error);
+        });
     }, this.heartbeatMs);
     this.timer.unref();
+  }
+
+  /**
+   * Whether this replica could not reach the store within the last lapse. Then every replica's
+   * heartbeat may have lapsed with it, though none died: until they have beaten again, a link
+   * held by none looks the same as a link whose holder could not say it is alive.
+   */
+  recentlyCutOff(now = Date.now()): boolean {
+    return now - this.lastFailedAt < this.lapseMs;
   }
 
   /** Leaves the cluster: what it held is held by nobody, at once rather than after its heartbeat lapses. */
