@@ -9,7 +9,7 @@ import {
   type Attempt,
   type DrillAccount,
 } from './cluster-load';
-import { amountOf, lostAnswers, type Json } from './payment-helpers';
+import { amountOf, lostAnswers, storedHalf, type Json } from './payment-helpers';
 import { cutOff, restore } from './storage-faults';
 
 /**
@@ -173,19 +173,7 @@ describe('PostgreSQL unavailable under load, three replicas [postgres]', () => {
     }
 
     // Nothing stored half, and every terminal transaction is in the service with the same status.
-    const rows = await stack.store.rows<{
-      counted: number;
-      events: number;
-      status: string | null;
-      last: string | null;
-    }>(
-      'api',
-      'SELECT t.status, t.event_count AS counted, ' +
-        '(SELECT COUNT(*) FROM transaction_events e WHERE e.transaction_id = t.id) AS events, ' +
-        '(SELECT e.status FROM transaction_events e WHERE e.transaction_id = t.id ORDER BY e.sequence DESC LIMIT 1) AS last ' +
-        'FROM transactions t',
-    );
-    expect(rows.filter((row) => row.events !== row.counted || row.last !== row.status)).toEqual([]);
+    expect(await storedHalf(stack)).toEqual([]);
     for (const account of accounts) {
       const prefix = `${account.credentials.merchantId}:`;
       const onTerminals = await stack.store.rows<{ key: string; status: string }>(

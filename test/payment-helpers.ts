@@ -188,3 +188,22 @@ export async function approvedAsyncChargeEvents(
   );
   return rows.map((row) => JSON.parse(row.envelope) as LinkEvent['event']);
 }
+
+/** The service's transactions whose events disagree with their row (count or last status): none may be stored half. */
+export async function storedHalf(
+  stack: Stack,
+): Promise<Array<{ status: string | null; last: string | null }>> {
+  const rows = await stack.store.rows<{
+    counted: number;
+    events: number;
+    status: string | null;
+    last: string | null;
+  }>(
+    'api',
+    'SELECT t.status, t.event_count AS counted, ' +
+      '(SELECT COUNT(*) FROM transaction_events e WHERE e.transaction_id = t.id) AS events, ' +
+      '(SELECT e.status FROM transaction_events e WHERE e.transaction_id = t.id ORDER BY e.sequence DESC LIMIT 1) AS last ' +
+      'FROM transactions t',
+  );
+  return rows.filter((row) => row.events !== row.counted || row.last !== row.status);
+}
