@@ -1,3 +1,4 @@
+import { HttpAdapterHost } from '@nestjs/core';
 import { Tracing } from '@tps/observability';
 import {
   Injectable,
@@ -18,6 +19,7 @@ import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
 import type { PrintJobEntity } from './print-job.entity';
 import { PrintJobRepository } from './print-job.repository';
+import { onceListening } from '../http/once-listening';
 
 /** How often a process looks for callbacks no process holds (given back, or a dead one's). */
 const CLAIM_EVERY_MS = 1000;
@@ -48,6 +50,7 @@ export class PrintCallbacks
     owner: DeliveryOwner,
     private readonly presence: ListenerPresence,
     private readonly listen: ListenForwarder,
+    private readonly http: HttpAdapterHost,
   ) {
     this.leases = new DeliveryLeases<PrintJobEntity>({
       store: {
@@ -71,8 +74,10 @@ export class PrintCallbacks
   async onApplicationBootstrap(): Promise<void> {
     this.leases.begin(this);
     const unsent = await this.jobs.adoptCallbacks();
-    if (unsent.length > 0) this.logger.log(`resuming ${unsent.length} print callbacks cut by a stop`);
-    for (const job of unsent) this.send(job);
+    if (unsent.length === 0) return;
+    this.logger.log(`resuming ${unsent.length} print callbacks cut by a stop`);
+    // Once the service answers: a receiver may read the job back as it is called (contract §13).
+    void onceListening(this.http).then(() => unsent.forEach((job) => this.send(job)));
   }
 
   /**
