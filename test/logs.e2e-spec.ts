@@ -1,5 +1,13 @@
 import { signRequest } from '@tps/contracts';
-import { DEMO_MERCHANT, OTHER_MERCHANT, poll, Stack, WebhookReceiver, type Credentials } from '@tps/testing';
+import {
+  DEMO_MERCHANT,
+  OTHER_MERCHANT,
+  PAN_LIKE,
+  poll,
+  Stack,
+  WebhookReceiver,
+  type Credentials,
+} from '@tps/testing';
 import { amountOf, newBody, searchPath, type Json } from './payment-helpers';
 
 /**
@@ -10,11 +18,6 @@ import { amountOf, newBody, searchPath, type Json } from './payment-helpers';
 
 /** The test cards of the simulated acquirer: their full numbers must never be logged. */
 const TEST_PANS = ['4242424242424242', '5555555555554444'];
-/**
- * A run of 13 to 19 digits: what a card number looks like, whoever's. Not the digits inside a hex id
- * (a `trace_id` of 32 hex digits often holds such a run).
- */
-const PAN_LIKE = /(?<![0-9a-f])\d{13,19}(?![0-9a-f])/;
 
 type Line = Record<string, unknown>;
 

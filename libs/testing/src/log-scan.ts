@@ -17,6 +17,9 @@ const SHAPES: ReadonlyArray<[what: string, pattern: RegExp]> = [
  */
 const CARD_LIKE = /(?<![0-9A-Fa-f])[2-6]\d{12,18}(?![0-9A-Fa-f])/g;
 
+/** A run of 13 to 19 digits, whatever it begins with: what a card number looks like. Not the digits inside a hex id. */
+export const PAN_LIKE = /(?<![0-9A-Fa-f])\d{13,19}(?![0-9A-Fa-f])/;
+
 export interface LogLeak {
   app: string;
   what: string;
