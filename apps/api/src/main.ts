@@ -9,6 +9,7 @@ import {
 import { createApi } from './bootstrap';
 import { validateApiConfig } from './config/api-config';
 import { stopOnSignals } from './drain/stop-on-signals';
+import { ServiceListening } from './http/service-listening';
 
 /** JSON lines from the first one: a refused configuration is reported as one too. */
 let logger = new PinoNestLogger(createLogRoot(DEFAULT_LOG_SETTINGS, { app: 'api' }));
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   const app = await createApi(config, { logger });
   stopOnSignals(app, config.DRAIN_TIMEOUT_MS);
   await app.listen(config.PORT, config.HOST);
+  app.get(ServiceListening).listened();
   const address = app.getHttpServer().address() as { port: number } | null;
   // Tests and scripts read this line to learn the ephemeral port.
   Logger.log(`listening on port ${address?.port ?? config.PORT}`, 'API');

@@ -1,4 +1,3 @@
-import { HttpAdapterHost } from '@nestjs/core';
 import { Tracing } from '@tps/observability';
 import {
   Injectable,
@@ -19,7 +18,7 @@ import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
 import type { PrintJobEntity } from './print-job.entity';
 import { PrintJobRepository } from './print-job.repository';
-import { onceListening } from '../http/once-listening';
+import { ServiceListening } from '../http/service-listening';
 
 /** How often a process looks for callbacks no process holds (given back, or a dead one's). */
 const CLAIM_EVERY_MS = 1000;
@@ -50,7 +49,7 @@ export class PrintCallbacks
     owner: DeliveryOwner,
     private readonly presence: ListenerPresence,
     private readonly listen: ListenForwarder,
-    private readonly http: HttpAdapterHost,
+    private readonly service: ServiceListening,
   ) {
     this.leases = new DeliveryLeases<PrintJobEntity>({
       store: {
@@ -77,7 +76,7 @@ export class PrintCallbacks
     if (unsent.length === 0) return;
     this.logger.log(`resuming ${unsent.length} print callbacks cut by a stop`);
     // Once the service answers: a receiver may read the job back as it is called (contract §13).
-    void onceListening(this.http).then(() => unsent.forEach((job) => this.send(job)));
+    void this.service.listening.then(() => unsent.forEach((job) => this.send(job)));
   }
 
   /**

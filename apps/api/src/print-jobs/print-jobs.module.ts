@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PrintCallbacks } from './print-callbacks';
+import { ServiceListening } from '../http/service-listening';
 import { PrintJobEntity } from './print-job.entity';
 import { PrintJobRepository } from './print-job.repository';
 import { PrintReportIngest } from './print-report-ingest';
@@ -11,7 +12,7 @@ import { PrintReportIngest } from './print-report-ingest';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([PrintJobEntity])],
-  providers: [PrintJobRepository, PrintReportIngest, PrintCallbacks],
+  providers: [PrintJobRepository, PrintReportIngest, PrintCallbacks, ServiceListening],
   exports: [PrintJobRepository, PrintReportIngest],
 })
 export class PrintJobsModule {}
