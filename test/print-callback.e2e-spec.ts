@@ -51,7 +51,7 @@ function verifiedByHand(secret: string, headers: IncomingHttpHeaders, rawBody: s
   });
 }
 
-describeOnStores('print callbacks tell only what the service has stored (issues 12 and 14)', (store) => {
+describeOnStores('print callbacks tell only what the service has stored', (store) => {
   let stack: Stack;
   let receiver: WebhookReceiver;
   let client: SignedClient;

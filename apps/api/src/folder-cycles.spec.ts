@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'fs';
 import { dirname, join, relative, resolve, sep } from 'path';
 import * as ts from 'typescript';
 
-/** Issue 14: a reader finds a feature by its folder, and a folder that imports a second folder
+/** A reader finds a feature by its folder, and a folder that imports a second folder
  * which imports it back is one feature split in two. Each top-level folder of apps/api/src is a
  * node (a file at the root is its own node); every relative import, type-only ones included,
  * is an edge; any strongly connected component with more than one node is a cycle. */
