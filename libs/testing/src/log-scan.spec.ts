@@ -45,6 +45,13 @@ describe('findLogLeaks', () => {
     expect(leaks.every((leak) => leak.found.length <= 7)).toBe(true);
   });
 
+  it('never takes a trace or span id for a card number, even one of decimal digits only', () => {
+    const ids = JSON.stringify({ trace_id: '4242424242424242'.repeat(2), span_id: '4242424242424242' });
+    const traceparent = `00-${'4242424242424242'.repeat(2)}-4242424242424242-01`;
+    expect(findLogLeaks('api', `${ids}\n${traceparent}\n`, [])).toEqual([]);
+    expect(findLogLeaks('api', JSON.stringify({ note: '4242424242424242' }), [])).toHaveLength(1);
+  });
+
   it('takes a run of digits for a card number only when its check digit holds', () => {
     expect(findLogLeaks('simulator', 'ref 4242424242424241', [])).toEqual([]);
     expect(findLogLeaks('simulator', 'ref 5555555555554444', [])).toHaveLength(1);
