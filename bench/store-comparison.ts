@@ -19,7 +19,7 @@ import { REPO_ROOT, Stack, TEST_POSTGRES_URL, createInstantTerminals, type Store
 import { measurePipeline } from './async-pipeline';
 import { describeMachine } from './lib/machine';
 import { PgCountingProxy } from './lib/pg-counting-proxy';
-import { countsSince, statementCounts, type MessageCounts } from './lib/pg-message-counter';
+import { countsSince, statementCounts, type KindCounts, type MessageCounts } from './lib/pg-message-counter';
 import { loadProject, warmThenRepeat } from './sync-charge-comparison';
 import {
   renderStores,
@@ -43,15 +43,26 @@ const log = (what: string): void =>
   void process.stdout.write(`bench:stores ${new Date().toISOString()} ${what}\n`);
 
 /** Per sync charge answered: what one app sent to PostgreSQL during the measured runs. */
-function perCharge(before: MessageCounts, after: MessageCounts, charges: number): WireCounts {
-  const since = statementCounts(countsSince(before, after));
+function perCharge(before: WireReading, after: WireReading, charges: number): WireCounts {
+  const since = statementCounts(countsSince(before.messages, after.messages));
   return {
     statements: since.statements / charges,
     roundTrips: since.roundTrips / charges,
     messages: since.messages,
+    kinds: countsSince(before.kinds, after.kinds),
     charges,
   };
 }
+
+interface WireReading {
+  messages: MessageCounts;
+  kinds: KindCounts;
+}
+
+const readingOf = (proxy: PgCountingProxy): WireReading => ({
+  messages: proxy.counts(),
+  kinds: proxy.kinds(),
+});
 
 /** Sync charges on one store: warm-up, then the measured runs, with the wire counted on PostgreSQL. */
 async function syncOn(store: StoreKind): Promise<StoreSync> {
@@ -70,7 +81,7 @@ async function syncOn(store: StoreKind): Promise<StoreSync> {
     try {
       const serials = await createInstantTerminals(stack.client(), CONNECTIONS);
       const warmup = WARMUP_SECONDS > 0 ? await loadProject(stack, serials, WARMUP_SECONDS) : undefined;
-      const before = proxies && { api: proxies.api.counts(), terminal: proxies.terminal.counts() };
+      const before = proxies && { api: readingOf(proxies.api), terminal: readingOf(proxies.terminal) };
       const { measured } = await warmThenRepeat(
         { warmupSeconds: 0, durationSeconds: SECONDS, reps: REPS },
         (seconds) => loadProject(stack, serials, seconds),
@@ -79,8 +90,8 @@ async function syncOn(store: StoreKind): Promise<StoreSync> {
       const wire =
         proxies && before
           ? {
-              api: perCharge(before.api, proxies.api.counts(), charges),
-              simulator: perCharge(before.terminal, proxies.terminal.counts(), charges),
+              api: perCharge(before.api, readingOf(proxies.api), charges),
+              simulator: perCharge(before.terminal, readingOf(proxies.terminal), charges),
             }
           : undefined;
       return { warmup, measured, wire };

@@ -1,7 +1,7 @@
 import type { PipelineResult } from './async-pipeline';
 import type { Machine } from './lib/machine';
 import { withSectionTitled } from './lib/markdown-section';
-import type { MessageCounts } from './lib/pg-message-counter';
+import type { KindCounts, MessageCounts } from './lib/pg-message-counter';
 import { spread, type Spread } from './lib/stats';
 import type { ProjectLoad } from './sync-charge-comparison';
 
@@ -11,6 +11,8 @@ export interface WireCounts {
   roundTrips: number;
   /** Frontend messages by type over the measured runs (not per charge). */
   messages: MessageCounts;
+  /** Statements by kind (`INSERT <table>`, `SELECT`, `BEGIN`, …) over the measured runs (not per charge). */
+  kinds?: KindCounts;
   charges: number;
 }
 
@@ -81,6 +83,13 @@ export function renderStores(result: StoreComparison): string {
   const loop = loopOf((r) => r.transactionsPerSecond);
   const ratio = rps.postgres.median / rps.sqlite.median;
   const wire = sync.postgres.wire;
+  const kindsPerCharge = (counts: WireCounts): string =>
+    Object.entries(counts.kinds ?? {})
+      .map(([kind, n]) => [kind, n / counts.charges] as const)
+      .filter(([, n]) => n >= 0.01)
+      .sort(([, a], [, b]) => b - a)
+      .map(([kind, n]) => `\`${kind}\` ${show(n, 2)}`)
+      .join(', ');
   const wireRow = (app: string, counts: WireCounts): string =>
     `| ${app} | ${show(counts.roundTrips, 1)} | ${show(counts.statements, 1)} | ${Object.entries(
       counts.messages,
@@ -154,6 +163,15 @@ export function renderStores(result: StoreComparison): string {
     '| --- | --- | --- | --- |',
     ...(wire ? [wireRow('API', wire.api), wireRow('simulator', wire.simulator)] : ['| n/a | | | |']),
     '',
+    ...(wire?.api.kinds && wire.simulator.kinds
+      ? [
+          'The same statements by what they do, per sync charge:',
+          '',
+          `- API: ${kindsPerCharge(wire.api)}`,
+          `- simulator: ${kindsPerCharge(wire.simulator)}`,
+          '',
+        ]
+      : []),
     '| target | measured (median) | verdict |',
     '| --- | --- | --- |',
     `| PostgreSQL sync charge ≥ ${TARGETS.syncRatio}× SQLite's, same run | ${show(ratio, 2)}× (${show(
