@@ -237,6 +237,11 @@ export class TerminalLinks {
     return [...this.uplinks.values()].filter((uplink) => uplink.peer.isOpen).length;
   }
 
+  /** Whether this replica holds the terminal's open uplink. */
+  upHere(serial: string): boolean {
+    return this.uplinks.get(serial)?.peer.isOpen ?? false;
+  }
+
   state(terminal: TerminalEntity): LinkState {
     if (terminal.offline) return 'offline';
     return this.uplinks.get(terminal.serialNumber)?.peer.isOpen ? 'up' : 'down';

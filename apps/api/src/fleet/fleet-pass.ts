@@ -1,0 +1,103 @@
+import type { TerminalEntity } from '../terminals/terminal.entity';
+
+/** What a pass reads of the fleet: the serials that should be linked, and their terminals. */
+export interface FleetTerminals {
+  listOnlineSerials(): Promise<string[]>;
+  findBySerials(serials: string[]): Promise<TerminalEntity[]>;
+}
+
+/** What a pass knows of the links, and how it asks a simulator to host a terminal. */
+export interface FleetLinks {
+  readonly anyControlHere: boolean;
+  shareOf(serial: string): string;
+  /** Whether this replica holds the terminal's open uplink. */
+  upHere(serial: string): boolean;
+  controlPeerOf(share: string): object | undefined;
+  uplinksAnywhere(serials: string[]): Promise<Map<string, string> | undefined>;
+  host(terminal: TerminalEntity, timeoutMs: number): Promise<void>;
+}
+
+const HOST_TIMEOUT_MS = 5000;
+/** A terminal just asked for is given this long to link before it is asked for again. */
+export const REHOST_AFTER_MS = 5000;
+/** Host requests in flight at once: the simulator takes them one after another anyway. */
+const HOSTED_AT_ONCE = 50;
+
+/**
+ * One pass of the fleet sync: asks the simulators whose control link this replica holds to host
+ * each terminal of theirs that is not offline and has no uplink on any live replica. Only the
+ * serials of the fleet are read each pass, and a terminal itself only when it is to be asked for,
+ * so that a large linked fleet costs a pass little.
+ */
+export class FleetPass {
+  private readonly askedAt = new Map<string, number>();
+  /** Terminals being reset or removed: hosting them meanwhile would bring back what goes away. */
+  private readonly held = new Map<string, number>();
+  /** Each serial's share, kept from one pass to the next (the hash is the same for ever). */
+  private shares = new Map<string, string>();
+
+  constructor(
+    private readonly terminals: FleetTerminals,
+    private readonly links: FleetLinks,
+    private readonly now: () => number,
+  ) {}
+
+  /** Runs `work` while these terminals are left alone. */
+  async holding<T>(serials: string[], work: () => Promise<T>): Promise<T> {
+    for (const serial of serials) this.held.set(serial, (this.held.get(serial) ?? 0) + 1);
+    try {
+      return await work();
+    } finally {
+      for (const serial of serials) {
+        const count = (this.held.get(serial) ?? 1) - 1;
+        if (count === 0) this.held.delete(serial);
+        else this.held.set(serial, count);
+      }
+    }
+  }
+
+  async run(): Promise<void> {
+    if (!this.links.anyControlHere) return;
+    const now = this.now();
+    const listed = await this.terminals.listOnlineSerials();
+    const downHere = listed.filter(
+      (serial) => !this.links.upHere(serial) && this.links.controlPeerOf(this.shareOf(serial)) !== undefined,
+    );
+    this.forgetRemoved(listed);
+    // An uplink another replica holds is up: its terminal is hosted.
+    const elsewhere = downHere.length === 0 ? undefined : await this.links.uplinksAnywhere(downHere);
+    const down = new Set(downHere.filter((serial) => !(elsewhere?.has(serial) ?? false)));
+    for (const serial of this.askedAt.keys()) if (!down.has(serial)) this.askedAt.delete(serial);
+    const due = [...down].filter(
+      (serial) => !this.held.has(serial) && now - (this.askedAt.get(serial) ?? -Infinity) >= REHOST_AFTER_MS,
+    );
+    if (due.length === 0) return;
+    // Read now, not with the serials: one set offline meanwhile is left alone.
+    const terminals = (await this.terminals.findBySerials(due)).filter((terminal) => !terminal.offline);
+    for (let at = 0; at < terminals.length; at += HOSTED_AT_ONCE) {
+      const part = terminals.slice(at, at + HOSTED_AT_ONCE).filter((t) => !this.held.has(t.serialNumber));
+      for (const terminal of part) this.askedAt.set(terminal.serialNumber, now);
+      await Promise.all(part.map((terminal) => this.links.host(terminal, HOST_TIMEOUT_MS)));
+    }
+  }
+
+  private shareOf(serial: string): string {
+    let share = this.shares.get(serial);
+    if (share === undefined) {
+      share = this.links.shareOf(serial);
+      this.shares.set(serial, share);
+    }
+    return share;
+  }
+
+  /** The serials no longer listed leave the cache of shares, once it is larger than the fleet. */
+  private forgetRemoved(listed: string[]): void {
+    if (this.shares.size <= listed.length) return;
+    const kept = new Map<string, string>();
+    for (const serial of listed) {
+      const share = this.shares.get(serial);
+      if (share !== undefined) kept.set(serial, share);
+    }
+    this.shares = kept;
+  }
+}
