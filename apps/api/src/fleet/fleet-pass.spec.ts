@@ -23,6 +23,8 @@ class MemoryLinks implements FleetLinks {
   readonly here = new Set<string>();
   readonly elsewhere = new Set<string>();
   readonly controls = new Set<string>(['shard-1']);
+  /** Each serial the fleet notice listed, with when. */
+  readonly noticed = new Map<string, number>();
   readonly hosted: string[] = [];
   storeReads = 0;
 
@@ -38,6 +40,9 @@ class MemoryLinks implements FleetLinks {
   }
   controlPeerOf(share: string): object | undefined {
     return this.controls.has(share) ? {} : undefined;
+  }
+  noticedAt(serial: string): number | undefined {
+    return this.noticed.get(serial);
   }
   uplinksAnywhere(serials: string[]): Promise<Map<string, string>> {
     this.storeReads++;
@@ -91,6 +96,22 @@ describe('FleetPass', () => {
     clock.at += 1;
     await pass.run();
     expect(links.hosted).toEqual(['SIM1', 'SIM1']);
+  });
+
+  it('gives the terminals the fleet notice asked for their time, and asks at once for one it did not list', async () => {
+    const { fleet, links, pass, clock } = setUp();
+    fleet.add('SIM1');
+    fleet.add('SIM3');
+    clock.at = 60_000;
+    links.noticed.set('SIM1', clock.at);
+    await pass.run();
+    expect(links.hosted).toEqual(['SIM3']);
+    clock.at += REHOST_AFTER_MS - 1;
+    await pass.run();
+    expect(links.hosted).toEqual(['SIM3']);
+    clock.at += 1;
+    await pass.run();
+    expect(links.hosted).toEqual(['SIM3', 'SIM1', 'SIM3']);
   });
 
   it('leaves alone the terminals being reset or removed', async () => {

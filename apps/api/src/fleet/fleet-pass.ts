@@ -13,6 +13,8 @@ export interface FleetLinks {
   /** Whether this replica holds the terminal's open uplink. */
   upHere(serial: string): boolean;
   controlPeerOf(share: string): object | undefined;
+  /** When the fleet notice of the terminal's share, sent as its control link opened here, asked for it. */
+  noticedAt(serial: string): number | undefined;
   uplinksAnywhere(serials: string[]): Promise<Map<string, string> | undefined>;
   host(terminal: TerminalEntity, timeoutMs: number): Promise<void>;
 }
@@ -69,7 +71,7 @@ export class FleetPass {
     const down = new Set(downHere.filter((serial) => !(elsewhere?.has(serial) ?? false)));
     for (const serial of this.askedAt.keys()) if (!down.has(serial)) this.askedAt.delete(serial);
     const due = [...down].filter(
-      (serial) => !this.held.has(serial) && now - (this.askedAt.get(serial) ?? -Infinity) >= REHOST_AFTER_MS,
+      (serial) => !this.held.has(serial) && now - this.askedLast(serial) >= REHOST_AFTER_MS,
     );
     if (due.length === 0) return;
     // Read now, not with the serials: one set offline meanwhile is left alone.
@@ -79,6 +81,15 @@ export class FleetPass {
       for (const terminal of part) this.askedAt.set(terminal.serialNumber, now);
       await Promise.all(part.map((terminal) => this.links.host(terminal, HOST_TIMEOUT_MS)));
     }
+  }
+
+  /**
+   * When the terminal was last asked for: by this pass, or by the fleet notice of its share's
+   * control link (so that a simulator that just linked, its thousands of uplinks opening, is not
+   * asked for each of them again meanwhile; one the notice did not list is asked for at once).
+   */
+  private askedLast(serial: string): number {
+    return Math.max(this.askedAt.get(serial) ?? -Infinity, this.links.noticedAt(serial) ?? -Infinity);
   }
 
   private shareOf(serial: string): string {

@@ -279,6 +279,11 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     if (fleet === undefined) return;
     const terminals = fleet.filter((terminal) => this.links.shareOf(terminal.serialNumber) === share);
     peer.notify({ type: 'fleet', terminals: terminals.map(terminalProfile) });
+    this.links.fleetNoticed(
+      grant,
+      terminals.map((terminal) => terminal.serialNumber),
+      Date.now(),
+    );
   }
 
   private releaseControl(grant: ShareGrant, peer: LinkPeer): void {

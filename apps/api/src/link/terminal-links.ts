@@ -35,6 +35,8 @@ interface Uplink {
 interface ControlLink {
   peer: LinkPeer;
   grant: ShareGrant;
+  /** The terminals its fleet notice asked the simulator to host, and when. */
+  noticed?: { serials: ReadonlySet<string>; at: number };
 }
 
 export type LinkState = 'up' | 'down' | 'offline';
@@ -215,6 +217,19 @@ export class TerminalLinks {
   controlPeerOf(share: string): LinkPeer | undefined {
     const peer = this.controls.get(share)?.peer;
     return peer?.isOpen ? peer : undefined;
+  }
+
+  /** The fleet notice sent over this grant's control link asked for these terminals at `at`. */
+  fleetNoticed(grant: ShareGrant, serials: string[], at: number): void {
+    const control = this.controls.get(grant.share);
+    if (control?.grant.link === grant.link) control.noticed = { serials: new Set(serials), at };
+  }
+
+  /** When the fleet notice of the terminal's share, its control link open here, asked for it. */
+  noticedAt(serial: string): number | undefined {
+    const control = this.controls.get(this.shareOf(serial));
+    if (!control?.peer.isOpen || control.noticed?.serials.has(serial) !== true) return undefined;
+    return control.noticed.at;
   }
 
   /** Whether this replica holds an open control link for every share of the fleet. */
