@@ -1,15 +1,27 @@
 import type { TerminalEntity } from '../terminals/terminal.entity';
-import { FleetPass, REHOST_AFTER_MS, type FleetLinks, type FleetTerminals } from './fleet-pass';
+import {
+  FULL_PASS_EVERY_MS,
+  FleetPass,
+  REHOST_AFTER_MS,
+  type FleetLinks,
+  type FleetTerminals,
+} from './fleet-pass';
 
 /** The fleet as the database lists it: each serial's terminal, offline or not. */
 class MemoryFleet implements FleetTerminals {
   readonly terminals = new Map<string, TerminalEntity>();
   terminalsRead = 0;
+  /** How many times the serials were read: a full pass each. */
+  fullPasses = 0;
 
   add(serial: string, offline = false): void {
     this.terminals.set(serial, { serialNumber: serial, offline } as TerminalEntity);
   }
+  countOnline(): Promise<number> {
+    return Promise.resolve([...this.terminals.values()].filter((t) => !t.offline).length);
+  }
   listOnlineSerials(): Promise<string[]> {
+    this.fullPasses++;
     return Promise.resolve([...this.terminals.values()].filter((t) => !t.offline).map((t) => t.serialNumber));
   }
   findBySerials(serials: string[]): Promise<TerminalEntity[]> {
@@ -21,6 +33,7 @@ class MemoryFleet implements FleetTerminals {
 /** Links by hand: which uplinks are up here or on another replica, which shares' control links are here. */
 class MemoryLinks implements FleetLinks {
   readonly here = new Set<string>();
+  changes = 0;
   readonly elsewhere = new Set<string>();
   readonly controls = new Set<string>(['shard-1']);
   /** Each serial the fleet notice listed, with when. */
@@ -34,6 +47,16 @@ class MemoryLinks implements FleetLinks {
   /** Serials ending in an odd digit are in shard-1, the others in shard-2. */
   shareOf(serial: string): string {
     return Number(serial.slice(-1)) % 2 === 1 ? 'shard-1' : 'shard-2';
+  }
+  /** An uplink opens here. */
+  link(serial: string): void {
+    this.here.add(serial);
+    this.changes++;
+  }
+  /** An uplink closes here. */
+  unlink(serial: string): void {
+    this.here.delete(serial);
+    this.changes++;
   }
   upHere(serial: string): boolean {
     return this.here.has(serial);
@@ -89,10 +112,10 @@ describe('FleetPass', () => {
     const { fleet, links, pass, clock } = setUp();
     fleet.add('SIM1');
     await pass.run();
-    links.here.add('SIM1');
+    links.link('SIM1');
     clock.at += 1;
     await pass.run();
-    links.here.delete('SIM1');
+    links.unlink('SIM1');
     clock.at += 1;
     await pass.run();
     expect(links.hosted).toEqual(['SIM1', 'SIM1']);
@@ -112,6 +135,60 @@ describe('FleetPass', () => {
     clock.at += 1;
     await pass.run();
     expect(links.hosted).toEqual(['SIM3', 'SIM1', 'SIM3']);
+  });
+
+  it('reads only how many terminals there are while the fleet is settled, and the whole of it when that or a link changed', async () => {
+    const { fleet, links, pass, clock } = setUp();
+    fleet.add('SIM1');
+    fleet.add('SIM2');
+    links.link('SIM1');
+    await pass.run();
+    clock.at += 1000;
+    await pass.run();
+    expect(fleet.fullPasses).toBe(1);
+
+    // The merchant CLI adds a terminal, straight to the database.
+    fleet.add('SIM3');
+    await pass.run();
+    expect(links.hosted).toEqual(['SIM3']);
+    links.link('SIM3');
+    clock.at += 1000;
+    await pass.run();
+    clock.at += 1000;
+    await pass.run();
+    expect(fleet.fullPasses).toBe(3);
+
+    links.unlink('SIM1');
+    await pass.run();
+    expect(links.hosted).toEqual(['SIM3', 'SIM1']);
+    expect(fleet.fullPasses).toBe(4);
+  });
+
+  it('reads the whole fleet every so often even when nothing seems to have changed', async () => {
+    const { fleet, links, pass, clock } = setUp();
+    fleet.add('SIM1');
+    links.link('SIM1');
+    await pass.run();
+    // Its uplink went without a close here (the simulator dropped it as this replica was away).
+    links.here.delete('SIM1');
+    clock.at += FULL_PASS_EVERY_MS - 1;
+    await pass.run();
+    expect(links.hosted).toEqual([]);
+    clock.at += 1;
+    await pass.run();
+    expect(links.hosted).toEqual(['SIM1']);
+  });
+
+  it('reads the whole fleet each pass while a terminal of a share linked here is linked on another replica', async () => {
+    const { fleet, links, pass, clock } = setUp();
+    fleet.add('SIM1');
+    links.elsewhere.add('SIM1');
+    await pass.run();
+    clock.at += 1000;
+    // That replica died: nothing closed here.
+    links.elsewhere.delete('SIM1');
+    await pass.run();
+    expect(links.hosted).toEqual(['SIM1']);
   });
 
   it('leaves alone the terminals being reset or removed', async () => {

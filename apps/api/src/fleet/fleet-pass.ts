@@ -1,7 +1,8 @@
 import type { TerminalEntity } from '../terminals/terminal.entity';
 
-/** What a pass reads of the fleet: the serials that should be linked, and their terminals. */
+/** What a pass reads of the fleet: how many should be linked, their serials, and their terminals. */
 export interface FleetTerminals {
+  countOnline(): Promise<number>;
   listOnlineSerials(): Promise<string[]>;
   findBySerials(serials: string[]): Promise<TerminalEntity[]>;
 }
@@ -9,6 +10,8 @@ export interface FleetTerminals {
 /** What a pass knows of the links, and how it asks a simulator to host a terminal. */
 export interface FleetLinks {
   readonly anyControlHere: boolean;
+  /** Grows with each link that opens or closes on this replica. */
+  readonly changes: number;
   shareOf(serial: string): string;
   /** Whether this replica holds the terminal's open uplink. */
   upHere(serial: string): boolean;
@@ -24,6 +27,8 @@ const HOST_TIMEOUT_MS = 5000;
 export const REHOST_AFTER_MS = 5000;
 /** Host requests in flight at once: the simulator takes them one after another anyway. */
 const HOSTED_AT_ONCE = 50;
+/** A settled fleet is read whole this often even when nothing seems to have changed. */
+export const FULL_PASS_EVERY_MS = 10_000;
 
 /**
  * One pass of the fleet sync: asks the simulators whose control link this replica holds to host
@@ -37,6 +42,8 @@ export class FleetPass {
   private readonly held = new Map<string, number>();
   /** Each serial's share, kept from one pass to the next (the hash is the same for ever). */
   private shares = new Map<string, string>();
+  /** What the last full pass saw, and whether it left terminals of shares linked here unlinked here. */
+  private last = { count: -1, changes: -1, at: Number.NEGATIVE_INFINITY, unsettled: true };
 
   constructor(
     private readonly terminals: FleetTerminals,
@@ -58,9 +65,30 @@ export class FleetPass {
     }
   }
 
+  /**
+   * A pass. While the last one found every terminal of the shares linked here linked here, and
+   * neither the number of terminals to link nor the links here changed since, only that number is
+   * read (the merchant CLI adds terminals), and the whole fleet only every FULL_PASS_EVERY_MS.
+   */
   async run(): Promise<void> {
     if (!this.links.anyControlHere) return;
     const now = this.now();
+    const changes = this.links.changes;
+    const count = await this.terminals.countOnline();
+    const { last } = this;
+    if (
+      !last.unsettled &&
+      count === last.count &&
+      changes === last.changes &&
+      now - last.at < FULL_PASS_EVERY_MS
+    )
+      return;
+    this.last = { count, changes, at: now, unsettled: true };
+    this.last.unsettled = await this.fullPass(now);
+  }
+
+  /** Asks for what is due; true when some terminal of a share linked here is not linked here. */
+  private async fullPass(now: number): Promise<boolean> {
     const listed = await this.terminals.listOnlineSerials();
     const downHere = listed.filter(
       (serial) => !this.links.upHere(serial) && this.links.controlPeerOf(this.shareOf(serial)) !== undefined,
@@ -73,7 +101,9 @@ export class FleetPass {
     const due = [...down].filter(
       (serial) => !this.held.has(serial) && now - this.askedLast(serial) >= REHOST_AFTER_MS,
     );
-    if (due.length === 0) return;
+    // One linked on another replica stays unsettled: that replica may die, with no link closing here.
+    const unsettled = downHere.length > 0;
+    if (due.length === 0) return unsettled;
     // Read now, not with the serials: one set offline meanwhile is left alone.
     const terminals = (await this.terminals.findBySerials(due)).filter((terminal) => !terminal.offline);
     for (let at = 0; at < terminals.length; at += HOSTED_AT_ONCE) {
@@ -81,6 +111,7 @@ export class FleetPass {
       for (const terminal of part) this.askedAt.set(terminal.serialNumber, now);
       await Promise.all(part.map((terminal) => this.links.host(terminal, HOST_TIMEOUT_MS)));
     }
+    return unsettled;
   }
 
   /**

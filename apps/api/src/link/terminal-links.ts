@@ -76,6 +76,7 @@ export class TerminalLinks {
   private readonly upWaiters = new Map<string, Set<() => void>>();
   /** One control link per share, the holder's. */
   private readonly controls = new Map<string, ControlLink>();
+  private changeCount = 0;
 
   constructor(
     @Inject(LINK_ROUTING) private readonly routing: LinkRouting,
@@ -92,7 +93,13 @@ export class TerminalLinks {
     return shareOfTerminal(serial, this.config.FLEET_SHARES);
   }
 
+  /** Grows with each link that opens or closes here: the fleet sync reads the fleet when it moved. */
+  get changes(): number {
+    return this.changeCount;
+  }
+
   attachUplink(serial: string, peer: LinkPeer, owner: UplinkOwner): void {
+    this.changeCount++;
     const previous = this.uplinks.get(serial);
     this.uplinks.set(serial, { peer, owner });
     previous?.peer.terminate();
@@ -170,12 +177,14 @@ export class TerminalLinks {
     this.uplinks.delete(serial);
     uplink?.peer.terminate();
     if (uplink !== undefined) this.routing.uplinkClosed(serial);
+    this.changeCount++;
   }
 
   detachUplink(serial: string, peer: LinkPeer): void {
     if (this.uplinks.get(serial)?.peer !== peer) return;
     this.uplinks.delete(serial);
     this.routing.uplinkClosed(serial);
+    this.changeCount++;
   }
 
   /**
@@ -183,6 +192,7 @@ export class TerminalLinks {
    * are the uplinks another instance opened for this share: they are stale.
    */
   attachControl(grant: ShareGrant, peer: LinkPeer): void {
+    this.changeCount++;
     const previous = this.controls.get(grant.share);
     this.controls.set(grant.share, { peer, grant });
     previous?.peer.terminate();
@@ -200,6 +210,7 @@ export class TerminalLinks {
     if (this.controls.get(grant.share)?.peer !== peer) return;
     this.controls.delete(grant.share);
     this.routing.controlClosed(grant.share);
+    this.changeCount++;
   }
 
   /** Closes the control link of a grant that is no longer alive (its heartbeat lapsed). */

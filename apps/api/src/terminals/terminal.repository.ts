@@ -35,6 +35,11 @@ export class TerminalRepository {
     return this.terminals.find({ order: { serialNumber: 'ASC' } });
   }
 
+  /** How many terminals are not offline: what the fleet sync reads while nothing else changed. */
+  countOnline(): Promise<number> {
+    return this.terminals.createQueryBuilder('t').where('NOT t.offline').getCount();
+  }
+
   /** The serials of the terminals not offline: their serials only, so that a large fleet is cheap to read. */
   async listOnlineSerials(): Promise<string[]> {
     const rows = await this.terminals
