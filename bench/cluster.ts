@@ -14,7 +14,10 @@
  * each, BENCH_WARMUP_SECONDS (8) of each kind first; BENCH_CLUSTER_TERMINALS (16) closed-loop
  * terminals; BENCH_PACED_RATE (50) charges/s for BENCH_PACED_SECONDS (30); BENCH_FLEET (10000)
  * terminals, idle for BENCH_IDLE_SECONDS (30); BENCH_PGBENCH_SCALE (10), BENCH_PGBENCH_SECONDS
- * (20); BENCH_FROM_JSON: render the section from that JSON only, without measuring anything.
+ * (20); BENCH_FROM_JSON: render the section from that JSON only, without measuring anything;
+ * BENCH_PHASES: a comma-separated choice of routedVsLocal, paced, fleet, pgbench to measure only
+ * those (for iterating on one): then BENCHMARKS.md is left as it is and the JSON is
+ * bench/results/cluster-<date>-<phases>.json, so that a partial run replaces no full one.
  * About 5 minutes on a 2-core machine, the build not included.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,6 +36,19 @@ const knob = (name: string, fallback: number): number => {
   const value = process.env[name];
   return value === undefined || value === '' ? fallback : Number(value);
 };
+
+const PHASES = ['routedVsLocal', 'paced', 'fleet', 'pgbench'] as const;
+type Phase = (typeof PHASES)[number];
+const chosenPhases = (process.env.BENCH_PHASES ?? '')
+  .split(',')
+  .map((phase) => phase.trim())
+  .filter((phase) => phase !== '');
+for (const phase of chosenPhases) {
+  if (!(PHASES as readonly string[]).includes(phase))
+    throw new Error(`BENCH_PHASES: no phase ${phase} (phases: ${PHASES.join(', ')})`);
+}
+/** Whether this run measures `phase`: all of them unless BENCH_PHASES chose some. */
+const runs = (phase: Phase): boolean => chosenPhases.length === 0 || chosenPhases.includes(phase);
 
 const KNOBS: ClusterKnobs = {
   reps: knob('BENCH_REPS', 3),
@@ -60,7 +76,11 @@ async function measure(): Promise<ClusterRun> {
   const started = Date.now();
   const partSeconds: Record<string, number> = {};
   const failures: Record<string, string> = {};
-  const part = async <T>(name: string, title: string, run: () => Promise<T>): Promise<T | undefined> => {
+  const part = async <T>(name: Phase, title: string, run: () => Promise<T>): Promise<T | undefined> => {
+    if (!runs(name)) {
+      failures[name] = 'not chosen by BENCH_PHASES';
+      return undefined;
+    }
     log(title);
     const began = Date.now();
     try {
@@ -102,13 +122,19 @@ async function measure(): Promise<ClusterRun> {
 async function main(): Promise<void> {
   const fromJson = process.env.BENCH_FROM_JSON;
   const run = fromJson ? (JSON.parse(readFileSync(fromJson, 'utf8')) as ClusterRun) : await measure();
-  const jsonFile = fromJson ?? join(REPO_ROOT, `bench/results/cluster-${run.machine.date.slice(0, 10)}.json`);
+  const partial = chosenPhases.length > 0 ? `-${chosenPhases.join('-')}` : '';
+  const jsonFile =
+    fromJson ?? join(REPO_ROOT, `bench/results/cluster-${run.machine.date.slice(0, 10)}${partial}.json`);
   if (!fromJson) {
     // Formatted as the checkout's Prettier would, so that `prettier --check` passes on bench/.
     const options = (await resolveConfig(jsonFile)) ?? {};
     writeFileSync(jsonFile, await format(JSON.stringify(run), { ...options, parser: 'json' }));
   }
   const section = renderCluster(run);
+  if (partial !== '') {
+    process.stdout.write(`${section}\nbench:cluster wrote ${jsonFile} (BENCHMARKS.md left as it is)\n`);
+    return;
+  }
   const benchmarks = join(REPO_ROOT, 'BENCHMARKS.md');
   writeFileSync(
     benchmarks,

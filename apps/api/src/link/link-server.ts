@@ -39,6 +39,7 @@ import { PrintReportIngest } from '../print-jobs/print-report-ingest';
 import { TerminalRepository } from '../terminals/terminal.repository';
 import { EventIngest } from '../transactions/event-ingest';
 import type { TerminalIdentity } from '../transactions/transaction.repository';
+import { BatchedLookup } from './batched-lookup';
 import { ShareHolding } from './share-holding';
 import { ShareRegistry, type ShareGrant } from './share-registry';
 import { TerminalLinks, terminalProfile, type UplinkOwner } from './terminal-links';
@@ -57,6 +58,11 @@ function headerMatching(request: IncomingMessage, name: string, pattern: RegExp)
 
 const EPOCH_PATTERN = /^[1-9][0-9]{0,14}$/;
 
+/** What an uplink keeps of its terminal for as long as it is open: few bytes each, for a large fleet. */
+interface UplinkTerminal extends TerminalIdentity {
+  offline: boolean;
+}
+
 /** Accepts the WebSocket links that terminals and the simulator open to the service. */
 @Injectable()
 export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -64,6 +70,8 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly holding: ShareHolding;
+  /** The terminals of the uplinks being opened, read together when many open at once. */
+  private readonly uplinkTerminals: BatchedLookup<UplinkTerminal>;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -76,6 +84,15 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(LINK_ROUTING) routing: LinkRouting,
   ) {
     this.holding = new ShareHolding(shares, routing, () => Date.now(), config.LINK_HEARTBEAT_MS);
+    this.uplinkTerminals = new BatchedLookup(async (serials) => {
+      const found = await terminals.findBySerials(serials);
+      return new Map(
+        found.map(({ serialNumber, merchantId, offline }) => [
+          serialNumber,
+          { serialNumber, merchantId, offline },
+        ]),
+      );
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -135,8 +152,8 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
       return;
     }
     const serial = request.headers[LINK_SERIAL_HEADER];
-    const terminal = typeof serial === 'string' ? await this.terminals.findBySerial(serial) : null;
-    if (terminal === null || terminal.offline) {
+    const terminal = typeof serial === 'string' ? await this.uplinkTerminals.get(serial) : undefined;
+    if (terminal === undefined || terminal.offline) {
       socket.end(`HTTP/1.1 ${terminal?.offline ? 409 : 404} Refused\r\n\r\n`);
       return;
     }
@@ -262,6 +279,11 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     if (fleet === undefined) return;
     const terminals = fleet.filter((terminal) => this.links.shareOf(terminal.serialNumber) === share);
     peer.notify({ type: 'fleet', terminals: terminals.map(terminalProfile) });
+    this.links.fleetNoticed(
+      grant,
+      terminals.map((terminal) => terminal.serialNumber),
+      Date.now(),
+    );
   }
 
   private releaseControl(grant: ShareGrant, peer: LinkPeer): void {

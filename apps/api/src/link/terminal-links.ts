@@ -35,6 +35,8 @@ interface Uplink {
 interface ControlLink {
   peer: LinkPeer;
   grant: ShareGrant;
+  /** The terminals its fleet notice asked the simulator to host, and when. */
+  noticed?: { serials: ReadonlySet<string>; at: number };
 }
 
 export type LinkState = 'up' | 'down' | 'offline';
@@ -74,6 +76,7 @@ export class TerminalLinks {
   private readonly upWaiters = new Map<string, Set<() => void>>();
   /** One control link per share, the holder's. */
   private readonly controls = new Map<string, ControlLink>();
+  private changeCount = 0;
 
   constructor(
     @Inject(LINK_ROUTING) private readonly routing: LinkRouting,
@@ -90,7 +93,13 @@ export class TerminalLinks {
     return shareOfTerminal(serial, this.config.FLEET_SHARES);
   }
 
+  /** Grows with each link that opens or closes here: the fleet sync reads the fleet when it moved. */
+  get changes(): number {
+    return this.changeCount;
+  }
+
   attachUplink(serial: string, peer: LinkPeer, owner: UplinkOwner): void {
+    this.changeCount++;
     const previous = this.uplinks.get(serial);
     this.uplinks.set(serial, { peer, owner });
     previous?.peer.terminate();
@@ -168,12 +177,14 @@ export class TerminalLinks {
     this.uplinks.delete(serial);
     uplink?.peer.terminate();
     if (uplink !== undefined) this.routing.uplinkClosed(serial);
+    this.changeCount++;
   }
 
   detachUplink(serial: string, peer: LinkPeer): void {
     if (this.uplinks.get(serial)?.peer !== peer) return;
     this.uplinks.delete(serial);
     this.routing.uplinkClosed(serial);
+    this.changeCount++;
   }
 
   /**
@@ -181,6 +192,7 @@ export class TerminalLinks {
    * are the uplinks another instance opened for this share: they are stale.
    */
   attachControl(grant: ShareGrant, peer: LinkPeer): void {
+    this.changeCount++;
     const previous = this.controls.get(grant.share);
     this.controls.set(grant.share, { peer, grant });
     previous?.peer.terminate();
@@ -198,6 +210,7 @@ export class TerminalLinks {
     if (this.controls.get(grant.share)?.peer !== peer) return;
     this.controls.delete(grant.share);
     this.routing.controlClosed(grant.share);
+    this.changeCount++;
   }
 
   /** Closes the control link of a grant that is no longer alive (its heartbeat lapsed). */
@@ -215,6 +228,19 @@ export class TerminalLinks {
   controlPeerOf(share: string): LinkPeer | undefined {
     const peer = this.controls.get(share)?.peer;
     return peer?.isOpen ? peer : undefined;
+  }
+
+  /** The fleet notice sent over this grant's control link asked for these terminals at `at`. */
+  fleetNoticed(grant: ShareGrant, serials: string[], at: number): void {
+    const control = this.controls.get(grant.share);
+    if (control?.grant.link === grant.link) control.noticed = { serials: new Set(serials), at };
+  }
+
+  /** When the fleet notice of the terminal's share, its control link open here, asked for it. */
+  noticedAt(serial: string): number | undefined {
+    const control = this.controls.get(this.shareOf(serial));
+    if (!control?.peer.isOpen || control.noticed?.serials.has(serial) !== true) return undefined;
+    return control.noticed.at;
   }
 
   /** Whether this replica holds an open control link for every share of the fleet. */
@@ -235,6 +261,11 @@ export class TerminalLinks {
 
   linkedCount(): number {
     return [...this.uplinks.values()].filter((uplink) => uplink.peer.isOpen).length;
+  }
+
+  /** Whether this replica holds the terminal's open uplink. */
+  upHere(serial: string): boolean {
+    return this.uplinks.get(serial)?.peer.isOpen ?? false;
   }
 
   state(terminal: TerminalEntity): LinkState {

@@ -5,6 +5,7 @@ import type { RequestRouter } from './request-router';
 import { rewriteHolders } from './rewrite-holders';
 import type { LinkKind } from './routing-ports';
 import type { ThisReplica } from './this-replica';
+import { writeUplinkChanges } from './write-uplink-changes';
 
 /** A stored owner row `o` whose replica is alive (`$1`: the lapse in milliseconds). */
 const LIVE_HOLDER = `JOIN api_replicas r ON r.id = o.replica_id AND r.epoch = o.replica_epoch
@@ -13,11 +14,15 @@ const LIVE_HOLDER = `JOIN api_replicas r ON r.id = o.replica_id AND r.epoch = o.
 /**
  * Link ownership stored for the other replicas: which replica (and epoch) holds each terminal's
  * uplink and each share's control link, written when a link opens or closes, in the order they
- * happened here, never per heartbeat. Requests for links held elsewhere go through the router.
+ * happened here, never per heartbeat. Uplink changes that come while a write is under way are
+ * stored together by the next one (one statement however many). Requests for links held
+ * elsewhere go through the router.
  */
 export class StoredLinkRouting implements LinkRouting {
   /** Ownership writes, one after another, so that a close never overtakes its open. */
   private writes: Promise<void> = Promise.resolve();
+  /** The uplink changes of the last queued write, while it has not started: later ones join it. */
+  private batch: Map<string, boolean> | undefined;
   /** The links held here, as the stored rows should say. */
   private readonly held = {
     uplinks: new Set<string>(),
@@ -35,20 +40,12 @@ export class StoredLinkRouting implements LinkRouting {
 
   uplinkOpened(serial: string): void {
     this.held.uplinks.add(serial);
-    this.write(
-      `INSERT INTO terminal_uplinks (serial_number, replica_id, replica_epoch, linked_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (serial_number) DO UPDATE SET replica_id = $2, replica_epoch = $3, linked_at = now()`,
-      [serial, this.replica.id, this.replica.epoch],
-    );
+    this.uplinkChanged(serial, true);
   }
 
   uplinkClosed(serial: string): void {
     this.held.uplinks.delete(serial);
-    // Only this replica's: the terminal may have linked to another one meanwhile.
-    this.write(
-      'DELETE FROM terminal_uplinks WHERE serial_number = $1 AND replica_id = $2 AND replica_epoch = $3',
-      [serial, this.replica.id, this.replica.epoch],
-    );
+    this.uplinkChanged(serial, false);
   }
 
   controlOpened(share: string, instance: string, epoch: number): void {
@@ -133,11 +130,28 @@ export class StoredLinkRouting implements LinkRouting {
     this.enqueue(() => rewriteHolders(this.pool, this.replica, this.held));
   }
 
+  /** Queues an uplink change: into the last queued write while it waits, so that the order holds. */
+  private uplinkChanged(serial: string, open: boolean): void {
+    let batch = this.batch;
+    if (batch === undefined) {
+      const changes = new Map<string, boolean>();
+      this.enqueue(() => {
+        if (this.batch === changes) this.batch = undefined;
+        return writeUplinkChanges(this.pool, this.replica, changes);
+      });
+      this.batch = batch = changes;
+    }
+    // Only a serial's last change counts: it says how its uplink stands.
+    batch.set(serial, open);
+  }
+
   private write(sql: string, params: unknown[]): void {
     this.enqueue(() => this.pool.query(sql, params).then(() => undefined));
   }
 
   private enqueue(work: () => Promise<void>): void {
+    // A write queued after a batch closes it: a later uplink change goes after this write.
+    this.batch = undefined;
     this.writes = this.writes.then(work).catch((error: unknown) => {
       this.stale = true;
       this.onError(error);

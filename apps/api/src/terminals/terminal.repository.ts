@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, QueryFailedError, type Repository } from 'typeorm';
+import { In, IsNull, QueryFailedError, type Repository } from 'typeorm';
 import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
 import { TerminalEntity } from './terminal.entity';
+
+/** Serials named by one read: well under SQLite's bound on a statement's parameters. */
+const SERIALS_PER_READ = 500;
 
 @Injectable()
 export class TerminalRepository {
@@ -30,6 +33,31 @@ export class TerminalRepository {
 
   listAll(): Promise<TerminalEntity[]> {
     return this.terminals.find({ order: { serialNumber: 'ASC' } });
+  }
+
+  /** How many terminals are not offline: what the fleet sync reads while nothing else changed. */
+  countOnline(): Promise<number> {
+    return this.terminals.createQueryBuilder('t').where('NOT t.offline').getCount();
+  }
+
+  /** The serials of the terminals not offline: their serials only, so that a large fleet is cheap to read. */
+  async listOnlineSerials(): Promise<string[]> {
+    const rows = await this.terminals
+      .createQueryBuilder('t')
+      .select('t.serial_number', 'serial')
+      .where('NOT t.offline')
+      .getRawMany<{ serial: string }>();
+    return rows.map((row) => row.serial);
+  }
+
+  /** These terminals, those that exist (read in parts: a statement takes so many parameters). */
+  async findBySerials(serials: string[]): Promise<TerminalEntity[]> {
+    const found: TerminalEntity[] = [];
+    for (let at = 0; at < serials.length; at += SERIALS_PER_READ) {
+      const part = serials.slice(at, at + SERIALS_PER_READ);
+      found.push(...(await this.terminals.findBy({ serialNumber: In(part) })));
+    }
+    return found;
   }
 
   /** Terminals whose cardholder is `manual`: the ones that may have to lapse (contract §15). */
