@@ -14,11 +14,12 @@ describe('statementKind', () => {
       'DELETE routed_requests',
     );
     expect(statementKind('WITH s AS (SELECT 1) UPDATE t SET a = 1')).toBe('UPDATE t');
-    expect(statementKind('WITH s AS (SELECT 1 FOR UPDATE SKIP LOCKED) SELECT * FROM s')).toBe('SELECT');
+    expect(statementKind('WITH s AS (SELECT 1 FOR UPDATE SKIP LOCKED) SELECT * FROM s')).toBe('SELECT s');
   });
 
   it('takes a locking read for a read, and names other statements by their first keyword', () => {
-    expect(statementKind('SELECT id FROM t WHERE a = 1 FOR UPDATE SKIP LOCKED')).toBe('SELECT');
+    expect(statementKind('SELECT id FROM t WHERE a = 1 FOR UPDATE SKIP LOCKED')).toBe('SELECT t');
+    expect(statementKind('SELECT "m"."id" FROM "merchants" "m" WHERE 1')).toBe('SELECT merchants');
     expect(statementKind('BEGIN')).toBe('BEGIN');
     expect(statementKind('select pg_notify($1, $2)')).toBe('SELECT');
   });

@@ -9,9 +9,19 @@ const TARGET: Record<string, RegExp> = {
 
 const unquoted = (name: string): string => name.replace(/"/g, '');
 
+/** The first table a read names (`FROM t`, `FROM "t" "alias"`), if any. */
+const READ_FROM = /\bFROM\s+([\w."]+)/i;
+
+/** `SELECT <table>` when the read names one, so that reads of different tables are told apart. */
+const readKind = (sql: string): string => {
+  const table = READ_FROM.exec(sql)?.[1];
+  return table === undefined ? 'SELECT' : `SELECT ${unquoted(table)}`;
+};
+
 /**
  * What a statement does, from its SQL text: `INSERT <table>`, `UPDATE <table>` or `DELETE <table>`
- * for a write (a `WITH` whose body writes included), else its first keyword (`SELECT`, `BEGIN`, …).
+ * for a write (a `WITH` whose body writes included), `SELECT <table>` for a read naming a table
+ * (its first `FROM`), else its first keyword (`SELECT`, `BEGIN`, …).
  */
 export function statementKind(sql: string): string {
   const first = (FIRST_WORD.exec(sql)?.[1] ?? '?').toUpperCase();
@@ -23,9 +33,9 @@ export function statementKind(sql: string): string {
       const verb = match[2] !== undefined ? 'UPDATE' : /^INSERT/i.test(match[0]) ? 'INSERT' : 'DELETE';
       return `${verb} ${unquoted(match[1] ?? match[2])}`;
     }
-    return 'SELECT';
+    return readKind(sql);
   }
-  return first;
+  return first === 'SELECT' ? readKind(sql) : first;
 }
 
 /** Whether a kind from `statementKind` changes rows. */

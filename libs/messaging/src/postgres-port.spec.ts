@@ -50,6 +50,93 @@ async function portOn(channel: FakeChannel): Promise<PostgresMessagePort<Topics>
   return port;
 }
 
+describe('PostgresMessagePort, topics on demand', () => {
+  let now = 0;
+  let ports: Array<PostgresMessagePort<Topics>> = [];
+  afterEach(async () => {
+    await Promise.all(ports.map((port) => port.stop()));
+    ports = [];
+  });
+
+  /** Ports whose words on wants last 3 s, and whose first 3 s (unsure of them) are over. */
+  async function onDemand(channel: FakeChannel, count: number): Promise<Array<PostgresMessagePort<Topics>>> {
+    now = 0;
+    for (let i = 0; i < count; i++) {
+      const port = new PostgresMessagePort<Topics>(channel.connector(), {
+        crossing: ['thing.stored'],
+        onDemand: ['thing.stored'],
+        onError: () => undefined,
+        relistenMs: 5,
+        wantsEveryMs: 1_000,
+        now: () => now,
+      });
+      await port.start();
+      ports.push(port);
+    }
+    now = 3_000;
+    return [...ports];
+  }
+
+  const things = (channel: FakeChannel): string[] =>
+    channel.statements
+      .flat()
+      .filter((payload) => (JSON.parse(payload) as { t: string }).t === 'thing.stored');
+
+  it('sends a topic on demand only while another process watches it, and tells that watcher', async () => {
+    const channel = new FakeChannel();
+    const [a, b] = await onDemand(channel, 2);
+    a.publish('thing.stored', { id: 'unwatched' });
+    await settle();
+    expect(things(channel)).toEqual([]);
+
+    const seen: string[] = [];
+    const stop = b.subscribe('thing.stored', ({ id }) => seen.push(id), 'cluster');
+    await settle();
+    a.publish('thing.stored', { id: 'watched' });
+    await settle();
+    expect(seen).toEqual(['watched']);
+
+    stop();
+    await settle();
+    a.publish('thing.stored', { id: 'no longer' });
+    await settle();
+    expect(seen).toEqual(['watched']);
+    expect(things(channel)).toHaveLength(1);
+  });
+
+  it("sends everything while unsure of the others' words: at start, and after its listener broke", async () => {
+    const channel = new FakeChannel();
+    const [a] = await onDemand(channel, 1);
+    now = 0;
+    a.publish('thing.stored', { id: 'at start' });
+    now = 3_000;
+    channel.breakAll();
+    await settle(30);
+    a.publish('thing.stored', { id: 'after the gap' });
+    now = 6_000;
+    a.publish('thing.stored', { id: 'sure again' });
+    await settle();
+    expect(things(channel).map((payload) => (JSON.parse(payload) as { m: { id: string } }).m.id)).toEqual([
+      'at start',
+      'after the gap',
+    ]);
+  });
+
+  it('stops sending to a watcher whose word ran out (a process that died)', async () => {
+    const channel = new FakeChannel();
+    const [a, b] = await onDemand(channel, 2);
+    b.subscribe('thing.stored', () => undefined, 'cluster');
+    await settle();
+    // b dies without a word: its last one lasts 3 s.
+    await b.stop();
+    a.publish('thing.stored', { id: 'while its word lasts' });
+    now += 3_000;
+    a.publish('thing.stored', { id: 'after' });
+    await settle();
+    expect(things(channel)).toHaveLength(1);
+  });
+});
+
 describe('PostgresMessagePort', () => {
   let ports: Array<PostgresMessagePort<Topics>> = [];
   afterEach(async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InProcessMessagePort } from './in-process-port';
 import type { MessagePort, MessageScope, TopicMap, Unsubscribe } from './message-port';
+import { TopicWants } from './topic-wants';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
 export const MAX_PAYLOAD_BYTES = 7900;
@@ -24,8 +25,16 @@ export interface PostgresPortOptions<Topics extends TopicMap> {
   /** Topics told to other processes; every other topic stays in this one (a secret never leaves it). */
   crossing: ReadonlyArray<keyof Topics & string>;
   onError: (topic: string, error: unknown) => void;
+  /**
+   * Crossing topics sent only while another process has a subscriber of scope `cluster` for them
+   * (a console watching): each process says which it wants, and a NOTIFY no one wants is not sent.
+   */
+  onDemand?: ReadonlyArray<keyof Topics & string>;
   /** A listener that broke: how long before it listens again. */
   relistenMs?: number;
+  /** How often a process says again which topics it wants (their word lasts three times this). */
+  wantsEveryMs?: number;
+  now?: () => number;
 }
 
 /** What crosses: who published it (to skip one's own), a sequence (payloads must be unique), the message. */
@@ -37,6 +46,9 @@ interface Envelope {
 }
 
 const RELISTEN_MS = 500;
+const WANTS_EVERY_MS = 2000;
+/** The topic of a process's word on which on-demand topics it wants; no subscriber's topic. */
+const WANTS_TOPIC = '~wants';
 
 /**
  * The message port across the processes that share one PostgreSQL database (contract §16). This
@@ -46,6 +58,11 @@ const RELISTEN_MS = 500;
  * is published while one NOTIFY is on its way goes in the next. Subscribers of scope `cluster` hear
  * other processes' messages from a session that only listens. A listener that broke has lost what was
  * sent meanwhile: once it listens again, the gap is told, so that waiters read the store.
+ *
+ * An on-demand topic (what a console shows) crosses only while another process has a subscriber of
+ * scope `cluster` for it: each process says which it wants when that changes and every few seconds,
+ * so that a charge costs no NOTIFY while no console watches elsewhere. A process that may have
+ * missed a word (just started, or its listener broke) sends them all until each was said again.
  */
 export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort<Topics> {
   private readonly origin = randomUUID();
@@ -54,6 +71,19 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
   /** Subscribers of scope `cluster`, told of the other processes' publications. */
   private readonly others: InProcessMessagePort<Topics>;
   private readonly crossing: ReadonlySet<string>;
+  private readonly onDemand: ReadonlySet<string>;
+  /** What the other processes want of the on-demand topics. */
+  private readonly othersWant: TopicWants;
+  /** This process's subscribers of scope `cluster` to each on-demand topic. */
+  private readonly ownWants = new Map<string, number>();
+  private readonly wantsTimer: NodeJS.Timeout;
+  /**
+   * Until then every on-demand topic is sent: this process may not have heard every other's word
+   * yet (it just started, or its listener broke), and each says it again within that time.
+   */
+  private unsureUntil: number;
+  private readonly now: () => number;
+  private readonly wantsLastMs: number;
   private readonly gapHandlers = new Set<() => void>();
   private queue: string[] = [];
   private sending = false;
@@ -71,6 +101,16 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
     this.own = new InProcessMessagePort<Topics>(options.onError);
     this.others = new InProcessMessagePort<Topics>(options.onError);
     this.crossing = new Set(options.crossing);
+    this.onDemand = new Set(options.onDemand ?? []);
+    this.now = options.now ?? Date.now;
+    const wantsEveryMs = options.wantsEveryMs ?? WANTS_EVERY_MS;
+    this.wantsLastMs = 3 * wantsEveryMs;
+    this.othersWant = new TopicWants(this.wantsLastMs, this.now);
+    this.unsureUntil = this.now() + this.wantsLastMs;
+    this.wantsTimer = setInterval(() => {
+      if (this.ownWants.size > 0) this.sayWants();
+    }, wantsEveryMs);
+    this.wantsTimer.unref();
   }
 
   /** Listens; resolves once listening, or once the first attempt failed (it is tried again). */
@@ -81,13 +121,22 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.relistenTimer);
+    clearInterval(this.wantsTimer);
     await this.session?.close().catch(() => undefined);
     await this.connector.close().catch(() => undefined);
   }
 
   publish<Topic extends keyof Topics & string>(topic: Topic, message: Topics[Topic]): void {
     this.own.publish(topic, message);
-    if (!this.crossing.has(topic) || this.stopped) return;
+    if (!this.crossing.has(topic) || this.stopped || !this.wantedElsewhere(topic)) return;
+    this.cross(topic, message);
+  }
+
+  private wantedElsewhere(topic: string): boolean {
+    return !this.onDemand.has(topic) || this.now() < this.unsureUntil || this.othersWant.wanted(topic);
+  }
+
+  private cross(topic: string, message: unknown): void {
     const envelope: Envelope = { o: this.origin, n: this.sequence++, t: topic, m: message };
     const payload = JSON.stringify(envelope);
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
@@ -109,10 +158,34 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
     const stopOwn = this.own.subscribe(topic, handler);
     if (scope === 'process') return stopOwn;
     const stopOthers = this.others.subscribe(topic, handler);
+    const stopWanting = this.onDemand.has(topic) ? this.want(topic) : () => undefined;
+    let stopped = false;
     return () => {
+      if (stopped) return;
+      stopped = true;
       stopOwn();
       stopOthers();
+      stopWanting();
     };
+  }
+
+  /** Counts a subscriber of scope `cluster` to an on-demand topic; the others are told at once of a change. */
+  private want(topic: string): () => void {
+    const count = this.ownWants.get(topic) ?? 0;
+    this.ownWants.set(topic, count + 1);
+    if (count === 0) this.sayWants();
+    return () => {
+      const left = (this.ownWants.get(topic) ?? 1) - 1;
+      if (left > 0) this.ownWants.set(topic, left);
+      else {
+        this.ownWants.delete(topic);
+        this.sayWants();
+      }
+    };
+  }
+
+  private sayWants(): void {
+    if (!this.stopped) this.cross(WANTS_TOPIC, [...this.ownWants.keys()]);
   }
 
   onGap(handler: () => void): Unsubscribe {
@@ -148,7 +221,11 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
         return;
       }
       this.session = session;
-      if (again) this.tellGap();
+      if (again) {
+        // Words said while not listening are lost: unsure again until each is said again.
+        this.unsureUntil = this.now() + this.wantsLastMs;
+        this.tellGap();
+      }
     } catch (error) {
       this.lost(generation, error);
     }
@@ -188,7 +265,12 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
       this.options.onError('listen', error);
       return;
     }
-    if (envelope.o === this.origin || !this.crossing.has(envelope.t)) return;
+    if (envelope.o === this.origin) return;
+    if (envelope.t === WANTS_TOPIC) {
+      if (Array.isArray(envelope.m)) this.othersWant.heard(envelope.o, envelope.m.map(String));
+      return;
+    }
+    if (!this.crossing.has(envelope.t)) return;
     this.others.publish(envelope.t as keyof Topics & string, envelope.m as Topics[keyof Topics & string]);
   }
 }

@@ -59,5 +59,15 @@ export const CROSSING_TOPICS: ReadonlyArray<keyof ApiTopics> = [
   'listen.answer',
 ];
 
+/**
+ * Crossing topics that only a console watches (its live stream, from every replica): sent to the
+ * other replicas only while one of them has a console open, so a charge costs no NOTIFY otherwise.
+ */
+export const ON_DEMAND_TOPICS: ReadonlyArray<keyof ApiTopics> = [
+  'transaction.event',
+  'delivery.attempt',
+  'print.report',
+];
+
 /** The injection token of the API's message port. */
 export const API_MESSAGES = Symbol('ApiMessages');

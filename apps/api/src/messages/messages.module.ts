@@ -2,7 +2,13 @@ import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nes
 import { sqlitePath } from '@tps/database';
 import { InProcessMessagePort, PostgresMessagePort, postgresNotifyConnector } from '@tps/messaging';
 import { ApiConfig } from '../config/api-config';
-import { API_MESSAGES, CROSSING_TOPICS, type ApiMessages, type ApiTopics } from './api-messages';
+import {
+  API_MESSAGES,
+  CROSSING_TOPICS,
+  ON_DEMAND_TOPICS,
+  type ApiMessages,
+  type ApiTopics,
+} from './api-messages';
 
 function onError(logger: Logger): (topic: string, error: unknown) => void {
   return (topic, error) => logger.error(`messages on ${topic}: ${String(error)}`);
@@ -18,6 +24,7 @@ async function messagePort(config: ApiConfig): Promise<ApiMessages> {
   if (!sharedStore(config)) return new InProcessMessagePort<ApiTopics>(onError(logger));
   const port = new PostgresMessagePort<ApiTopics>(postgresNotifyConnector(config.DATABASE_URL, 'tps-api'), {
     crossing: CROSSING_TOPICS,
+    onDemand: ON_DEMAND_TOPICS,
     onError: onError(logger),
   });
   await port.start();

@@ -90,6 +90,22 @@ describe('print callbacks leased on a real SQLite file', () => {
     ).toEqual([given]);
   });
 
+  it('leaves a callback never leased (a process of the version before leases) to its writer until its attempt is overdue', async () => {
+    const printJobId = await finished(jobs);
+    // As that version finishes a job: no lease.
+    await database.dataSource.query(
+      'UPDATE print_jobs SET callback_owner = NULL, callback_lease_until = NULL WHERE print_job_id = ?',
+      [printJobId],
+    );
+    const now = Date.now();
+    expect(await other.claimCallbacks(now, now + LEASE_MS, 10)).toEqual([]);
+    const beforeOverdue = now + 2 * LEASE_MS - 1;
+    expect(await other.claimCallbacks(beforeOverdue, beforeOverdue + LEASE_MS, 10)).toEqual([]);
+    const overdue = now + 2 * LEASE_MS + 1;
+    const claimed = await other.claimCallbacks(overdue, overdue + LEASE_MS, 10);
+    expect(claimed.map((job) => [job.printJobId, job.callbackOwner])).toEqual([[printJobId, 'b/1']]);
+  });
+
   it('renews only the attempts under way, and a SQLite process starting adopts every unsent callback', async () => {
     const printJobId = await finished(jobs);
     expect(await jobs.renewCallbacks(Date.now() + 2 * LEASE_MS, [printJobId, randomUUID()])).toEqual([

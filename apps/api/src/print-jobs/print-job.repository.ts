@@ -12,6 +12,9 @@ import { PrintJobEntity } from './print-job.entity';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** The lease end of an attempt given back: before any time, so any process claims it at once. */
+const GIVEN_BACK = iso(0);
+
 /** Finished jobs whose webhook is due and has no recorded outcome. */
 const CALLBACK_DUE = "status IN ('COMPLETED', 'FAILED') AND webhook_url <> '' AND callback IS NULL";
 
@@ -122,26 +125,36 @@ export class PrintJobRepository {
     return this.jobsOf(rows);
   }
 
-  /** Finished jobs whose webhook no live process holds (never leased, given back, or another's lease ended). */
+  /**
+   * Finished jobs whose webhook no live process holds: given back, or another's lease ended. A job
+   * never leased was finished by a process of the version before leases, which attempts it
+   * unleased (a rolling deploy, docs/contract.md "Rolling deploys"): it is first noticed (given a
+   * lease of no owner, ending when that process, alive, would have made and recorded the attempt),
+   * and taken once that has ended.
+   */
   async claimCallbacks(now: number, until: number, limit: number): Promise<PrintJobEntity[]> {
     const claimable =
-      `${CALLBACK_DUE} AND (callback_lease_until IS NULL OR ` +
-      '(callback_lease_until < ? AND callback_owner <> ?))';
+      `${CALLBACK_DUE} AND callback_lease_until < ? AND ` + '(callback_owner IS NULL OR callback_owner <> ?)';
+    const unnoticed = `${CALLBACK_DUE} AND callback_lease_until IS NULL`;
     // A look first, on the reading connection: no write while nothing is due.
     const [any] = await sqlOf(this.jobs.manager).all(
-      `SELECT 1 AS claimable FROM print_jobs WHERE ${claimable} LIMIT 1`,
+      `SELECT 1 AS claimable FROM print_jobs WHERE (${claimable}) OR (${unnoticed}) LIMIT 1`,
       [iso(now), this.owner.id],
     );
     if (any === undefined) return [];
     const lock = this.onSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
-    const rows = await this.writer.write((manager) =>
-      sqlOf(manager).all<{ print_job_id: string }>(
+    const rows = await this.writer.write(async (manager) => {
+      const sql = sqlOf(manager);
+      await sql.run(`UPDATE print_jobs SET callback_lease_until = ? WHERE ${unnoticed}`, [
+        iso(now + this.owner.unleasedAfterMs),
+      ]);
+      return sql.all<{ print_job_id: string }>(
         'UPDATE print_jobs SET callback_owner = ?, callback_lease_until = ? WHERE print_job_id IN ' +
           `(SELECT print_job_id FROM print_jobs WHERE ${claimable} ORDER BY updated_at LIMIT ?${lock}) ` +
           'RETURNING print_job_id',
         [this.owner.id, iso(until), iso(now), this.owner.id, limit],
-      ),
-    );
+      );
+    });
     return this.jobsOf(rows);
   }
 
@@ -159,12 +172,15 @@ export class PrintJobRepository {
     return rows.map((row) => row.print_job_id);
   }
 
-  /** Gives back every webhook attempt this process holds and did not make, for another to make. */
+  /**
+   * Gives back every webhook attempt this process holds and did not make, for another to make: a
+   * lease of no owner that ended before any time, so any process claims it at once.
+   */
   async releaseCallbacks(): Promise<void> {
     await this.writer.write((manager) =>
       sqlOf(manager).run(
-        `UPDATE print_jobs SET callback_owner = NULL, callback_lease_until = NULL WHERE callback_owner = ? AND ${CALLBACK_DUE}`,
-        [this.owner.id],
+        `UPDATE print_jobs SET callback_owner = NULL, callback_lease_until = ? WHERE callback_owner = ? AND ${CALLBACK_DUE}`,
+        [GIVEN_BACK, this.owner.id],
       ),
     );
   }
