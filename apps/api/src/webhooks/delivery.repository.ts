@@ -19,7 +19,7 @@ import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DELIVERY_BODY_RULE, type DeliveryBodyRule } from './delivery-body-rule';
 import { DeliveryEntity, EVENT_BODY } from './delivery.entity';
 import { DeliveryOwner } from './delivery-owner';
-import { openSecretsInForce } from './signing-secrets';
+import { signingOf } from './signing-secrets';
 
 /** The transaction a delivery is staged for, with its counter of staged deliveries. */
 export interface CountedTransaction {
@@ -310,7 +310,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
         const now = Date.now();
         for (const row of rows) {
           const target = targets.get(row.id);
-          if (target !== undefined) target.signingSecrets = openSecretsInForce(storedSecrets(row), now);
+          if (target !== undefined) Object.assign(target, signingOf(storedSecrets(row), now));
         }
         targets.clear();
       },
@@ -496,13 +496,12 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
       [id],
     );
     if (row === undefined) return null;
-    const signingSecrets = openSecretsInForce(storedSecrets(row), Date.now());
     return {
       url: row.url,
       body: row.body,
       eventId: row.event_id,
-      signingSecrets,
       merchantId: row.merchant_id,
+      ...signingOf(storedSecrets(row), Date.now()),
     };
   }
 
