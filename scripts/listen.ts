@@ -41,7 +41,13 @@ function answerOf(attemptId: string, result: PostResult): ListenAnswer {
     attempt_id: attemptId,
     ...('statusCode' in outcome
       ? { status_code: outcome.statusCode }
-      : { error: outcome.error === 'destination_refused' ? 'network_error' : outcome.error }),
+      : {
+          // The kinds the listen wire names; a local post comes to no other (neither is made here).
+          error:
+            outcome.error === 'destination_refused' || outcome.error === 'secret_unavailable'
+              ? 'network_error'
+              : outcome.error,
+        }),
     latency_ms: result.latencyMs,
     excerpt: result.answerExcerpt.slice(0, 1024),
   };

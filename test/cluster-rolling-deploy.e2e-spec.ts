@@ -61,7 +61,8 @@ describe('a delivery written by a replica of the version before leases [postgres
       10_000,
     );
 
-    // The older version's write: its event's delivery once more, due now, without a lease.
+    // The older version's write: its event's delivery once more, due now, without a lease, its
+    // body in its payload.
     const dueAt = Date.now();
     await stack.store.execute(
       'api',
@@ -73,8 +74,9 @@ describe('a delivery written by a replica of the version before leases [postgres
       `INSERT INTO webhook_deliveries (id, merchant_id, transaction_id, position, client_transaction_id,
          event_id, event_status, url, payload, state, attempt_count, next_attempt_at, created_at)
        SELECT ?, d.merchant_id, d.transaction_id, t.delivery_count, d.client_transaction_id, d.event_id,
-         d.event_status, ?, d.payload, 'pending', 0, ?, ?
+         d.event_status, ?, e.envelope, 'pending', 0, ?, ?
        FROM webhook_deliveries d JOIN transactions t ON t.id = d.transaction_id
+       JOIN transaction_events e ON e.event_id = d.event_id
        WHERE d.client_transaction_id = ? AND d.position = 3`,
       [randomUUID(), receiver.url('/older'), iso(dueAt), iso(dueAt), id],
     );
@@ -83,6 +85,13 @@ describe('a delivery written by a replica of the version before leases [postgres
     await receiver.waitFor(() => older().length > 0, UNLEASED_AFTER_MS + 10_000);
     // Not before its writer, alive, would have attempted and recorded it.
     expect(older()[0].at - dueAt).toBeGreaterThanOrEqual(UNLEASED_AFTER_MS);
+    // Its payload, byte for byte: the body this version sends for a row written the older way.
+    const [written] = await stack.store.rows<{ payload: string }>(
+      'api',
+      "SELECT payload FROM webhook_deliveries WHERE client_transaction_id = ? AND url LIKE '%/older'",
+      [id],
+    );
+    expect(older()[0].raw).toBe(written.payload);
     const [row] = await poll(
       'the delivery recorded',
       async () => {

@@ -283,4 +283,109 @@ describeOnStores('transaction webhook delivery', (store) => {
     expect(bad.body).toMatchObject({ code: 'PAR-002', param: 'client_transaction_id' });
     expect(await deliveries(randomUUID())).toEqual([]);
   });
+  /** Each delivery row of the transaction, with its payload and its event's stored envelope. */
+  function storedBodies(
+    clientTransactionId: string,
+  ): Promise<Array<{ id: string; event_id: string; payload: string; envelope: string }>> {
+    return stack.store.rows(
+      'api',
+      'SELECT d.id AS id, d.event_id AS event_id, d.payload AS payload, e.envelope AS envelope ' +
+        'FROM webhook_deliveries d JOIN transaction_events e ON e.event_id = d.event_id ' +
+        'WHERE d.client_transaction_id = ? ORDER BY d.position',
+      [clientTransactionId],
+    );
+  }
+
+  /** The bodies received for the transaction, each with its event id. */
+  async function receivedBodies(
+    target: WebhookReceiver,
+    clientTransactionId: string,
+  ): Promise<ReceivedRequest[]> {
+    return target
+      .waitFor(
+        (all) =>
+          all.filter(
+            (r) =>
+              (r.body as { client_transaction_id: string }).client_transaction_id === clientTransactionId,
+          ).length >= 3,
+      )
+      .then(() =>
+        target.received.filter(
+          (r) => (r.body as { client_transaction_id: string }).client_transaction_id === clientTransactionId,
+        ),
+      );
+  }
+
+  it("stores each body once, in its event, and sends the event's stored envelope byte for byte", async () => {
+    const target = await receiver();
+    const id = await charge(target.url('/once'));
+    const received = await receivedBodies(target, id);
+    const stored = await storedBodies(id);
+    expect(stored).toHaveLength(3);
+    // One process (SQLite), or every live replica of this version: no copy beside the event.
+    expect(stored.map((row) => row.payload)).toEqual(['', '', '']);
+    for (const request of received) {
+      expect(request.raw).toBe(stored.find((row) => row.event_id === eventIdOf(request))?.envelope);
+    }
+  });
+
+  // Replicas of two versions share only a PostgreSQL database.
+  if (store === 'postgres')
+    it('writes the body into the delivery while a replica of the version before is alive, and fills in the pending ones', async () => {
+      const target = await receiver();
+      const earlier = await charge(target.url('/earlier'));
+      await receivedBodies(target, earlier);
+      const [event] = await storedBodies(earlier);
+      // A pending delivery stored without its body, held by a process that is gone: the older
+      // replica could take it over, and must find its body in it.
+      const held = randomUUID();
+      await stack.store.execute(
+        'api',
+        'INSERT INTO webhook_deliveries (id, merchant_id, transaction_id, position, client_transaction_id, event_id, ' +
+          'event_status, url, payload, state, attempt_count, next_attempt_at, created_at, lease_owner, lease_until) ' +
+          "SELECT ?, merchant_id, transaction_id, 100, client_transaction_id, event_id, event_status, url, '', 'pending', 0, " +
+          "'2999-01-01T00:00:00.000Z', created_at, 'gone/000000000000', '2999-01-01T00:00:00.000Z' FROM webhook_deliveries WHERE id = ?",
+        [held, event.id],
+      );
+      // The row a replica of the version before keeps: it knows nothing of bodies in events.
+      await stack.store.execute(
+        'api',
+        "INSERT INTO api_replicas (id, epoch, started_at, heartbeat_at) VALUES ('older-version', 1, now(), now())",
+      );
+      try {
+        await poll(
+          'the pending delivery to carry its body',
+          async () => {
+            const [row] = await stack.store.rows<{ payload: string }>(
+              'api',
+              'SELECT payload FROM webhook_deliveries WHERE id = ?',
+              [held],
+            );
+            return row.payload === event.envelope ? true : undefined;
+          },
+          10_000,
+        );
+        const during = await charge(target.url('/during'));
+        const received = await receivedBodies(target, during);
+        const stored = await storedBodies(during);
+        for (const row of stored) expect(row.payload).toBe(row.envelope);
+        for (const request of received) {
+          expect(request.raw).toBe(stored.find((row) => row.event_id === eventIdOf(request))?.payload);
+        }
+      } finally {
+        await stack.store.execute('api', "DELETE FROM api_replicas WHERE id = 'older-version'");
+        await stack.store.execute('api', 'DELETE FROM webhook_deliveries WHERE id = ?', [held]);
+      }
+      // Gone: bodies are left to the events again.
+      await poll(
+        'a delivery stored without its body again',
+        async () => {
+          const after = await charge(target.url('/after'));
+          await receivedBodies(target, after);
+          const stored = await storedBodies(after);
+          return stored.every((row) => row.payload === '') ? true : undefined;
+        },
+        15_000,
+      );
+    });
 });

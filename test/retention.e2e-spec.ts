@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SecretKeyring } from '@tps/database';
 import { poll, Stack, WebhookReceiver, type SignedClient } from '@tps/testing';
 import { amountOf, type Json } from './payment-helpers';
 import { describeOnStores } from './stores';
@@ -147,19 +148,36 @@ describeOnStores('idle sandbox accounts', (store) => {
   it('deletes a sandbox account idle for ACCOUNT_IDLE_DAYS with all its data, and keeps one that keeps asking', async () => {
     const idle = await newAccount(stack);
     const active = await newAccount(stack);
+    // Its secrets sealed under a key the service does not hold: deleting it opens none of them.
+    const sealedAway = await newAccount(stack);
     await charge(idle);
+    await charge(sealedAway);
+    const gone = new SecretKeyring([{ id: 'gone', key: Buffer.alloc(32, 7) }]);
+    await stack.store.execute(
+      'api',
+      'UPDATE merchants SET secret_key = ?, webhook_secret = ? WHERE merchant_id = ?',
+      [
+        gone.seal('sk_sealed_away', 'merchants.secret_key'),
+        gone.seal('whsec_sealed_away', 'merchants.webhook_secret'),
+        sealedAway.merchantId,
+      ],
+    );
     await poll(
-      'the idle account to be deleted',
+      'the idle accounts to be deleted',
       async () => {
         // The other account keeps asking meanwhile.
         expect((await active.client.get('/sandbox/clock')).status).toBe(200);
-        const left = await stack.store.rows('api', 'SELECT 1 FROM merchants WHERE merchant_id = ?', [
-          idle.merchantId,
-        ]);
+        const left = await stack.store.rows(
+          'api',
+          'SELECT 1 FROM merchants WHERE merchant_id = ? OR merchant_id = ?',
+          [idle.merchantId, sealedAway.merchantId],
+        );
         return left.length === 0 ? true : undefined;
       },
       15_000,
     );
+    expect(await rowsOf(stack, 'transactions', sealedAway.merchantId)).toBe(0);
+    expect(await rowsOf(stack, 'terminals', sealedAway.merchantId)).toBe(0);
     expect((await idle.client.get('/sandbox/clock')).status).toBe(401);
     expect(await rowsOf(stack, 'transactions', idle.merchantId)).toBe(0);
     expect(await rowsOf(stack, 'terminals', idle.merchantId)).toBe(0);

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyWebhook } from '@tps/delivery';
-import { DEMO_MERCHANT, OTHER_MERCHANT, poll, Stack, WebhookReceiver, type SignedClient } from '@tps/testing';
+import {
+  DEMO_MERCHANT,
+  OTHER_MERCHANT,
+  neverAnswer,
+  poll,
+  Stack,
+  WebhookReceiver,
+  type SignedClient,
+} from '@tps/testing';
 import { amountOf, newBody, type Json } from './payment-helpers';
 import { describeOnStores } from './stores';
 
@@ -14,6 +22,7 @@ interface MerchantRow {
 
 const KEY_2 = 'b'.repeat(64);
 const KEY_3 = 'c'.repeat(64);
+const KEY_4 = 'd'.repeat(64);
 
 /**
  * Secrets at rest (contract, "Secrets at rest"): merchant secret keys and webhook secrets are
@@ -184,6 +193,95 @@ describeOnStores('secrets at rest', (store) => {
     await stack.startApi({ PORT: String(stack.api.port), SECRETS_KEY: `k3:${KEY_3},k2:${KEY_2}` });
     expect(stack.api.log).not.toContain('does not hold');
     await expectSigningWorks();
+  });
+
+  it('records each attempt whose webhook secret it cannot open as secret_unavailable, sends nothing, and stops on the retry schedule', async () => {
+    await poll(
+      'every secret to be sealed under k3',
+      async () => {
+        const values = (await merchantRows()).flatMap((row) => [
+          row.secret_key,
+          row.webhook_secret ?? 'v1:k3:',
+        ]);
+        return values.every((value) => value.startsWith('v1:k3:')) ? true : undefined;
+      },
+      10_000,
+    );
+    await stack.waitLinked(5);
+    // Three deliveries pending, none attempted yet: the first attempt hangs and is cut by the stop.
+    const receiver = await WebhookReceiver.start(neverAnswer);
+    try {
+      const serial = (await client.get<Json[]>('/sandbox/terminals')).body[0].serialNumber as string;
+      const body = newBody({ amount: amountOf(10000), events_webhook_url: receiver.url() });
+      const clientTransactionId = String(body.client_transaction_id);
+      expect((await client.post(`/terminal/v1/${serial}/async/charge`, body)).status).toBe(200);
+      await poll(
+        'the three deliveries, the first one under way',
+        async () => {
+          const [row] = await stack.store.rows<{ n: number }>(
+            'api',
+            'SELECT COUNT(*) AS n FROM webhook_deliveries WHERE client_transaction_id = ?',
+            [clientTransactionId],
+          );
+          return Number(row.n) === 3 && receiver.received.length === 1 ? true : undefined;
+        },
+        10_000,
+      );
+      await stack.api.stop();
+      // Every secret is sealed under k3, which this process lacks. The real retry schedule at
+      // 1/500 of its durations: 10 attempts within 1.8 s.
+      await stack.startApi({
+        PORT: String(stack.api.port),
+        SECRETS_KEY: `k4:${KEY_4}`,
+        WEBHOOK_RETRY_SCALE: '0.002',
+        METRICS_PORT: '0',
+      });
+      const attempts = await poll(
+        'the three deliveries to fail',
+        async () => {
+          const rows = await stack.store.rows<{ state: string; failure: string | null; errors: string }>(
+            'api',
+            'SELECT d.state AS state, d.failure AS failure, ' +
+              "(SELECT COUNT(*) FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id AND a.error = 'secret_unavailable' AND a.status_code IS NULL) AS errors " +
+              'FROM webhook_deliveries d WHERE d.client_transaction_id = ? ORDER BY d.position',
+            [clientTransactionId],
+          );
+          return rows.every((row) => row.state === 'failed') ? rows : undefined;
+        },
+        20_000,
+      );
+      expect(attempts.map((row) => [row.failure, Number(row.errors)])).toEqual([
+        ['attempts_exhausted', 10],
+        ['attempts_exhausted', 10],
+        ['attempts_exhausted', 10],
+      ]);
+      // Nothing sent, unsigned or otherwise, beyond the attempt cut before the restart.
+      expect(receiver.received).toHaveLength(1);
+      expect(stack.api.log).toContain(
+        "not sent, the merchant's webhook secret is sealed under key k3, which SECRETS_KEY does not hold",
+      );
+      const metricsPort = /metrics on port (\d+)/.exec(stack.api.log)?.[1];
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      // At least these 30: a delivery of an earlier test still pending goes the same way.
+      const unsent = /^tps_webhook_attempts_unsent_total\{[^}]*\} (\d+)$/m.exec(metrics)?.[1];
+      expect(Number(unsent)).toBeGreaterThanOrEqual(30);
+
+      // The key added back: the merchant reads why its webhooks failed.
+      await stack.api.stop();
+      await stack.startApi({ PORT: String(stack.api.port), SECRETS_KEY: `k4:${KEY_4},k3:${KEY_3}` });
+      const listed = await client.get<{ items: Json[] }>(
+        `/sandbox/deliveries?client_transaction_id=${clientTransactionId}`,
+      );
+      expect(listed.status).toBe(200);
+      for (const delivery of listed.body.items) {
+        expect(delivery.state).toBe('failed');
+        expect((delivery.attempts as Json[]).map((attempt) => attempt.error)).toEqual(
+          Array.from({ length: 10 }, () => 'secret_unavailable'),
+        );
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('refuses to start in the production profile without SECRETS_KEY', async () => {

@@ -127,6 +127,44 @@ describe('traces from the request to the webhook attempt', () => {
     });
   });
 
+  it("names the caller's trace on the simulator's lines: the link request it served, and a request to its own HTTP port", async () => {
+    const trace = CALLER_TRACE.replace(/^4/, '6');
+    const body = newBody({ amount: amountOf(1000) });
+    const answer = await stack
+      .client()
+      .send<Json>('POST', '/terminal/v1/SIM0000001/sync/charge', JSON.stringify(body), {
+        traceparent: `00-${trace}-${CALLER_SPAN}-01`,
+      });
+    expect(answer.status).toBe(200);
+    const simulatorLines = (): Json[] =>
+      (stack.simulator?.log ?? '')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Json);
+    const served = await poll(
+      "the simulator's line of the operation",
+      async () =>
+        simulatorLines().find((line) => line.link_request === 'operation' && line.trace_id === trace),
+      5_000,
+    );
+    // The span that sent it: the service's request, whose own line names the same trace.
+    expect(served).toMatchObject({ terminal_serial: 'SIM0000001', outcome: 'ok' });
+    expect(served.span_id).toMatch(/^[0-9a-f]{16}$/);
+    expect(served.span_id).not.toBe(CALLER_SPAN);
+
+    const health = await fetch(`${stack.simulator?.url}/health`, {
+      headers: { traceparent: `00-${trace}-${CALLER_SPAN}-01` },
+    });
+    expect(health.status).toBe(200);
+    const line = await poll(
+      "the simulator's line of the HTTP request",
+      async () => simulatorLines().find((l) => l.route === '/health' && l.trace_id === trace),
+      5_000,
+    );
+    expect(line.span_id).toMatch(/^[0-9a-f]{16}$/);
+    expect(line.span_id).not.toBe(CALLER_SPAN);
+  });
+
   it("carries the print request's trace to the terminal's report and out on the print callback", async () => {
     const traceparent = `00-${CALLER_TRACE.replace(/^4/, '5')}-${CALLER_SPAN}-01`;
     const job = await stack.client().send<Json>(

@@ -10,6 +10,9 @@ import {
   Tracing,
   createLogRoot,
   logSettingsFrom,
+  requestSpanOf,
+  traceFieldsOfSpan,
+  traceRequests,
 } from '@tps/observability';
 import { SimulatorModule } from './app.module';
 import { validateSimulatorConfig } from './config/simulator-config';
@@ -36,16 +39,21 @@ async function main(): Promise<void> {
     bodyParser: false,
   });
   const http = new Logger('Http');
+  // Each request is a span, continuing the caller's `traceparent`; its line names it, as the
+  // service's lines do (contract, "Traces").
+  app.use(traceRequests(Tracing.get()));
   app.use(
-    onAnswered(({ method, route = '(unrouted)', status, durationMs }) =>
+    onAnswered(({ method, route = '(unrouted)', status, durationMs }, request) => {
+      const span = requestSpanOf(request);
       http.log({
         msg: `${method} ${route} ${status} ${durationMs} ms`,
         method,
         route,
         status,
         duration_ms: durationMs,
-      }),
-    ),
+        ...(span === undefined ? {} : traceFieldsOfSpan(span)),
+      });
+    }),
   );
   useContractJsonBody(app);
   app.disable('x-powered-by');

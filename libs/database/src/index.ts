@@ -10,3 +10,4 @@ export * from './prepared-sqlite';
 export * from './sql';
 export * from './entity-table';
 export * from './secrets';
+export * from './retention-settings';

@@ -62,6 +62,8 @@ interface Row {
 class MemoryStore implements DeliveryStore {
   readonly rows = new Map<string, Row>();
   secret: string | null = null;
+  /** Set: the merchant's secret cannot be opened (sealed under a key the process lacks), and why. */
+  unsignable: string | undefined;
 
   save(id: string, orderKey: string, now: number, destination = RECEIVER): PendingDelivery {
     const delivery: PendingDelivery = {
@@ -107,6 +109,7 @@ class MemoryStore implements DeliveryStore {
       eventId: row.eventId,
       signingSecrets: this.secret === null ? [] : [this.secret],
       merchantId: 'merchant-a',
+      ...(this.unsignable === undefined ? {} : { unsignable: this.unsignable }),
     };
   }
 
@@ -258,6 +261,7 @@ function dispatcherFor(
   maxPerDestination = maxConcurrent,
 ) {
   const errors: string[] = [];
+  const unsent: string[] = [];
   const dispatcher = new Dispatcher({
     store,
     send: receiver.send,
@@ -268,8 +272,9 @@ function dispatcherFor(
     maxConcurrent,
     maxPerDestination,
     onError: (message) => errors.push(message),
+    onUnsent: (id, reason) => unsent.push(`${id}: ${reason}`),
   });
-  return { dispatcher, errors };
+  return { dispatcher, errors, unsent };
 }
 
 describe('the dispatcher', () => {
@@ -293,6 +298,40 @@ describe('the dispatcher', () => {
     ]);
     expect(store.row('d1').state).toBe('delivered');
     expect(time.armed).toBe(0);
+  });
+
+  it('records an attempt it cannot sign as secret_unavailable, sends nothing, and retries it on the schedule until it runs out', async () => {
+    const { dispatcher, unsent } = dispatcherFor(store, time, receiver);
+    store.unsignable = 'sealed under key gone';
+    await dispatcher.start();
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await time.advance(CONTRACT_SCHEDULE.windowMs);
+    expect(receiver.sent).toEqual([]);
+    const { attempts, state } = store.row('d1');
+    expect(attempts.map((attempt) => attempt.outcome)).toEqual(
+      Array.from({ length: CONTRACT_SCHEDULE.maxAttempts }, () => ({ error: 'secret_unavailable' })),
+    );
+    expect(attempts[0].answerExcerpt).toBe('sealed under key gone');
+    expect(attempts.at(-1)?.step).toEqual({ state: 'failed', reason: 'attempts_exhausted' });
+    expect(state).toBe('failed');
+    expect(unsent).toHaveLength(CONTRACT_SCHEDULE.maxAttempts);
+    expect(unsent[0]).toBe('d1: sealed under key gone');
+  });
+
+  it('sends once the secret opens again (the key added back), on the next attempt of the schedule', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver);
+    store.unsignable = 'sealed under key gone';
+    await dispatcher.start();
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await settle();
+    store.unsignable = undefined;
+    await time.advance(CONTRACT_SCHEDULE.baseDelayMs + CONTRACT_SCHEDULE.jitterMs);
+    expect(receiver.eventsTo(RECEIVER)).toEqual(['evt-d1']);
+    expect(store.row('d1').attempts.map((attempt) => attempt.outcome)).toEqual([
+      { error: 'secret_unavailable' },
+      { statusCode: 200 },
+    ]);
+    expect(store.row('d1').state).toBe('delivered');
   });
 
   it("holds a head while an earlier delivery of its transaction is pending in another process's outbox, and sends it once that one is settled", async () => {

@@ -41,6 +41,11 @@ export interface DeliveryTarget {
   signingSecrets: readonly string[];
   /** The merchant the delivery is for: its `listen` connection, when open, takes the attempt. */
   merchantId: string;
+  /**
+   * Why no attempt can be signed now (the merchant's secret cannot be opened): nothing is sent,
+   * and the attempt is recorded as `secret_unavailable`, retried on the schedule like any other.
+   */
+  unsignable?: string;
 }
 
 export interface RecordedAttempt extends PostResult {
@@ -108,6 +113,8 @@ export interface DispatcherDeps {
    */
   maxPerDestination: number;
   onError: (message: string) => void;
+  /** An attempt recorded without being sent, and why (DeliveryTarget.unsignable). */
+  onUnsent?: (deliveryId: string, reason: string) => void;
   /**
    * Whether this process's leases are known to hold now; while not (they could not be renewed),
    * no attempt starts, so none is made while another process may have taken its delivery.
@@ -460,6 +467,47 @@ export class Dispatcher {
     if (next !== Infinity) this.slotTimer = this.deps.timers.set(() => this.giveIdleSlots(), next - now);
   }
 
+  /**
+   * Sends the attempt, in a slot of its destination; null when it is no attempt: every slot is
+   * taken elsewhere (it waits), or the service is stopping (it stays unrecorded).
+   */
+  private async send(
+    delivery: PendingDelivery,
+    target: DeliveryTarget,
+    at: number,
+    held: { slot: number | null },
+  ): Promise<PostResult | null> {
+    if (this.deps.slots !== undefined) {
+      held.slot = await this.slotFor(delivery.destination, this.deps.slots);
+      if (held.slot === null) {
+        // The destination has its whole share in flight across the processes: not an attempt.
+        delivery.firstTarget = target;
+        delivery.nextAttemptAt = this.deps.now() + SLOT_RECHECK_MS;
+        return null;
+      }
+    }
+    const headers =
+      target.signingSecrets.length === 0
+        ? {}
+        : { ...signWebhook(target.signingSecrets, target.eventId, Math.floor(at / 1000), target.body) };
+    try {
+      return await this.deps.send(
+        { url: target.url, body: target.body, headers, traceparent: delivery.traceparent },
+        this.shutdown.signal,
+        target.merchantId,
+      );
+    } catch (error) {
+      if (error instanceof AttemptAbandoned) return null;
+      throw error;
+    }
+  }
+
+  /** An attempt that cannot be signed: recorded as one, with nothing sent (contract, "Secrets at rest"). */
+  private unsent(delivery: PendingDelivery, reason: string): PostResult {
+    this.deps.onUnsent?.(delivery.id, reason);
+    return { outcome: { error: 'secret_unavailable' }, latencyMs: 0, answerExcerpt: reason };
+  }
+
   private async attempt(
     delivery: PendingDelivery,
     freeSlot: () => void,
@@ -491,30 +539,11 @@ export class Dispatcher {
       this.finish(delivery);
       return;
     }
-    if (this.deps.slots !== undefined) {
-      held.slot = await this.slotFor(delivery.destination, this.deps.slots);
-      if (held.slot === null) {
-        // The destination has its whole share in flight across the processes: not an attempt.
-        delivery.firstTarget = target;
-        delivery.nextAttemptAt = this.deps.now() + SLOT_RECHECK_MS;
-        return;
-      }
-    }
-    const headers =
-      target.signingSecrets.length === 0
-        ? {}
-        : { ...signWebhook(target.signingSecrets, target.eventId, Math.floor(at / 1000), target.body) };
-    let result: PostResult;
-    try {
-      result = await this.deps.send(
-        { url: target.url, body: target.body, headers, traceparent: delivery.traceparent },
-        this.shutdown.signal,
-        target.merchantId,
-      );
-    } catch (error) {
-      if (error instanceof AttemptAbandoned) return;
-      throw error;
-    }
+    const result =
+      target.unsignable === undefined
+        ? await this.send(delivery, target, at, held)
+        : this.unsent(delivery, target.unsignable);
+    if (result === null) return;
     freeSlot();
     const n = delivery.attempts + 1;
     const firstAttemptAt = delivery.firstAttemptAt ?? at;

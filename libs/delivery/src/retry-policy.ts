@@ -7,6 +7,8 @@
 /**
  * Why an attempt got no HTTP status. `destination_refused`: the host resolved, at connect time,
  * to an address the profile forbids (production: non-public), so nothing was sent.
+ * `secret_unavailable`: the merchant's signing secret could not be opened (sealed under a key the
+ * service does not hold), so nothing was sent: never unsigned in its place.
  */
 export type AttemptErrorKind =
   | 'timeout'
@@ -14,7 +16,8 @@ export type AttemptErrorKind =
   | 'connection_reset'
   | 'dns_failure'
   | 'network_error'
-  | 'destination_refused';
+  | 'destination_refused'
+  | 'secret_unavailable';
 
 export const ATTEMPT_ERROR_KINDS: readonly AttemptErrorKind[] = [
   'timeout',
@@ -23,6 +26,7 @@ export const ATTEMPT_ERROR_KINDS: readonly AttemptErrorKind[] = [
   'dns_failure',
   'network_error',
   'destination_refused',
+  'secret_unavailable',
 ];
 
 /** What one attempt came to: a status answered, or an error before any. */
@@ -42,6 +46,9 @@ export function classify(outcome: AttemptOutcome): Verdict {
       case 'connection_reset':
       case 'dns_failure':
       case 'network_error':
+        return 'retry';
+      // The operator's to fix (the missing key added back): the schedule gives that time, and bounds it.
+      case 'secret_unavailable':
         return 'retry';
       // Our own refusal, not the receiver's answer: trying again would only be refused again.
       case 'destination_refused':

@@ -57,15 +57,30 @@ export class Stack {
     this.store = new TestStore(options.store ?? 'sqlite', this.dir);
   }
 
+  /**
+   * Both apps started, ready to use. If one fails to start, what was made for them is undone
+   * (processes stopped, databases dropped, files removed) before the failure is thrown.
+   */
   static async start(options: StackOptions = {}): Promise<Stack> {
     const stack = new Stack(options);
-    await stack.startApi();
-    for (let n = 1; n < (options.replicas ?? 1); n++) await stack.startReplica();
+    try {
+      await stack.launch();
+    } catch (error) {
+      await stack.stop().catch(() => undefined);
+      throw error;
+    }
+    return stack;
+  }
+
+  private async launch(): Promise<void> {
+    const { options } = this;
+    await this.startApi();
+    for (let n = 1; n < (options.replicas ?? 1); n++) await this.startReplica();
     if (!options.withoutSimulator) {
-      await stack.startSimulator();
-      if (stack.replicas.length > 1) await stack.waitReady();
-      else await stack.waitLinked(SEEDED_SERIALS.length);
-      const client = stack.client();
+      await this.startSimulator();
+      if (this.replicas.length > 1) await this.waitReady();
+      else await this.waitLinked(SEEDED_SERIALS.length);
+      const client = this.client();
       for (const serial of options.instant ?? SEEDED_SERIALS) {
         const owner =
           serial === 'SIM0000003' ? { merchantId: 'other-merchant', secret: 'other-secret-key' } : undefined;
@@ -76,7 +91,6 @@ export class Stack {
           throw new Error(`could not make ${serial} instant: ${JSON.stringify(response.body)}`);
       }
     }
-    return stack;
   }
 
   get apiUrl(): string {

@@ -54,7 +54,7 @@ export class SandboxAccountsController {
   @ApiNoContentResponse({ description: 'the account is gone' })
   @ApiErrors('TRX-006')
   async remove(@CurrentMerchant() merchant: MerchantEntity): Promise<void> {
-    await this.accounts.remove(merchant);
+    await this.accounts.remove(merchant.merchantId);
   }
 
   @Post('reset')

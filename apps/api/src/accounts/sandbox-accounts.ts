@@ -138,17 +138,21 @@ export class SandboxAccounts {
     return { reset: true, clock: this.clock.reading(merchant) };
   }
 
-  /** Removes the account, its terminals (on the simulator too) and everything they did. */
-  async remove(merchant: MerchantEntity): Promise<void> {
-    if (DEMO_MERCHANTS.some((seed) => seed.merchantId === merchant.merchantId)) {
+  /**
+   * Removes the account, its terminals (on the simulator too) and everything they did. By its id
+   * alone: its secrets are not opened, so an account whose secrets are sealed under a key this
+   * process lacks goes too (contract, "Retention").
+   */
+  async remove(merchantId: string): Promise<void> {
+    if (DEMO_MERCHANTS.some((seed) => seed.merchantId === merchantId)) {
       throw new ContractError(
         'TRX-006',
         'the demo merchants are shared and cannot be deleted; create your own with POST /sandbox/accounts',
       );
     }
-    const serials = (await this.accounts.fleetOf(merchant.merchantId)).map((t) => t.serialNumber);
+    const serials = (await this.accounts.fleetOf(merchantId)).map((t) => t.serialNumber);
     await this.fleetSync.holding(serials, async () => {
-      await this.accounts.remove(merchant.merchantId);
+      await this.accounts.remove(merchantId);
       for (const serial of serials) this.links.cutUplink(serial);
       for (const [share, removed] of this.byShare(serials, (serial) => serial)) {
         // Without its simulator, the fleet it gets when it links again no longer lists these terminals.

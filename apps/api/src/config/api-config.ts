@@ -12,7 +12,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS } from '@tps/domain';
-import { SecretKeyring } from '@tps/database';
+import { RetentionSettings, SecretKeyring } from '@tps/database';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
 /** A number, or unset when empty (`QUOTA_X: ${QUOTA_X:-}` in a compose file passes it empty). */
@@ -23,8 +23,11 @@ function optionalNumber({ value }: { value: unknown }): unknown {
 /** Webhook attempts in flight at once, across all merchants: a bound on sockets, not on throughput. */
 export const MAX_CONCURRENT_ATTEMPTS = 64;
 
-/** Every setting of the API, read from the environment and validated once at start-up. */
-export class ApiConfig {
+/**
+ * Every setting of the API, read from the environment and validated once at start-up; the
+ * retention settings are shared with the simulator (RetentionSettings).
+ */
+export class ApiConfig extends RetentionSettings {
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -298,12 +301,6 @@ export class ApiConfig {
   @MinLength(1)
   TRUSTED_PROXIES: string | undefined = undefined;
 
-  /** Transactions (with their events and deliveries) and print jobs older than this are purged. */
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  RETENTION_DAYS = 90;
-
   /**
    * Sandbox accounts with no signed request for this long (real time) are deleted with all their
    * data. A fraction of a day is taken, for tests.
@@ -312,19 +309,6 @@ export class ApiConfig {
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0.00001)
   ACCOUNT_IDLE_DAYS = 30;
-
-  /** How often one replica sweeps for what retention removes. */
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  RETENTION_SWEEP_INTERVAL_MS = 3_600_000;
-
-  /** Transactions removed per write of a sweep: each write stays a few milliseconds long. */
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  RETENTION_BATCH = 100;
 
   /** The `replica` label of every metric: this process among several. */
   @IsString()

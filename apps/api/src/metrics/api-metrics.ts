@@ -26,6 +26,7 @@ export class ApiMetrics implements OnModuleDestroy {
   private readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
   private readonly operationSeconds: Histogram<'operation' | 'outcome'>;
   private readonly attempts: Counter<'outcome'>;
+  private readonly unsent: Counter;
   private readonly storageFailures: Counter;
   private readLinks: () => number = () => 0;
   private readOutbox: () => Promise<OutboxBacklog> = async () => ({ depth: 0, oldestAgeSeconds: 0 });
@@ -60,6 +61,11 @@ export class ApiMetrics implements OnModuleDestroy {
       name: 'tps_webhook_attempts_total',
       help: 'Webhook attempts recorded, by what follows: delivered, retrying or failed',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.unsent = new Counter({
+      name: 'tps_webhook_attempts_unsent_total',
+      help: "Webhook attempts recorded unsent: the merchant's webhook secret is sealed under a key SECRETS_KEY does not hold",
       registers,
     });
     this.storageFailures = new Counter({
@@ -116,6 +122,11 @@ export class ApiMetrics implements OnModuleDestroy {
 
   operationEnded(operation: string, outcome: string, seconds: number): void {
     this.operationSeconds.observe({ operation, outcome }, seconds);
+  }
+
+  /** An attempt recorded without being sent (its signing secret could not be opened). */
+  attemptUnsent(): void {
+    this.unsent.inc();
   }
 
   storageFailed(): void {

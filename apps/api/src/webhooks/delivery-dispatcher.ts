@@ -84,6 +84,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       maxConcurrent: MAX_CONCURRENT_ATTEMPTS,
       maxPerDestination: config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION,
       onError: (message) => this.logger.error(message),
+      // Not sent, and recorded as an attempt: the operator's to fix (contract, "Secrets at rest").
+      onUnsent: (deliveryId, reason) => {
+        this.logger.warn(`delivery ${deliveryId}: not sent, ${reason}; recorded as secret_unavailable`);
+        metrics.attemptUnsent();
+      },
       leasesHeld: () => this.leases.held(),
       onSettled: (orderKey) => this.leases.settled(orderKey),
       slots: store.sharedSlots(config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION),

@@ -3,6 +3,12 @@ import type { DeliveryFailure } from '@tps/delivery';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
+/**
+ * The payload of a delivery whose body is its event's envelope, stored once in
+ * `transaction_events` (docs/contract.md, "Rolling deploys"): empty.
+ */
+export const EVENT_BODY = '';
+
 /** One event to deliver to one webhook URL: the outbox row (contract §6). */
 @Entity('webhook_deliveries')
 @Index(['transactionId', 'position'], { unique: true })
@@ -35,7 +41,10 @@ export class DeliveryEntity {
   @Column({ type: 'varchar', length: 2048 })
   url!: string;
 
-  /** The exact body sent (and signed) on every attempt. */
+  /**
+   * The exact body sent (and signed) on every attempt; EVENT_BODY when it is the event's envelope,
+   * as a replica writes it while every live replica reads bodies from events.
+   */
   @Column({ type: 'text' })
   payload!: string;
 

@@ -50,8 +50,11 @@ describe('DeliveryRepository on a real SQLite file', () => {
   /** Another process on the same database. */
   let other: DeliveryRepository;
   let statements: string[];
+  /** Whether every live replica reads bodies from events (one process: yes). */
+  let bodies: { fromEvents: boolean };
 
   beforeEach(async () => {
+    bodies = { fromEvents: true };
     database = await openApiDatabase();
     const { dataSource } = database;
     writer = new SerialWriter(dataSource);
@@ -61,6 +64,7 @@ describe('DeliveryRepository on a real SQLite file', () => {
       dataSource.getRepository(DeliveryAttemptEntity),
       new InProcessMessagePort<ApiTopics>(() => undefined),
       { replica: 'replica-a/', id: 'replica-a/000000000001', leaseMs: 30_000, unleasedAfterMs: 40_000 },
+      bodies,
     );
     other = new DeliveryRepository(
       writer,
@@ -68,6 +72,7 @@ describe('DeliveryRepository on a real SQLite file', () => {
       dataSource.getRepository(DeliveryAttemptEntity),
       new InProcessMessagePort<ApiTopics>(() => undefined),
       { replica: 'replica-b/', id: 'replica-b/000000000002', leaseMs: 30_000, unleasedAfterMs: 40_000 },
+      bodies,
     );
     statements = [];
     database.onStatement((sql) => statements.push(sql.split(' ')[0]));
@@ -158,6 +163,39 @@ describe('DeliveryRepository on a real SQLite file', () => {
     const [after] = await stageInOneWrite({ id: randomUUID(), deliveryCount: 0 }, laterEvents('c8'));
     expect(after?.firstTarget?.signingSecrets).toEqual(['whsec_new']);
     expect((await outbox.target(overlapping!.id))?.signingSecrets).toEqual(['whsec_new']);
+  });
+
+  /** The events as their write stores them: each envelope as simple-json text. */
+  async function storeEvents(transactionId: string, events: TransactionEvent[]): Promise<void> {
+    for (const [i, event] of events.entries()) {
+      await database.dataSource.query(
+        'INSERT INTO transaction_events (event_id, transaction_id, sequence, status, previous_status, occurred_at, envelope) ' +
+          "VALUES (?, ?, ?, ?, '', '', ?)",
+        [event.event_id, transactionId, i + 1, event.status, JSON.stringify(event)],
+      );
+    }
+  }
+
+  it("stores no body beside the event's while every replica reads bodies from events, and sends the event's bytes", async () => {
+    const transaction = { id: randomUUID(), deliveryCount: 0 };
+    const events = laterEvents('c9');
+    await storeEvents(transaction.id, events);
+    const staged = await stageInOneWrite(transaction, events);
+    expect((await deliveries()).map((row) => row.payload)).toEqual(['', '', '']);
+    for (const [i, event] of events.entries()) {
+      expect(staged[i]?.firstTarget?.body).toBe(JSON.stringify(event));
+      expect((await outbox.target(staged[i]!.id))?.body).toBe(JSON.stringify(event));
+    }
+  });
+
+  it('stores the body in the delivery while a replica that reads only payloads is alive, and sends it', async () => {
+    bodies.fromEvents = false;
+    const transaction = { id: randomUUID(), deliveryCount: 0 };
+    const [event] = laterEvents('c10');
+    await storeEvents(transaction.id, [event]);
+    const [first] = await stageInOneWrite(transaction, [event]);
+    expect((await deliveries()).map((row) => row.payload)).toEqual([JSON.stringify(event)]);
+    expect((await outbox.target(first!.id))?.body).toBe(JSON.stringify(event));
   });
 
   it('records a batch of attempts in one INSERT and one UPDATE, each delivery with its own values', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
-import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
+import { EntityTable, SerialWriter, sqlOf, type Sql } from '@tps/database';
 import {
   GroupCommit,
   destinationOf,
@@ -16,9 +16,10 @@ import {
 import type { TransactionEvent } from '@tps/contracts';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
-import { DeliveryEntity } from './delivery.entity';
+import { DELIVERY_BODY_RULE, type DeliveryBodyRule } from './delivery-body-rule';
+import { DeliveryEntity, EVENT_BODY } from './delivery.entity';
 import { DeliveryOwner } from './delivery-owner';
-import { openSecretsInForce } from './signing-secrets';
+import { signingOf } from './signing-secrets';
 
 /** The transaction a delivery is staged for, with its counter of staged deliveries. */
 export interface CountedTransaction {
@@ -202,6 +203,13 @@ const CLAIMABLE =
   '(c.lease_until IS NULL AND COALESCE(c.next_attempt_at, c.created_at) < ?)) AND NOT EXISTS ' +
   "(SELECT 1 FROM webhook_deliveries e WHERE e.transaction_id = c.transaction_id AND e.position < c.position AND e.state = 'pending')";
 
+/** A delivery's body as its event stores it, byte for byte (the envelope is simple-json text). */
+const EVENT_ENVELOPE = 'SELECT e.envelope AS body FROM transaction_events e WHERE e.event_id = ?';
+
+/** The body of delivery `d`: its payload, or its event's envelope when it left the payload empty. */
+const BODY_OF_DELIVERY =
+  "COALESCE(NULLIF(d.payload, ''), (SELECT e.envelope FROM transaction_events e WHERE e.event_id = d.event_id))";
+
 /** The lease end of a delivery given back: before any time, so any process claims it at once. */
 const GIVEN_BACK = iso(0);
 
@@ -224,6 +232,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
     private readonly owner: DeliveryOwner,
+    @Inject(DELIVERY_BODY_RULE) private readonly bodies: DeliveryBodyRule,
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
     this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
@@ -263,6 +272,8 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
           return null;
         }
         transaction.deliveryCount += 1;
+        // The event's envelope as its write stores it (simple-json): the same bytes.
+        const body = JSON.stringify(event);
         const delivery = newDelivery(transaction.deliveryCount, {
           lease: this.leaseFrom(now),
           merchantId: event.merchant_id,
@@ -271,7 +282,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
           eventId: event.event_id,
           eventStatus: event.status,
           url,
-          payload: JSON.stringify(event),
+          payload: this.bodies.fromEvents ? EVENT_BODY : body,
           redeliveryOf: null,
           now,
         });
@@ -279,7 +290,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
         // Signed with the secret the INSERT reads (insert), before the write ends.
         const firstTarget: DeliveryTarget = {
           url,
-          body: delivery.payload,
+          body,
           eventId: delivery.eventId,
           signingSecrets: [],
           merchantId: delivery.merchantId,
@@ -299,7 +310,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
         const now = Date.now();
         for (const row of rows) {
           const target = targets.get(row.id);
-          if (target !== undefined) target.signingSecrets = openSecretsInForce(storedSecrets(row), now);
+          if (target !== undefined) Object.assign(target, signingOf(storedSecrets(row), now));
         }
         targets.clear();
       },
@@ -322,6 +333,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
       );
       const delivery = newDelivery(counted.delivery_count, {
         ...original,
+        payload: await this.payloadOf(sql, original),
         redeliveryOf: original.id,
         now,
         lease: this.leaseFrom(now),
@@ -329,6 +341,14 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
       await this.table.insert(sql, delivery);
       return delivery;
     });
+  }
+
+  /** What a new delivery of the same event stores as its payload (see DeliveryBodies). */
+  private async payloadOf(sql: Sql, original: DeliveryEntity): Promise<string> {
+    if (this.bodies.fromEvents) return EVENT_BODY;
+    if (original.payload !== EVENT_BODY) return original.payload;
+    const [row] = await sql.all<{ body: string }>(EVENT_ENVELOPE, [original.eventId]);
+    return row?.body ?? original.payload;
   }
 
   /**
@@ -471,18 +491,17 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
         merchant_id: string;
       } & SecretsRow
     >(
-      `SELECT d.url AS url, d.payload AS body, d.event_id AS event_id, d.merchant_id AS merchant_id, ${SECRET_COLUMNS.map((name) => `m.${name} AS ${name}`).join(', ')} ` +
+      `SELECT d.url AS url, ${BODY_OF_DELIVERY} AS body, d.event_id AS event_id, d.merchant_id AS merchant_id, ${SECRET_COLUMNS.map((name) => `m.${name} AS ${name}`).join(', ')} ` +
         'FROM webhook_deliveries d LEFT JOIN merchants m ON m.merchant_id = d.merchant_id WHERE d.id = ?',
       [id],
     );
     if (row === undefined) return null;
-    const signingSecrets = openSecretsInForce(storedSecrets(row), Date.now());
     return {
       url: row.url,
       body: row.body,
       eventId: row.event_id,
-      signingSecrets,
       merchantId: row.merchant_id,
+      ...signingOf(storedSecrets(row), Date.now()),
     };
   }
 

@@ -1,3 +1,5 @@
+import { UnknownSecretKeyError } from '@tps/database';
+import type { DeliveryTarget } from '@tps/delivery';
 import { WEBHOOK_SECRET_COLUMN } from '../auth/merchant.entity';
 
 /** A merchant's webhook secrets as stored: sealed when read by raw SQL, open when read as an entity. */
@@ -30,4 +32,24 @@ export function openSecretsInForce(sealed: StoredSigningSecrets, nowMs: number):
     },
     nowMs,
   );
+}
+
+/**
+ * How an attempt starting at `nowMs` is signed, from the sealed texts: with the secrets in force,
+ * or not at all when one is sealed under a key this process lacks (contract, "Secrets at rest"):
+ * then it is not sent, and `unsignable` says why. Never sent unsigned instead.
+ */
+export function signingOf(
+  sealed: StoredSigningSecrets,
+  nowMs: number,
+): Pick<DeliveryTarget, 'signingSecrets' | 'unsignable'> {
+  try {
+    return { signingSecrets: openSecretsInForce(sealed, nowMs) };
+  } catch (error) {
+    if (!(error instanceof UnknownSecretKeyError)) throw error;
+    return {
+      signingSecrets: [],
+      unsignable: `the merchant's webhook secret is sealed under key ${error.keyId}, which SECRETS_KEY does not hold`,
+    };
+  }
 }

@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ListenForwarder } from '../listen/listen-forwarder';
 import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
+import { DeliveryBodies } from './delivery-bodies';
+import { DELIVERY_BODY_RULE } from './delivery-body-rule';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryOwner } from './delivery-owner';
 import { DeliveryEntity } from './delivery.entity';
@@ -18,6 +20,8 @@ import { WebhookSecretRepository } from './webhook-secret.repository';
   imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity])],
   providers: [
     DeliveryOwner,
+    DeliveryBodies,
+    { provide: DELIVERY_BODY_RULE, useExisting: DeliveryBodies },
     DeliveryRepository,
     DeliveryDispatcher,
     WebhookSecretRepository,

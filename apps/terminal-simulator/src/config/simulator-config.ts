@@ -1,9 +1,13 @@
 import { plainToInstance, Type } from 'class-transformer';
 import { IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { RetentionSettings } from '@tps/database';
 import { DEFAULT_SHARE, SHARE_ID_PATTERN } from '@tps/link';
 
-/** Every setting of the simulator, read from the environment and validated once at start-up. */
-export class SimulatorConfig {
+/**
+ * Every setting of the simulator, read from the environment and validated once at start-up; the
+ * retention settings are the service's own (RetentionSettings).
+ */
+export class SimulatorConfig extends RetentionSettings {
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -67,25 +71,6 @@ export class SimulatorConfig {
   @Min(0.001)
   @Max(1)
   SCENARIO_WAIT_SCALE = 1;
-
-  /** The terminals' transactions and finished print jobs older than this are purged, as the service's are. */
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  RETENTION_DAYS = 90;
-
-  /** How often each simulator process sweeps the terminals it hosts. */
-  @Type(() => Number)
-  @IsInt()
-  @Min(100)
-  RETENTION_SWEEP_INTERVAL_MS = 3_600_000;
-
-  /** Transactions removed per write of a sweep: each write stays a few milliseconds long. */
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  RETENTION_BATCH = 100;
 }
 
 export function validateSimulatorConfig(env: Record<string, unknown>): SimulatorConfig {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import type { TerminalProfile, TerminalRequest } from '@tps/link';
@@ -11,6 +12,7 @@ import { LocalSearch } from '../search/local-search';
 import { REAL_TIMERS } from '../runtime/timers';
 import { TerminalErasure } from '../store/terminal-erasure';
 import { TerminalStore, transactionKey } from '../store/terminal-store';
+import { servedRequestLine } from './served-request-line';
 
 interface HostedTerminal {
   runtime: TerminalRuntime;
@@ -115,8 +117,25 @@ export class Fleet implements OnApplicationShutdown {
     terminal.uplink.close();
   }
 
-  /** A request for one terminal, from its uplink (Cloud form) or its local network (Local form). */
+  /**
+   * A request for one terminal, from its uplink (Cloud form) or its local network (Local form),
+   * with its log line once answered.
+   */
   async handle(serial: string, request: TerminalRequest): Promise<unknown> {
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      return await this.serve(serial, request);
+    } catch (error) {
+      outcome = error instanceof ContractError ? error.code : 'error';
+      throw error;
+    } finally {
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      this.logger.log(servedRequestLine(serial, request, outcome, durationMs));
+    }
+  }
+
+  private async serve(serial: string, request: TerminalRequest): Promise<unknown> {
     const terminal = this.hosted.get(serial);
     if (terminal === undefined) throw new ContractError('TER-001', `terminal ${serial} is not running`);
     switch (request.type) {

@@ -2259,7 +2259,7 @@ export interface components {
             /** @description the receiver's status; null when none came */
             status_code: number | null;
             /** @enum {string|null} */
-            error: "timeout" | "connection_refused" | "connection_reset" | "dns_failure" | "network_error" | "destination_refused" | null;
+            error: "timeout" | "connection_refused" | "connection_reset" | "dns_failure" | "network_error" | "destination_refused" | "secret_unavailable" | null;
             latency_ms: number;
         };
         DeliveryRecord: {

@@ -1,0 +1,101 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { ApiConfig } from '../config/api-config';
+import { ReplicaRouting } from '../routing/replica-routing';
+import type { ThisReplica } from '../routing/this-replica';
+import type { DeliveryBodyRule } from './delivery-body-rule';
+
+/**
+ * Replicas that say nothing of reading bodies from events, alive: those of the version before,
+ * which send a delivery's `payload` as it is. The window is the lease's, not only the heartbeat's
+ * lapse: a replica of that version cut off from the database for a while comes back as it was.
+ */
+const OLDER_REPLICA_ALIVE = `SELECT 1 FROM api_replicas
+  WHERE heartbeat_at > now() - $1 * interval '1 millisecond' AND event_bodies_epoch IS DISTINCT FROM epoch LIMIT 1`;
+
+/** The bodies of pending deliveries stored without one, for a replica that reads only `payload`. */
+const FILL_PENDING = `UPDATE webhook_deliveries d SET payload = e.envelope FROM transaction_events e
+  WHERE d.state = 'pending' AND d.payload = '' AND e.event_id = d.event_id`;
+
+/**
+ * A delivery's body is its event's envelope, byte for byte, stored once in `transaction_events`
+ * (docs/contract.md, "Rolling deploys"). A replica of the version before reads only the delivery's
+ * `payload`, so a new delivery leaves `payload` empty only while no such replica is alive. On one
+ * process (SQLite) that is at once. On a shared PostgreSQL database each replica says on its
+ * `api_replicas` row, under its epoch, that it reads bodies from events, and looks at every
+ * heartbeat whether all live replicas say so; until it has seen that, it writes the payload too.
+ * Once one that does not shows up (a rollback), it writes the payload again and fills in the
+ * pending deliveries stored without one, which that replica may take over.
+ */
+@Injectable()
+export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private everywhere: boolean;
+  private advertised = false;
+  /** Deliveries may have been stored without a payload since the last fill. */
+  private fillOwed = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly config: ApiConfig,
+    private readonly routing: ReplicaRouting,
+  ) {
+    this.everywhere = routing.cluster === undefined;
+  }
+
+  get fromEvents(): boolean {
+    return this.everywhere;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const cluster = this.routing.cluster;
+    if (cluster === undefined) return;
+    await this.look(cluster.pool, cluster.replica);
+    this.timer = setInterval(
+      () => void this.look(cluster.pool, cluster.replica),
+      this.config.REPLICA_HEARTBEAT_MS,
+    );
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  private async look(pool: Pool, replica: ThisReplica): Promise<void> {
+    try {
+      if (!this.advertised) {
+        await pool.query('UPDATE api_replicas SET event_bodies_epoch = epoch WHERE id = $1 AND epoch = $2', [
+          replica.id,
+          replica.epoch,
+        ]);
+        this.advertised = true;
+      }
+      const aliveMs = Math.max(replica.lapseMs, this.config.DELIVERY_LEASE_MS);
+      const { rows } = await pool.query(OLDER_REPLICA_ALIVE, [aliveMs]);
+      if (rows.length === 0) {
+        this.everywhere = true;
+        return;
+      }
+      // Payloads from now on, then the pending deliveries written without: in this order, so
+      // none is missed.
+      this.stopLeavingBodies();
+      if (this.fillOwed) {
+        const filled = await pool.query(FILL_PENDING);
+        this.fillOwed = false;
+        this.logger.log(
+          `a replica that reads only delivery payloads is alive: payloads written again, ${filled.rowCount ?? 0} pending ones filled in`,
+        );
+      }
+    } catch (error) {
+      // The store away: payloads are written until a look succeeds again.
+      this.stopLeavingBodies();
+      this.logger.warn(`looking at the replicas' delivery bodies: ${String(error)}`);
+    }
+  }
+
+  private stopLeavingBodies(): void {
+    if (this.everywhere) this.fillOwed = true;
+    this.everywhere = false;
+  }
+}
