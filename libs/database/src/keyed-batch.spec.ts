@@ -73,6 +73,20 @@ describe('runKeyed', () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'rejected']);
     expect(log).toEqual(['start slow', 'end slow']);
   });
+
+  it('runs the write after a failed one when the writes are independent (each its own transaction)', async () => {
+    const log: string[] = [];
+    const failing: KeyedWork<string> = {
+      keys: ['x'],
+      work: () => Promise.reject(new Error('refused')),
+    };
+    const next = gated(log, 'next', ['x']);
+    const done = runKeyed([failing, next.write], true);
+    await turns();
+    expect(log).toEqual(['start next']);
+    next.release();
+    expect((await done).map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+  });
 });
 
 describe('overlaps', () => {

@@ -25,11 +25,13 @@ export function overlaps(batch: ReadonlyArray<{ keys?: readonly string[] }>): bo
  * Runs a batch's writes as if one after another, in the order given, but lets the writes with
  * keys run at the same time as those that share no key with them: each waits only for the
  * earlier writes with a key of its own, and for the last write without keys, which waits for
- * everything before it. A write whose predecessor failed does not run. Settles once every write
- * has settled, so nothing of the batch is still running when it ends.
+ * everything before it. A write whose predecessor failed does not run, unless the writes are
+ * `independent` (each its own transaction: one failing undoes nothing of the next). Settles once
+ * every write has settled, so nothing of the batch is still running when it ends.
  */
 export async function runKeyed<T>(
   batch: ReadonlyArray<KeyedWork<T>>,
+  independent = false,
 ): Promise<Array<PromiseSettledResult<T>>> {
   const lastOfKey = new Map<string, Promise<unknown>>();
   let barrier: Promise<unknown> = Promise.resolve();
@@ -39,7 +41,9 @@ export async function runKeyed<T>(
       keys === undefined
         ? [barrier, ...sinceBarrier]
         : [barrier, ...keys.flatMap((key) => lastOfKey.get(key) ?? [])];
-    const run = Promise.all(after).then(work);
+    const run = Promise.all(
+      independent ? after.map((earlier) => earlier.catch(() => undefined)) : after,
+    ).then(work);
     if (keys === undefined) {
       barrier = run;
       sinceBarrier = [];

@@ -109,6 +109,9 @@ class WriteQueue {
 
   /** Runs a batch; returns how to tell each caller, once its write is committed or known lost. */
   private async commit(batch: Job[]): Promise<() => void> {
+    if (batch.length > 1 && this.dataSource.options.type !== 'sqlite' && batch.every((job) => job.single)) {
+      return this.eachAlone(batch);
+    }
     if (batch.length > 1) {
       const sqlite = this.dataSource.options.type === 'sqlite';
       const keyed = batch.map((job) => ({ keys: sqlite ? job.keys : undefined, work: job.work }));
@@ -147,6 +150,25 @@ class WriteQueue {
       );
     }
     return () => outcomes.forEach((tell) => tell());
+  }
+
+  /**
+   * Writes of one statement each, to a server: each its own transaction, on a connection of the
+   * pool, at the same time as those sharing none of its keys (in order with those that do). No
+   * BEGIN and COMMIT around them, no write waiting for another's statement: the server's own group
+   * commit makes one flush of the commits that come together.
+   */
+  private async eachAlone(batch: Job[]): Promise<() => void> {
+    const settled = await runKeyed(
+      batch.map((job) => ({ keys: job.keys, work: () => this.transactionRetried(job.work, true) })),
+      true,
+    );
+    return () =>
+      batch.forEach((job, i) => {
+        const result = settled[i];
+        if (result.status === 'fulfilled') job.resolve(result.value);
+        else job.reject(isStorageFailure(result.reason) ? this.unavailable(result.reason) : result.reason);
+      });
   }
 
   private unavailable(error: unknown): StorageUnavailableError {

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource, type Logger } from 'typeorm';
+import { TestStore } from '@tps/testing';
+import { dataSourceOptions } from './data-source-options';
+import { SerialWriter } from './serial-writer';
+import { sqlOf } from './sql';
+
+/** Each statement sent to the server, as TypeORM hands it to node-postgres. */
+class StatementLog implements Logger {
+  statements: string[] = [];
+  logQuery(query: string | { text: string }): void {
+    this.statements.push(typeof query === 'string' ? query : query.text);
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+describe('SerialWriter on PostgreSQL: writes of one statement that queue together', () => {
+  let dir: string;
+  let store: TestStore;
+  let dataSource: DataSource;
+  let writer: SerialWriter;
+  let log: StatementLog;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tps-writer-pg-'));
+    store = new TestStore('postgres', dir);
+    log = new StatementLog();
+    // A pool of 2: one lane, so that the writes below queue behind one another.
+    dataSource = new DataSource({
+      ...dataSourceOptions({ url: await store.url('writer'), entities: [], migrations: [], poolSize: 2 }),
+      logging: ['query'],
+      logger: log,
+    });
+    await dataSource.initialize();
+    await dataSource.query('CREATE TABLE marks (key text, n integer, UNIQUE (key, n))');
+    writer = new SerialWriter(dataSource);
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await store.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const mark = (key: string, n: number): Promise<number> =>
+    writer.writeOne([key], (manager) =>
+      sqlOf(manager).run('INSERT INTO marks (key, n) VALUES (?, ?)', [key, n]),
+    );
+
+  it('runs each as a transaction of its own (no BEGIN or COMMIT), one failing alone, those of a key in order', async () => {
+    await mark('seed', 1);
+    log.statements = [];
+    // The first holds the lane; the rest queue behind it and are run as one batch.
+    const results = await Promise.allSettled([
+      mark('a', 0),
+      mark('a', 1),
+      mark('seed', 1),
+      mark('a', 2),
+      mark('b', 1),
+    ]);
+    expect(results.map((result) => result.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(log.statements.filter((text) => /^(START|BEGIN|COMMIT|ROLLBACK)/i.test(text))).toEqual([]);
+    expect(log.statements.filter((text) => text.startsWith('INSERT'))).toHaveLength(5);
+    const rows = await dataSource.query<Array<{ key: string; n: number }>>(
+      'SELECT key, n FROM marks WHERE key IN ($1, $2) ORDER BY key, n',
+      ['a', 'b'],
+    );
+    expect(rows.map((row) => `${row.key}${row.n}`)).toEqual(['a0', 'a1', 'a2', 'b1']);
+  });
+});
