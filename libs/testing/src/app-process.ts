@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { secretsOfEnv } from './log-scan';
 
@@ -14,6 +17,41 @@ export const API_ENTRY = join(APPS_ROOT, 'dist/apps/api/src/main.js');
 export const SIMULATOR_ENTRY = join(APPS_ROOT, 'dist/apps/terminal-simulator/src/main.js');
 
 const LISTENING = /listening on port (\d+)/;
+/** How often a starting app's output is read for the line that says it listens. */
+const START_POLL_MS = 20;
+
+/**
+ * Where the apps' output goes: a file each, in a folder of this process's, removed when it exits.
+ * A file, not a pipe: an app never waits for this process to read what it logs (a pipe that this
+ * process, busy sending a benchmark's load, reads late blocks the app's log writes, and so its
+ * work).
+ */
+let logDir: string | undefined;
+function logFileOf(name: string): string {
+  if (logDir === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'tps-app-logs-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    logDir = dir;
+  }
+  return join(logDir, `${name}-${randomUUID()}.log`);
+}
+
+/** What was added to a file since `offset` bytes. */
+function readFrom(file: string, offset: number): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    for (let at = offset; ;) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, at);
+      if (n === 0) return Buffer.concat(chunks);
+      chunks.push(chunk.subarray(0, n));
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * Every app this test file started, for the scan of their logs when it ends (test/log-scan-setup.ts).
@@ -63,7 +101,6 @@ export function readableLog(output: string): string {
 
 /** One of the built apps, running as its own process, as in the field. */
 export class AppProcess {
-  private output = '';
   private exited: Promise<number | null>;
 
   private constructor(
@@ -72,11 +109,15 @@ export class AppProcess {
     readonly port: number,
     /** The secret values of its environment: none may reach its log. */
     readonly secrets: readonly string[],
+    /** Its stdout and stderr, both. */
+    private readonly logFile: string,
   ) {
     this.exited = new Promise((done) => {
       if (child.exitCode !== null) done(child.exitCode);
       else child.once('exit', (code) => done(code));
     });
+    // A benchmark's long logs go with its apps; a test's stay for the scan of its file's logs.
+    if (!UNDER_JEST) void this.exited.then(() => rmSync(logFile, { force: true }));
   }
 
   static start(
@@ -84,7 +125,9 @@ export class AppProcess {
     entry: string,
     env: Record<string, string>,
     {
-      timeoutMs = 20_000,
+      // Generous: jest runs several end-to-end files at once (jest.config.js), each starting apps,
+      // and on two cores a start waits its turn for the CPU.
+      timeoutMs = 45_000,
       nodeArgs: extraNodeArgs = [],
     }: { timeoutMs?: number; nodeArgs?: readonly string[] } = {},
   ): Promise<AppProcess> {
@@ -94,37 +137,63 @@ export class AppProcess {
       ...(process.env.APP_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
       ...extraNodeArgs,
     ];
-    const child = spawn(process.execPath, [...nodeArgs, entry], {
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
+    const logFile = logFileOf(name);
+    const fd = openSync(logFile, 'a');
+    let child: ChildProcess;
+    try {
+      child = spawn(process.execPath, [...nodeArgs, entry], {
+        env: { ...process.env, NO_COLOR: '1', ...env },
+        stdio: ['ignore', fd, fd],
+      });
+    } finally {
+      // The child has its own copy.
+      closeSync(fd);
+    }
     return new Promise((resolvePort, reject) => {
+      let output = '';
+      let offset = 0;
+      const readMore = (): void => {
+        const more = readFrom(logFile, offset);
+        offset += more.length;
+        output += more.toString('utf8');
+      };
+      const done = (): void => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        child.off('exit', onExit);
+      };
       const timer = setTimeout(() => {
+        done();
         child.kill('SIGKILL');
+        readMore();
         reject(new Error(`${name} did not start in ${timeoutMs} ms:\n${output}`));
       }, timeoutMs);
-      const onData = (chunk: Buffer): void => {
-        output += chunk.toString('utf8');
+      const poll = setInterval(() => {
+        readMore();
         const match = LISTENING.exec(output);
         if (!match) return;
-        clearTimeout(timer);
-        const app = new AppProcess(name, child, Number(match[1]), secretsOfEnv(env));
-        app.output = output;
+        done();
+        const app = new AppProcess(name, child, Number(match[1]), secretsOfEnv(env), logFile);
         if (UNDER_JEST) started.push(app);
-        child.stdout?.on('data', (more: Buffer) => (app.output += more.toString('utf8')));
-        child.stderr?.on('data', (more: Buffer) => (app.output += more.toString('utf8')));
-        child.stdout?.off('data', onData);
-        child.stderr?.off('data', onData);
         resolvePort(app);
-      };
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
+      }, START_POLL_MS);
+      const onExit = (code: number | null): void => {
+        done();
+        readMore();
         reject(new Error(`${name} exited with ${code} before listening:\n${output}`));
-      });
+      };
+      child.once('exit', onExit);
     });
+  }
+
+  /** Everything the app wrote so far, stdout and stderr (nothing once a benchmark's app ended). */
+  private get output(): string {
+    try {
+      return readFileSync(this.logFile, 'utf8');
+    } catch (error) {
+      if (UNDER_JEST) throw error;
+      return '';
+    }
   }
 
   get url(): string {
