@@ -91,4 +91,11 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
     expect(await store.answer(id, { ok: 'late' })).toBe(false);
     expect(await left()).toBe(0);
   });
+
+  it('keeps the requests in an unlogged table: their commits wait for no flush of the write-ahead log', async () => {
+    const { rows } = await pool.query<{ relpersistence: string }>(
+      "SELECT relpersistence FROM pg_class WHERE relname = 'routed_requests'",
+    );
+    expect(rows).toEqual([{ relpersistence: 'u' }]);
+  });
 });

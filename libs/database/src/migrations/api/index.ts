@@ -16,6 +16,7 @@ import { Retention1795336520000 } from './1795336520000-retention';
 import { RoutedRequestSweep1795420000000 } from './1795420000000-routed-request-sweep';
 import { MerchantRequests1795420010000 } from './1795420010000-merchant-requests';
 import { ConformanceRuns1795420020000 } from './1795420020000-conformance-runs';
+import { RoutedRequestsUnlogged1795460000000 } from './1795460000000-routed-requests-unlogged';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -37,4 +38,5 @@ export const API_MIGRATIONS = [
   RoutedRequestSweep1795420000000,
   MerchantRequests1795420010000,
   ConformanceRuns1795420020000,
+  RoutedRequestsUnlogged1795460000000,
 ];
