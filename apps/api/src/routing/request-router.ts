@@ -117,7 +117,7 @@ export class RequestRouter {
 
   /** Removes the rows still to be removed (the replica is stopping). */
   stop(): Promise<void> {
-    return this.taken.flush();
+    return this.taken.stop();
   }
 
   private async abandoned(id: string, link: LinkKind, serial: string): Promise<RoutedReply> {

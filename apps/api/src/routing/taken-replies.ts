@@ -10,6 +10,7 @@ import type { RouterTimer } from './request-router';
 export class TakenReplies {
   private ids: string[] = [];
   private scheduled = false;
+  private stopped = false;
 
   constructor(
     private readonly store: Pick<RoutedRequestStore, 'forget'>,
@@ -19,10 +20,18 @@ export class TakenReplies {
   ) {}
 
   forget(id: string): void {
+    // Once stopped (the replica is leaving, its pool closing), the sweep removes what is left.
+    if (this.stopped) return;
     this.ids.push(id);
     if (this.scheduled) return;
     this.scheduled = true;
     void this.timer.sleep(this.everyMs, () => undefined).then(() => this.flush());
+  }
+
+  /** Removes what is queued, and queues nothing more. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.flush();
   }
 
   /** Removes what is queued now. */
