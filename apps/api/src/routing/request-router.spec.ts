@@ -287,5 +287,13 @@ describe('RequestRouter', () => {
     await router.stop();
     expect(store.forgotten).toEqual([[handed[0].id]]);
     expect(store.rows.size).toBe(0);
+    // A waiter that ends after the stop leaves its row to the sweep: the pool is closing.
+    const late = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
+    await turn();
+    await store.answer(handed[1].id, { ok: 'late' });
+    tellAnswered(handed[1].id, { ok: 'late' });
+    await expect(late).resolves.toEqual({ reply: 'late' });
+    await router.stop();
+    expect(store.forgotten).toEqual([[handed[0].id]]);
   });
 });
