@@ -124,7 +124,7 @@ function routedSection(result: RoutedVsLocal): { lines: string[]; extraCpu: numb
   const lines = [
     `Sync charges in a closed loop over ${result.terminals} instant terminals, all linked to replica B;`,
     `phases of ${result.seconds} s alternate: asked of B (local), then of A (routed: A stores the request`,
-    'for B in PostgreSQL, B sends it over its link and stores the reply, A takes it and answers).',
+    'for B in PostgreSQL, B sends it over its link, stores the reply and tells A with it, A answers).',
     `Each kind first ran ${result.warmupSeconds} s of warm-up on the same processes. CPU is user + system from`,
     "/proc of every process: both API replicas, the simulator, and the PostgreSQL backends of the run's",
     "databases (listed every 0.5 s; the server's shared WAL writer and checkpointer are not counted).",

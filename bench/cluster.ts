@@ -15,9 +15,9 @@
  * terminals; BENCH_PACED_RATE (50) charges/s for BENCH_PACED_SECONDS (30); BENCH_FLEET (10000)
  * terminals, idle for BENCH_IDLE_SECONDS (30); BENCH_PGBENCH_SCALE (10), BENCH_PGBENCH_SECONDS
  * (20); BENCH_FROM_JSON: render the section from that JSON only, without measuring anything;
- * BENCH_PHASES: a comma-separated choice of routedVsLocal, paced, fleet, pgbench to measure only
- * those (for iterating on one): then BENCHMARKS.md is left as it is and the JSON is
- * bench/results/cluster-<date>-<phases>.json, so that a partial run replaces no full one.
+ * BENCH_PHASES (all): the parts to run, comma-separated, of routed, paced, fleet, pgbench. A run of
+ * some parts only prints its section and writes its JSON (named after the parts), but leaves
+ * BENCHMARKS.md as it is: the section there comes from a whole run.
  * About 5 minutes on a 2-core machine, the build not included.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -37,19 +37,6 @@ const knob = (name: string, fallback: number): number => {
   return value === undefined || value === '' ? fallback : Number(value);
 };
 
-const PHASES = ['routedVsLocal', 'paced', 'fleet', 'pgbench'] as const;
-type Phase = (typeof PHASES)[number];
-const chosenPhases = (process.env.BENCH_PHASES ?? '')
-  .split(',')
-  .map((phase) => phase.trim())
-  .filter((phase) => phase !== '');
-for (const phase of chosenPhases) {
-  if (!(PHASES as readonly string[]).includes(phase))
-    throw new Error(`BENCH_PHASES: no phase ${phase} (phases: ${PHASES.join(', ')})`);
-}
-/** Whether this run measures `phase`: all of them unless BENCH_PHASES chose some. */
-const runs = (phase: Phase): boolean => chosenPhases.length === 0 || chosenPhases.includes(phase);
-
 const KNOBS: ClusterKnobs = {
   reps: knob('BENCH_REPS', 3),
   seconds: knob('BENCH_SECONDS', 8),
@@ -62,6 +49,23 @@ const KNOBS: ClusterKnobs = {
   pgbenchScale: knob('BENCH_PGBENCH_SCALE', 10),
   pgbenchSeconds: knob('BENCH_PGBENCH_SECONDS', 20),
 };
+/** The parts, by the names BENCH_PHASES takes. */
+const PHASES = ['routed', 'paced', 'fleet', 'pgbench'] as const;
+type Phase = (typeof PHASES)[number];
+
+function selectedPhases(): Set<Phase> {
+  const value = process.env.BENCH_PHASES;
+  if (value === undefined || value.trim() === '') return new Set(PHASES);
+  const names = value.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(PHASES as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')} (the parts: ${PHASES.join(', ')})`);
+  return new Set(names as Phase[]);
+}
+
+const SELECTED = selectedPhases();
+const WHOLE_RUN = SELECTED.size === PHASES.length;
+
 /** pgbench's load: as many clients as a replica's pool, two threads for two cores. */
 const PGBENCH_CLIENTS = 8;
 const PGBENCH_THREADS = 2;
@@ -76,9 +80,14 @@ async function measure(): Promise<ClusterRun> {
   const started = Date.now();
   const partSeconds: Record<string, number> = {};
   const failures: Record<string, string> = {};
-  const part = async <T>(name: Phase, title: string, run: () => Promise<T>): Promise<T | undefined> => {
-    if (!runs(name)) {
-      failures[name] = 'not chosen by BENCH_PHASES';
+  const part = async <T>(
+    phase: Phase,
+    name: string,
+    title: string,
+    run: () => Promise<T>,
+  ): Promise<T | undefined> => {
+    if (!SELECTED.has(phase)) {
+      failures[name] = 'not selected (BENCH_PHASES)';
       return undefined;
     }
     log(title);
@@ -93,16 +102,19 @@ async function measure(): Promise<ClusterRun> {
       partSeconds[name] = Math.round((Date.now() - began) / 1000);
     }
   };
-  const routedVsLocal = await part('routedVsLocal', 'routed against local charges', () =>
+  const routedVsLocal = await part('routed', 'routedVsLocal', 'routed against local charges', () =>
     measureRoutedVsLocal(KNOBS.terminals, KNOBS.seconds, KNOBS.reps, KNOBS.warmupSeconds),
   );
-  const paced = await part('paced', `charges paced at ${KNOBS.pacedRate}/s, routed and local in turn`, () =>
-    measurePaced(KNOBS.terminals, KNOBS.pacedRate, KNOBS.pacedSeconds, KNOBS.warmupSeconds),
+  const paced = await part(
+    'paced',
+    'paced',
+    `charges paced at ${KNOBS.pacedRate}/s, routed and local in turn`,
+    () => measurePaced(KNOBS.terminals, KNOBS.pacedRate, KNOBS.pacedSeconds, KNOBS.warmupSeconds),
   );
-  const fleet = await part('fleet', `${KNOBS.fleet} terminals over two replicas`, () =>
+  const fleet = await part('fleet', 'fleet', `${KNOBS.fleet} terminals over two replicas`, () =>
     measureFleetAtScale(KNOBS.fleet, KNOBS.idleSeconds, LINK_TIMEOUT_SECONDS),
   );
-  const pgbench = await part('pgbench', 'pgbench', () =>
+  const pgbench = await part('pgbench', 'pgbench', 'pgbench', () =>
     measurePgbench(KNOBS.pgbenchScale, PGBENCH_CLIENTS, PGBENCH_THREADS, KNOBS.pgbenchSeconds),
   );
   return {
@@ -122,17 +134,19 @@ async function measure(): Promise<ClusterRun> {
 async function main(): Promise<void> {
   const fromJson = process.env.BENCH_FROM_JSON;
   const run = fromJson ? (JSON.parse(readFileSync(fromJson, 'utf8')) as ClusterRun) : await measure();
-  const partial = chosenPhases.length > 0 ? `-${chosenPhases.join('-')}` : '';
+  const parts = WHOLE_RUN ? '' : `-${[...SELECTED].join('-')}`;
   const jsonFile =
-    fromJson ?? join(REPO_ROOT, `bench/results/cluster-${run.machine.date.slice(0, 10)}${partial}.json`);
+    fromJson ?? join(REPO_ROOT, `bench/results/cluster-${run.machine.date.slice(0, 10)}${parts}.json`);
   if (!fromJson) {
     // Formatted as the checkout's Prettier would, so that `prettier --check` passes on bench/.
     const options = (await resolveConfig(jsonFile)) ?? {};
     writeFileSync(jsonFile, await format(JSON.stringify(run), { ...options, parser: 'json' }));
   }
   const section = renderCluster(run);
-  if (partial !== '') {
-    process.stdout.write(`${section}\nbench:cluster wrote ${jsonFile} (BENCHMARKS.md left as it is)\n`);
+  if (!WHOLE_RUN && !fromJson) {
+    process.stdout.write(
+      `${section}\nbench:cluster wrote ${jsonFile} (BENCHMARKS.md untouched: some parts only)\n`,
+    );
     return;
   }
   const benchmarks = join(REPO_ROOT, 'BENCHMARKS.md');

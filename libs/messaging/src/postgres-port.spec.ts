@@ -174,15 +174,19 @@ describe('PostgresMessagePort', () => {
     expect(channel.statements).toEqual([]);
   });
 
-  it('sends what is published during one NOTIFY in the next, in order, each payload unique', async () => {
+  it('sends what one turn publishes in one NOTIFY, and what is published during it in the next, in order, each payload unique', async () => {
     const { a, b, channel } = await two();
     const seen: string[] = [];
     b.subscribe('thing.stored', ({ id }) => seen.push(id), 'cluster');
     for (const id of ['1', '2', '3']) a.publish('thing.stored', { id });
+    // A later turn, while the first NOTIFY is on its way (it takes a turn of its own).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(channel.statements.map((batch) => batch.length)).toEqual([3]);
+    for (const id of ['4', '5']) a.publish('thing.stored', { id });
     await settle();
-    expect(seen).toEqual(['1', '2', '3']);
-    expect(channel.statements.map((batch) => batch.length)).toEqual([1, 2]);
-    expect(new Set(channel.statements.flat()).size).toBe(3);
+    expect(seen).toEqual(['1', '2', '3', '4', '5']);
+    expect(channel.statements.map((batch) => batch.length)).toEqual([3, 2]);
+    expect(new Set(channel.statements.flat()).size).toBe(5);
   });
 
   it('tells a gap once it listens again after its session broke, and hears new messages', async () => {

@@ -55,7 +55,8 @@ const WANTS_TOPIC = '~wants';
  * process's subscribers hear its publications at once, as within one process; a crossing topic is
  * also sent by NOTIFY, after the write it tells of has committed and never inside it (a commit that
  * notifies holds a cluster-wide lock until it is flushed), from a session of its own, batched: what
- * is published while one NOTIFY is on its way goes in the next. Subscribers of scope `cluster` hear
+ * is published in one turn of the event loop goes in one statement, and what is published while one
+ * NOTIFY is on its way goes in the next. Subscribers of scope `cluster` hear
  * other processes' messages from a session that only listens. A listener that broke has lost what was
  * sent meanwhile: once it listens again, the gap is told, so that waiters read the store.
  *
@@ -147,7 +148,11 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
       return;
     }
     this.queue.push(payload);
-    if (!this.sending) this.send();
+    if (this.sending) return;
+    this.sending = true;
+    // What the rest of this turn of the event loop publishes (a charge's events, and what follows
+    // from them) goes in the same statement.
+    setImmediate(() => this.send());
   }
 
   subscribe<Topic extends keyof Topics & string>(
@@ -196,7 +201,7 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
 
   /** Sends what is queued in one statement; what is queued meanwhile goes next. */
   private send(): void {
-    this.sending = true;
+    if (this.stopped) return;
     const batch = this.queue;
     this.queue = [];
     this.connector

@@ -32,7 +32,7 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationS
     const worker = new RoutedRequestWorker(
       cluster.store,
       (link, serial, request, timeoutMs) => this.links.sendHere(link, serial, request, timeoutMs),
-      (id) => this.messages.publish('route.answered', { id }),
+      (id, reply) => this.messages.publish('route.answered', reply === undefined ? { id } : { id, reply }),
       (error) => this.logger.warn(`a routed request: ${String(error)}`),
     );
     this.stops.push(
@@ -41,6 +41,11 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationS
         ({ replica, id }) => {
           if (replica === cluster.replica.id) worker.take(id);
         },
+        'cluster',
+      ),
+      this.messages.subscribe(
+        'route.notice',
+        ({ serial, notice }) => this.links.noticeHere(serial, notice),
         'cluster',
       ),
       this.messages.onGap(() => worker.take(undefined)),

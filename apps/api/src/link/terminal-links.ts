@@ -349,7 +349,14 @@ export class TerminalLinks {
       clientTransactionId: first.event.client_transaction_id,
       eventIds: events.map((link) => link.event.event_id),
     };
-    this.uplinks.get(terminal.serialNumber)?.peer.notify(notice);
+    // A routed operation: the replica that holds the uplink passes the notice on.
+    if (this.holds('uplink', terminal.serialNumber)) this.noticeHere(terminal.serialNumber, notice);
+    else this.routing.noticeElsewhere(terminal.serialNumber, notice);
+  }
+
+  /** Sends a notice down the terminal's uplink if this replica holds it (another may have stored the events). */
+  noticeHere(serial: string, notice: UplinkNotice): void {
+    this.uplinks.get(serial)?.peer.notify(notice);
   }
 
   /** Tells the simulator of the terminal's share about a terminal it should host, or about changed settings. */

@@ -1,6 +1,7 @@
 import type { TransactionEvent } from '@tps/contracts';
+import type { ErrorBody } from '@tps/domain';
 import type { PendingDelivery, PostResult, WebhookPost } from '@tps/delivery';
-import type { PrintJobReport } from '@tps/link';
+import type { PrintJobReport, UplinkNotice } from '@tps/link';
 import type { MessagePort } from '@tps/messaging';
 
 /** What the API's write paths tell, each once its write has committed. */
@@ -37,8 +38,10 @@ export interface ApiTopics {
   'listen.answer': { attemptId: string; result: PostResult };
   /** A request for a link `replica` holds, stored for it to send (contract, scale-out). */
   'route.handed': { replica: string; id: string };
-  /** The reply of a routed request, stored for the replica that waits for it. */
-  'route.answered': { id: string };
+  /** The reply of a routed request, stored for the replica that waits for it; with it when small. */
+  'route.answered': { id: string; reply?: { ok: unknown } | { error: ErrorBody } };
+  /** A notice for a terminal's uplink, for the replica that holds it (a routed operation's events, stored). */
+  'route.notice': { serial: string; notice: UplinkNotice };
 }
 
 export type ApiMessages = MessagePort<ApiTopics>;
@@ -54,6 +57,7 @@ export const CROSSING_TOPICS: ReadonlyArray<keyof ApiTopics> = [
   'search.call',
   'route.handed',
   'route.answered',
+  'route.notice',
   'listen.presence',
   'listen.attempt',
   'listen.answer',

@@ -1,3 +1,4 @@
+import type { UplinkNotice } from '@tps/link';
 import type { LinkKind } from './routing-ports';
 
 /**
@@ -20,6 +21,11 @@ export interface LinkRouting {
     request: unknown,
     timeoutMs: number,
   ): Promise<{ reply: unknown } | undefined>;
+  /**
+   * Passes a notice on to the terminal's uplink on whichever replica holds it (a routed operation's
+   * events were stored here); at most once: a lost notice costs the events coming up again.
+   */
+  noticeElsewhere(serial: string, notice: UplinkNotice): void;
   /** The terminals whose uplink some live replica holds, and whether a share's control link is held; undefined: only this process's links count. */
   linkedAnywhere(share: string): Promise<{ uplinks: Set<string>; control: boolean } | undefined>;
   /**
@@ -43,6 +49,7 @@ export const LOCAL_ONLY: LinkRouting = {
   controlOpened: () => undefined,
   controlClosed: () => undefined,
   route: () => Promise.resolve(undefined),
+  noticeElsewhere: () => undefined,
   linkedAnywhere: () => Promise.resolve(undefined),
   shareHolder: () => Promise.resolve(undefined),
   uplinksAnywhere: () => Promise.resolve(undefined),

@@ -74,6 +74,10 @@ export class PostgresRoutingStore implements RoutedRequestStore {
     return { state: row.state === 'pending' ? 'pending' : 'taken' };
   }
 
+  async forget(ids: string[]): Promise<void> {
+    await this.pool.query('DELETE FROM routed_requests WHERE id = ANY($1::varchar[])', [ids]);
+  }
+
   async claim(id: string | undefined): Promise<HandedRequest[]> {
     // Only while its caller may still wait: one that gave up has taken the row away, or will.
     const { rows } = await this.pool.query<HandedRow>(
@@ -95,10 +99,11 @@ export class PostgresRoutingStore implements RoutedRequestStore {
     }));
   }
 
-  async answer(id: string, reply: RoutedReply): Promise<void> {
-    await this.pool.query(
+  async answer(id: string, reply: RoutedReply): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
       `UPDATE routed_requests SET state = 'answered', reply = $2 WHERE id = $1 AND state = 'taken'`,
       [id, JSON.stringify(reply)],
     );
+    return (rowCount ?? 0) > 0;
   }
 }

@@ -11,8 +11,13 @@ import { ThisReplica } from './this-replica';
 
 /** Connections of routing's own, beside the money path's pool: its statements are short. */
 const ROUTING_POOL_SIZE = 4;
-/** A routed request's waiter reads the store this often when no word came. */
-const ROUTER_POLL_MS = 250;
+/**
+ * A routed request's waiter reads the store this often when no word came: only a lost word (a
+ * failed NOTIFY; a lost listener reads at once) or a dead holder makes it wait that long.
+ */
+const ROUTER_POLL_MS = 1000;
+/** Rows of replies taken from their word are removed together this often (one statement). */
+const ROUTER_FORGET_MS = 1000;
 /** Beyond the reply timeout, for the holder's round trips to store its reply. */
 const ROUTER_GRACE_MS = 2000;
 
@@ -33,6 +38,7 @@ export interface ClusterParts {
   pool: Pool;
   replica: ThisReplica;
   store: PostgresRoutingStore;
+  router: RequestRouter;
 }
 
 /**
@@ -64,23 +70,28 @@ export class ReplicaRouting implements OnApplicationShutdown {
       store,
       {
         handed: (target, id) => messages.publish('route.handed', { replica: target, id }),
-        onAnswered: (handler) => messages.subscribe('route.answered', ({ id }) => handler(id), 'cluster'),
+        onAnswered: (handler) =>
+          messages.subscribe('route.answered', ({ id, reply }) => handler(id, reply), 'cluster'),
         onGap: (handler) => messages.onGap(handler),
       },
       REAL_TIMER,
-      { pollMs: ROUTER_POLL_MS, graceMs: ROUTER_GRACE_MS },
+      { pollMs: ROUTER_POLL_MS, graceMs: ROUTER_GRACE_MS, forgetMs: ROUTER_FORGET_MS },
+      onError,
     );
     logger.log(`replica ${replica.id}, epoch ${replica.epoch}`);
-    const routing = new StoredLinkRouting(pool, replica, router, onError);
+    const routing = new StoredLinkRouting(pool, replica, router, onError, (serial, notice) =>
+      messages.publish('route.notice', { serial, notice }),
+    );
     // Link changes whose write failed (the database was away) are written once it is back.
     const repairs = setInterval(() => routing.repair(), config.REPLICA_HEARTBEAT_MS);
     repairs.unref();
-    return new ReplicaRouting(routing, { pool, replica, store }, repairs);
+    return new ReplicaRouting(routing, { pool, replica, store, router }, repairs);
   }
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.repairs);
     if (this.cluster === undefined) return;
+    await this.cluster.router.stop();
     await this.cluster.replica.leave().catch(() => undefined);
     await this.cluster.pool.end().catch(() => undefined);
   }

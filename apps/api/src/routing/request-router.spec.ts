@@ -12,6 +12,8 @@ interface Row {
 class MemoryStore implements RoutedRequestStore {
   readonly rows = new Map<string, Row>();
   reads = 0;
+  /** Each removal of taken rows, by the ids it removed. */
+  readonly forgotten: string[][] = [];
   constructor(private readonly holders: Record<string, string>) {}
 
   hand(id: string, _link: unknown, key: string): Promise<string | undefined> {
@@ -38,13 +40,18 @@ class MemoryStore implements RoutedRequestStore {
       return Promise.resolve({ state: 'answered', reply: row.reply });
     return Promise.resolve({ state: row.state === 'pending' ? 'pending' : 'taken' });
   }
+  forget(ids: string[]): Promise<void> {
+    this.forgotten.push(ids);
+    for (const id of ids) this.rows.delete(id);
+    return Promise.resolve();
+  }
   claim(): Promise<HandedRequest[]> {
     return Promise.resolve([]);
   }
-  answer(id: string, reply: RoutedReply): Promise<void> {
+  answer(id: string, reply: RoutedReply): Promise<boolean> {
     const row = this.rows.get(id);
     if (row !== undefined) Object.assign(row, { state: 'answered', reply });
-    return Promise.resolve();
+    return Promise.resolve(row !== undefined);
   }
 }
 
@@ -65,24 +72,57 @@ class SteppingTimer implements RouterTimer {
   }
 }
 
+/** Time that moves only when a spec moves it: each sleep ends once its time has come, or when woken. */
+class ManualTimer implements RouterTimer {
+  private at = 0;
+  private sleepers: Array<{ until: number; resolve: () => void }> = [];
+  now(): number {
+    return this.at;
+  }
+  sleep(ms: number, wake: (resume: () => void) => void): Promise<void> {
+    return new Promise((resolve) => {
+      wake(resolve);
+      this.sleepers.push({ until: this.at + ms, resolve });
+    });
+  }
+  async advance(ms: number): Promise<void> {
+    this.at += ms;
+    const due = this.sleepers.filter((sleeper) => sleeper.until <= this.at);
+    this.sleepers = this.sleepers.filter((sleeper) => sleeper.until > this.at);
+    due.forEach((sleeper) => sleeper.resolve());
+    for (let i = 0; i < 5; i++) await turn();
+  }
+}
+
 function signalsOf() {
-  const answered = new Set<(id: string) => void>();
+  const answered = new Set<(id: string, reply?: RoutedReply) => void>();
   const gaps = new Set<() => void>();
   const handed: Array<{ replica: string; id: string }> = [];
   const signals: RoutingSignals = {
     handed: (replica, id) => handed.push({ replica, id }),
-    onAnswered: (handler) => (answered.add(handler), () => answered.delete(handler)),
+    onAnswered: (handler: (id: string, reply?: RoutedReply) => void) => (
+      answered.add(handler),
+      () => answered.delete(handler)
+    ),
     onGap: (handler) => (gaps.add(handler), () => gaps.delete(handler)),
   };
   return {
     signals,
     handed,
-    tellAnswered: (id: string) => answered.forEach((handler) => handler(id)),
+    tellAnswered: (id: string, reply?: RoutedReply) => answered.forEach((handler) => handler(id, reply)),
     tellGap: () => gaps.forEach((handler) => handler()),
   };
 }
 
-const OPTIONS = { pollMs: 250, graceMs: 1000 };
+const OPTIONS = { pollMs: 1000, graceMs: 1000, forgetMs: 1000 };
+
+/** A timer that never fires by itself: only a wake-up moves a waiter on (and no removal is flushed). */
+const FROZEN: RouterTimer = {
+  now: () => 0,
+  sleep: (_ms, wake) => new Promise((resolve) => wake(resolve)),
+};
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('RequestRouter', () => {
   it('routes nothing when no other replica holds the link', async () => {
@@ -157,16 +197,103 @@ describe('RequestRouter', () => {
   it('reads the store at once after a gap, without waiting for its poll', async () => {
     const store = new MemoryStore({ SIM1: 'b' });
     const { signals, handed, tellGap } = signalsOf();
-    // A timer that never fires by itself: only a wake-up can move the waiter on.
-    const frozen: RouterTimer = {
-      now: () => 0,
-      sleep: (_ms, wake) => new Promise((resolve) => wake(resolve)),
-    };
-    const router = new RequestRouter(store, signals, frozen, OPTIONS);
+    const router = new RequestRouter(store, signals, FROZEN, OPTIONS);
     const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
     await new Promise((resolve) => setImmediate(resolve));
     await store.answer(handed[0].id, { ok: 'done' });
     tellGap();
     await expect(routed).resolves.toEqual({ reply: 'done' });
+  });
+
+  it('takes a reply that comes with its word without reading the store; the rows go later, together', async () => {
+    const store = new MemoryStore({ SIM1: 'b', SIM2: 'b' });
+    const { signals, handed, tellAnswered } = signalsOf();
+    const timer = new ManualTimer();
+    const router = new RequestRouter(store, signals, timer, OPTIONS);
+    const first = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
+    const second = router.route('uplink', 'SIM2', 'SIM2', { type: 'operation' }, 5000);
+    await turn();
+    for (const [n, { id }] of handed.entries()) {
+      await store.answer(id, { ok: n });
+      tellAnswered(id, { ok: n });
+    }
+    await expect(first).resolves.toEqual({ reply: 0 });
+    await expect(second).resolves.toEqual({ reply: 1 });
+    expect(store.reads).toBe(0);
+    expect(store.forgotten).toEqual([]);
+    await timer.advance(OPTIONS.forgetMs);
+    expect(store.forgotten).toEqual([handed.map(({ id }) => id)]);
+    expect(store.rows.size).toBe(0);
+  });
+
+  it('reads nothing before the word; a word without the reply is read at once', async () => {
+    const store = new MemoryStore({ SIM1: 'b' });
+    const { signals, handed, tellAnswered } = signalsOf();
+    const timer = new ManualTimer();
+    const router = new RequestRouter(store, signals, timer, OPTIONS);
+    const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
+    await timer.advance(OPTIONS.pollMs - 1);
+    expect(store.reads).toBe(0);
+    await store.answer(handed[0].id, { ok: 'large' });
+    tellAnswered(handed[0].id);
+    await expect(routed).resolves.toEqual({ reply: 'large' });
+    expect(store.reads).toBe(1);
+    expect(store.rows.size).toBe(0);
+  });
+
+  it('a word that was lost: the reply is read after pollMs of silence', async () => {
+    const store = new MemoryStore({ SIM1: 'b' });
+    const { signals, handed } = signalsOf();
+    const timer = new ManualTimer();
+    const router = new RequestRouter(store, signals, timer, OPTIONS);
+    const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
+    await turn();
+    await store.answer(handed[0].id, { ok: 'stored' });
+    await timer.advance(OPTIONS.pollMs - 1);
+    expect(store.reads).toBe(0);
+    await timer.advance(1);
+    await expect(routed).resolves.toEqual({ reply: 'stored' });
+    expect(store.reads).toBe(1);
+  });
+
+  it('hears a word that comes back before the store has answered the hand-over', async () => {
+    const store = new MemoryStore({ SIM1: 'b' });
+    const { signals, tellAnswered } = signalsOf();
+    let handOver: (() => void) | undefined;
+    const hand = store.hand.bind(store);
+    store.hand = (id, ...rest) => {
+      // The holder took it (a poll found it) and its word came before the insert's answer did.
+      tellAnswered(id, { ok: 'quick' });
+      return new Promise((resolve) => (handOver = () => resolve(hand(id, ...rest))));
+    };
+    const router = new RequestRouter(store, signals, FROZEN, OPTIONS);
+    const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
+    await turn();
+    handOver?.();
+    await expect(routed).resolves.toEqual({ reply: 'quick' });
+    expect(store.reads).toBe(0);
+  });
+
+  it('removes the rows still queued when it stops', async () => {
+    const store = new MemoryStore({ SIM1: 'b' });
+    const { signals, handed, tellAnswered } = signalsOf();
+    const router = new RequestRouter(store, signals, FROZEN, OPTIONS);
+    const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
+    await turn();
+    await store.answer(handed[0].id, { ok: 'done' });
+    tellAnswered(handed[0].id, { ok: 'done' });
+    await routed;
+    expect(store.rows.size).toBe(1);
+    await router.stop();
+    expect(store.forgotten).toEqual([[handed[0].id]]);
+    expect(store.rows.size).toBe(0);
+    // A waiter that ends after the stop leaves its row to the sweep: the pool is closing.
+    const late = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
+    await turn();
+    await store.answer(handed[1].id, { ok: 'late' });
+    tellAnswered(handed[1].id, { ok: 'late' });
+    await expect(late).resolves.toEqual({ reply: 'late' });
+    await router.stop();
+    expect(store.forgotten).toEqual([[handed[0].id]]);
   });
 });

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ContractError } from '@tps/domain';
 import type { LinkKind, RoutedReply, RoutedRequestStore } from './routing-ports';
+import { TakenReplies } from './taken-replies';
 
-/** What the router hears: a reply stored (by id), and the gaps after which it reads everything again. */
+/** What the router hears: a reply stored (by id, the reply itself with it when small), and the gaps after which it reads everything again. */
 export interface RoutingSignals {
   /** Asks the replica that holds the link to take the request. */
   handed(replica: string, id: string): void;
-  onAnswered(handler: (id: string) => void): () => void;
+  /** `reply`: what the holder stored, when the word carries it (then the waiter reads nothing). */
+  onAnswered(handler: (id: string, reply?: RoutedReply) => void): () => void;
   onGap(handler: () => void): () => void;
 }
 
@@ -17,10 +19,15 @@ export interface RouterTimer {
 }
 
 export interface RouterOptions {
-  /** A waiter that heard nothing reads the store this often. */
+  /**
+   * A waiter that heard nothing for this long reads the store: the fallback for a word that was
+   * lost (a NOTIFY that failed), and how soon it learns that the holder died.
+   */
   pollMs: number;
   /** Beyond the request's own reply timeout: room for the other replica's store round trips. */
   graceMs: number;
+  /** Rows of replies that came with their word are removed together, at most this long after. */
+  forgetMs: number;
 }
 
 /** Why a request handed over has no reply, for a caller of the request's kind (contract §13). */
@@ -29,6 +36,9 @@ const ABANDONED_UNTAKEN: Record<LinkKind, (serial: string) => string> = {
   control: (serial) => `terminal ${serial} cannot be reached on its local network`,
 };
 
+/** Told to read the store: a word without the reply, or a gap. */
+const READ = Symbol('read');
+
 function replyOf(reply: RoutedReply): unknown {
   if ('ok' in reply) return reply.ok;
   throw new ContractError(reply.error.code, reply.error.message, reply.error.param);
@@ -36,21 +46,26 @@ function replyOf(reply: RoutedReply): unknown {
 
 /**
  * Hands a request for a link held by another replica to that replica through the database, and
- * waits for the reply it stores: woken when told the reply is there, reading it again every
- * `pollMs` (and at once after a gap), up to the request's reply timeout. Past it, or once that
- * replica is dead, the caller gets 504 TER-002, as for a cut link; or 503 TER-001 when the other
- * replica never took the request (then nothing was sent to the terminal).
+ * waits for the reply it stores. The holder's word (NOTIFY) carries the stored reply when it is
+ * small: then nothing is read, and the request's row is removed later with others. A word without
+ * it, or a gap, makes the waiter read the store at once; a waiter that heard nothing reads it every
+ * `pollMs`, up to the request's reply timeout. Past it, or once that replica is dead, the caller
+ * gets 504 TER-002, as for a cut link; or 503 TER-001 when the other replica never took the request
+ * (then nothing was sent to the terminal).
  */
 export class RequestRouter {
-  private readonly waiters = new Map<string, () => void>();
+  private readonly waiters = new Map<string, (reply?: RoutedReply) => void>();
+  private readonly taken: TakenReplies;
 
   constructor(
     private readonly store: RoutedRequestStore,
     private readonly signals: RoutingSignals,
     private readonly timer: RouterTimer,
     private readonly options: RouterOptions,
+    onError: (error: unknown) => void = () => undefined,
   ) {
-    signals.onAnswered((id) => this.waiters.get(id)?.());
+    this.taken = new TakenReplies(store, timer, options.forgetMs, onError);
+    signals.onAnswered((id, reply) => this.waiters.get(id)?.(reply));
     signals.onGap(() => {
       for (const wake of [...this.waiters.values()]) wake();
     });
@@ -65,32 +80,44 @@ export class RequestRouter {
     timeoutMs: number,
   ): Promise<{ reply: unknown } | undefined> {
     const id = randomUUID();
-    const replica = await this.store.hand(id, link, key, serial, request, timeoutMs);
-    if (replica === undefined) return undefined;
-    this.signals.handed(replica, id);
-    const deadline = this.timer.now() + timeoutMs + this.options.graceMs;
-    // Set when told the reply is there (or of a gap): the next read comes at once.
-    let woken = false;
+    // What the holder's word says, once heard; listened for before the request is stored, so
+    // that a word which comes back before the insert's own answer is not missed.
+    let heard: RoutedReply | typeof READ | undefined;
     let resume: (() => void) | undefined;
-    this.waiters.set(id, () => {
-      woken = true;
+    this.waiters.set(id, (reply) => {
+      heard = reply ?? (heard === undefined ? READ : heard);
       resume?.();
     });
     try {
+      const replica = await this.store.hand(id, link, key, serial, request, timeoutMs);
+      if (replica === undefined) return undefined;
+      this.signals.handed(replica, id);
+      const deadline = this.timer.now() + timeoutMs + this.options.graceMs;
       for (;;) {
+        const left = deadline - this.timer.now();
+        if (heard === undefined && left > 0)
+          await this.timer.sleep(Math.min(this.options.pollMs, left), (wake) => (resume = wake));
+        const told = heard;
+        heard = undefined;
+        resume = undefined;
+        if (told !== undefined && told !== READ) {
+          this.taken.forget(id);
+          return { reply: replyOf(told) };
+        }
         const reply = await this.store.takeReply(id);
         if (reply !== undefined && reply !== 'holder gone') return { reply: replyOf(reply) };
-        const left = deadline - this.timer.now();
         // A holder that died will never answer: its callers hear so now, not at the timeout.
-        if (left <= 0 || reply === 'holder gone')
+        if (deadline - this.timer.now() <= 0 || reply === 'holder gone')
           return { reply: replyOf(await this.abandoned(id, link, serial)) };
-        if (!woken) await this.timer.sleep(Math.min(this.options.pollMs, left), (wake) => (resume = wake));
-        resume = undefined;
-        woken = false;
       }
     } finally {
       this.waiters.delete(id);
     }
+  }
+
+  /** Removes the rows still to be removed (the replica is stopping). */
+  stop(): Promise<void> {
+    return this.taken.stop();
   }
 
   private async abandoned(id: string, link: LinkKind, serial: string): Promise<RoutedReply> {

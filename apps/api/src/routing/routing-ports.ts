@@ -41,7 +41,10 @@ export interface RoutedRequestStore {
   takeReply(id: string): Promise<RoutedReply | 'holder gone' | undefined>;
   /** The caller stops waiting: the row goes, and says how far it got. */
   abandon(id: string): Promise<Abandoned>;
+  /** Removes the rows of replies their callers had from the holder's word, in one statement. */
+  forget(ids: string[]): Promise<void>;
   /** Takes requests handed to this replica: one by id, or all still pending (`undefined`). */
   claim(id: string | undefined): Promise<HandedRequest[]>;
-  answer(id: string, reply: RoutedReply): Promise<void>;
+  /** Stores the reply of a request this replica took; false when its caller no longer waits (the row is gone). */
+  answer(id: string, reply: RoutedReply): Promise<boolean>;
 }

@@ -29,6 +29,7 @@ function routingOn(pool: HeldPool): StoredLinkRouting {
     (error) => {
       throw error;
     },
+    () => undefined,
   );
 }
 

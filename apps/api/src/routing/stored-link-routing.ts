@@ -1,4 +1,5 @@
 import { NotHandedOverError } from '@tps/domain';
+import type { UplinkNotice } from '@tps/link';
 import type { Pool } from 'pg';
 import type { LinkRouting } from './link-routing';
 import type { RequestRouter } from './request-router';
@@ -36,6 +37,7 @@ export class StoredLinkRouting implements LinkRouting {
     private readonly replica: ThisReplica,
     private readonly router: RequestRouter,
     private readonly onError: (error: unknown) => void,
+    private readonly relayNotice: (serial: string, notice: UplinkNotice) => void,
   ) {}
 
   uplinkOpened(serial: string): void {
@@ -82,6 +84,10 @@ export class StoredLinkRouting implements LinkRouting {
       );
     }
     return routed;
+  }
+
+  noticeElsewhere(serial: string, notice: UplinkNotice): void {
+    this.relayNotice(serial, notice);
   }
 
   async linkedAnywhere(share: string): Promise<{ uplinks: Set<string>; control: boolean }> {

@@ -16,6 +16,7 @@ import { Retention1795336520000 } from './1795336520000-retention';
 import { RoutedRequestSweep1795420000000 } from './1795420000000-routed-request-sweep';
 import { MerchantRequests1795420010000 } from './1795420010000-merchant-requests';
 import { ConformanceRuns1795420020000 } from './1795420020000-conformance-runs';
+import { RoutedRequestsUnlogged1795460000000 } from './1795460000000-routed-requests-unlogged';
 import { DeliveryBodiesFromEvents1795470000000 } from './1795470000000-delivery-bodies-from-events';
 
 /** The API's migrations, oldest first. */
@@ -38,5 +39,6 @@ export const API_MIGRATIONS = [
   RoutedRequestSweep1795420000000,
   MerchantRequests1795420010000,
   ConformanceRuns1795420020000,
+  RoutedRequestsUnlogged1795460000000,
   DeliveryBodiesFromEvents1795470000000,
 ];

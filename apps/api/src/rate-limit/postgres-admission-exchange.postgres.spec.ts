@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource, type Logger } from 'typeorm';
+import { API_MIGRATIONS, SecretKeyring, dataSourceOptions, installSecretKeyring } from '@tps/database';
+import { TestStore } from '@tps/testing';
+import { API_ENTITIES } from '../api-entities';
+import { PostgresAdmissionExchange } from './postgres-admission-exchange';
+
+/** Each statement sent to the server, as TypeORM hands it to node-postgres. */
+class StatementLog implements Logger {
+  statements: string[] = [];
+  logQuery(query: string): void {
+    this.statements.push(query);
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+describe('PostgresAdmissionExchange on PostgreSQL', () => {
+  let dir: string;
+  let testStore: TestStore;
+  let dataSource: DataSource;
+  let log: StatementLog;
+
+  beforeAll(async () => {
+    installSecretKeyring(new SecretKeyring([{ id: 'unit', key: randomBytes(32) }]));
+    dir = mkdtempSync(join(tmpdir(), 'tps-rate-pg-'));
+    testStore = new TestStore('postgres', dir);
+    log = new StatementLog();
+    dataSource = new DataSource({
+      ...dataSourceOptions({
+        url: await testStore.url('api'),
+        entities: API_ENTITIES,
+        migrations: API_MIGRATIONS,
+        poolSize: 2,
+      }),
+      logging: ['query'],
+      logger: log,
+    });
+    await dataSource.initialize();
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await testStore.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    log.statements = [];
+    const result = await work();
+    return { result, statements: log.statements };
+  }
+
+  const rows = (scope: string) =>
+    dataSource.query<Array<{ replica: string; bucket: number; admitted: number }>>(
+      'SELECT replica, bucket, admitted FROM rate_limit_counts WHERE scope = $1 ORDER BY replica, bucket',
+      [scope],
+    );
+
+  it("adds this replica's counts and reads the others' in one statement", async () => {
+    const a = new PostgresAdmissionExchange(dataSource, 'one-statement');
+    const b = new PostgresAdmissionExchange(dataSource, 'one-statement');
+    await a.exchange('a', [{ key: 'm', bucket: 10, admitted: 3 }], 5);
+    const { result, statements } = await statementsOf(() =>
+      b.exchange(
+        'b',
+        [
+          { key: 'm', bucket: 10, admitted: 2 },
+          { key: 'n', bucket: 11, admitted: 1 },
+        ],
+        5,
+      ),
+    );
+    expect(statements).toHaveLength(1);
+    expect(result).toEqual(new Map([['m', 3]]));
+    // The same bucket again adds to its row; nothing added is one statement too.
+    await b.exchange('b', [{ key: 'm', bucket: 10, admitted: 4 }], 5);
+    const idle = await statementsOf(() => a.exchange('a', [], 5));
+    expect(idle.statements).toHaveLength(1);
+    expect(idle.result).toEqual(
+      new Map([
+        ['m', 6],
+        ['n', 1],
+      ]),
+    );
+  });
+
+  it('removes aged rows once per bucket the window moves on, within the same statement', async () => {
+    const a = new PostgresAdmissionExchange(dataSource, 'aged');
+    const b = new PostgresAdmissionExchange(dataSource, 'aged');
+    await a.exchange('a', [{ key: 'm', bucket: 1, admitted: 5 }], 1);
+    await b.exchange('b', [{ key: 'm', bucket: 2, admitted: 1 }], 1);
+    const moved = await statementsOf(() => a.exchange('a', [], 2));
+    expect(moved.statements).toHaveLength(1);
+    expect(moved.statements[0]).toMatch(/DELETE FROM rate_limit_counts/);
+    expect(moved.result).toEqual(new Map([['m', 1]]));
+    expect(await rows('aged')).toEqual([{ replica: 'b', bucket: 2, admitted: 1 }]);
+    // Within the same bucket, no removal is asked again.
+    const same = await statementsOf(() => a.exchange('a', [], 2));
+    expect(same.statements).toHaveLength(1);
+    expect(same.statements[0]).not.toMatch(/DELETE/);
+  });
+
+  it('does not tell counts of buckets already out of the window', async () => {
+    const a = new PostgresAdmissionExchange(dataSource, 'late');
+    await a.exchange(
+      'a',
+      [
+        { key: 'm', bucket: 3, admitted: 2 },
+        { key: 'm', bucket: 9, admitted: 1 },
+      ],
+      5,
+    );
+    expect(await rows('late')).toEqual([{ replica: 'a', bucket: 9, admitted: 1 }]);
+  });
+});
