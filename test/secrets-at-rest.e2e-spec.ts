@@ -227,6 +227,14 @@ describeOnStores('secrets at rest', (store) => {
         },
         10_000,
       );
+      // And a print job whose one callback hangs, cut by the stop too.
+      const printPath = `/terminal/v1/${serial}/print`;
+      const job = await client.post<Json>(printPath, {
+        commands: [{ type: 'text', value: 'sealed' }],
+        webhookUrl: receiver.url('/print'),
+      });
+      expect(job.status).toBe(202);
+      await receiver.waitFor((all) => all.some((request) => request.path === '/print'), 10_000);
       await stack.api.stop();
       // Every secret is sealed under k3, which this process lacks. The real retry schedule at
       // 1/500 of its durations: 10 attempts within 1.8 s.
@@ -255,8 +263,25 @@ describeOnStores('secrets at rest', (store) => {
         ['attempts_exhausted', 10],
         ['attempts_exhausted', 10],
       ]);
-      // Nothing sent, unsigned or otherwise, beyond the attempt cut before the restart.
-      expect(receiver.received).toHaveLength(1);
+      // The print callback's one attempt, made again after the stop, is spent without sending.
+      const [printed] = await poll(
+        'the print callback recorded',
+        async () => {
+          const rows = await stack.store.rows<{ callback: string | null }>(
+            'api',
+            'SELECT callback FROM print_jobs WHERE print_job_id = ?',
+            [job.body.printJobId],
+          );
+          return rows[0]?.callback != null ? rows : undefined;
+        },
+        10_000,
+      );
+      expect(JSON.parse(String(printed.callback))).toMatchObject({
+        statusCode: null,
+        error: 'secret_unavailable',
+      });
+      // Nothing sent, unsigned or otherwise, beyond the attempts cut before the restart.
+      expect(receiver.received.map((request) => request.path)).toEqual(['/hook', '/print']);
       expect(stack.api.log).toContain(
         "not sent, the merchant's webhook secret is sealed under key k3, which SECRETS_KEY does not hold",
       );

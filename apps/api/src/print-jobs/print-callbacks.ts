@@ -1,4 +1,5 @@
 import { Tracing } from '@tps/observability';
+import { UnknownSecretKeyError } from '@tps/database';
 import {
   Injectable,
   Logger,
@@ -134,7 +135,14 @@ export class PrintCallbacks
       errorCode: job.errorCode ?? undefined,
       errorMessage: job.errorMessage ?? undefined,
     });
-    const signingSecrets = await this.jobs.signingSecrets(job.merchantId, Date.now());
+    let signingSecrets: string[];
+    try {
+      signingSecrets = await this.jobs.signingSecrets(job.merchantId, Date.now());
+    } catch (error) {
+      if (!(error instanceof UnknownSecretKeyError)) throw error;
+      await this.recordUnsent(job, error);
+      return;
+    }
     const outcome = await Tracing.get().aroundCall(
       'print callback',
       { parent: traceparent, attributes: { 'server.address': new URL(job.webhookUrl).host } },
@@ -158,6 +166,27 @@ export class PrintCallbacks
     this.logger.log(
       `print callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
     );
+    if (!(await this.jobs.recordCallback(job.printJobId, outcome))) {
+      this.logger.error(
+        `print callback of ${job.printJobId}: taken by another process; outcome not recorded`,
+      );
+    }
+  }
+
+  /**
+   * The one attempt, spent without sending: the merchant's webhook secret is sealed under a key
+   * the service lacks, and a callback is never sent unsigned (contract, "Secrets at rest").
+   */
+  private async recordUnsent(job: PrintJobEntity, error: UnknownSecretKeyError): Promise<void> {
+    this.logger.warn(
+      `print callback of ${job.printJobId}: not sent, ${error.message}; recorded as secret_unavailable`,
+    );
+    const outcome = {
+      attemptedAt: new Date().toISOString(),
+      statusCode: null,
+      error: 'secret_unavailable',
+      latencyMs: 0,
+    };
     if (!(await this.jobs.recordCallback(job.printJobId, outcome))) {
       this.logger.error(
         `print callback of ${job.printJobId}: taken by another process; outcome not recorded`,
