@@ -84,7 +84,9 @@ export class AppProcess {
     entry: string,
     env: Record<string, string>,
     {
-      timeoutMs = 20_000,
+      // Generous: jest runs several end-to-end files at once (jest.config.js), each starting apps,
+      // and on two cores a start waits its turn for the CPU.
+      timeoutMs = 45_000,
       nodeArgs: extraNodeArgs = [],
     }: { timeoutMs?: number; nodeArgs?: readonly string[] } = {},
   ): Promise<AppProcess> {
