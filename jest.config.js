@@ -1,5 +1,6 @@
 /** Unit suites sit beside the code (*.spec.ts); end-to-end suites under test/ (*.e2e-spec.ts)
  * start the built apps as real processes, so `npm test` builds first. */
+const { availableParallelism } = require('node:os');
 const moduleNameMapper = {
   '^@tps/contracts/dto$': '<rootDir>/libs/contracts/src/dto',
   '^@tps/database/testing$': '<rootDir>/libs/database/src/testing',
@@ -15,6 +16,12 @@ const CLUSTER_SUITES = [
   '/test/cluster-[^/]*\\.e2e-spec\\.ts$',
   '/test/(replica-routing|delivery-leases|simulator-shards|start-cluster)\\.e2e-spec\\.ts$',
 ];
+/**
+ * End-to-end suites whose own timing windows (a 200 ms webhook timeout, a p99 under 1 s, a 300 ms
+ * heartbeat that a starved holder would miss) hold only with the machine to themselves: the
+ * project 'e2e-alone', which `npm test` runs after the others, one file at a time (--runInBand).
+ */
+const ALONE_SUITES = ['/test/(delivery|delivery-fairness|one-simulator-per-share)\\.e2e-spec\\.ts$'];
 /** Both end-to-end projects start the built apps: a dist/ older than the sources fails them all at once. */
 const endToEnd = {
   testEnvironment: 'node',
@@ -30,6 +37,10 @@ const endToEnd = {
 
 module.exports = {
   testTimeout: 60000,
+  // An end-to-end suite mostly waits on the apps it started (HTTP, links, timers), so on a small
+  // machine twice as many workers as cores keep the cores busy; jest's default is one fewer than
+  // the cores, a single worker on two.
+  maxWorkers: Math.max(2, 2 * availableParallelism()),
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   projects: [
     {
@@ -46,8 +57,9 @@ module.exports = {
       ...endToEnd,
       displayName: 'e2e',
       testRegex: '\\.e2e-spec\\.ts$',
-      testPathIgnorePatterns: CLUSTER_SUITES,
+      testPathIgnorePatterns: [...CLUSTER_SUITES, ...ALONE_SUITES],
     },
+    { ...endToEnd, displayName: 'e2e-alone', testRegex: ALONE_SUITES },
     { ...endToEnd, displayName: 'cluster', testRegex: CLUSTER_SUITES },
   ],
 };

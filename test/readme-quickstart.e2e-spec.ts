@@ -91,5 +91,6 @@ describe('the README quickstart', () => {
     expect(stdout).toContain('{"items":[],"next_cursor":null}');
     expect(stdout.trimEnd()).toMatch(/"code":"AUTH-001"[^\n]*$/);
     expect(stdout).not.toMatch(/"code":"(INT-001|PAR-00\d|NF-00\d|AUTH-002)"/);
-  });
+    // Past the script's own 120 s: a dozen steps, each a process of its own, beside other suites.
+  }, 180_000);
 });
