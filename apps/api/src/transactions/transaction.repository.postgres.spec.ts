@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource, type Logger } from 'typeorm';
+import { DataSource, type EntityManager, type Logger } from 'typeorm';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import {
   API_MIGRATIONS,
@@ -197,6 +197,42 @@ describe('TransactionRepository on PostgreSQL', () => {
       deliveryCount: 1,
     });
     expect(await sequences(charge)).toEqual(LIFECYCLE.map((status, i) => [i + 1, status]));
+  });
+
+  it('a reply whose outbox positions another write took meanwhile is written again from what is stored', async () => {
+    await dataSource.query(
+      'CREATE TABLE IF NOT EXISTS outbox_positions (transaction_id text, position integer, UNIQUE (transaction_id, position))',
+    );
+    const charge = syncCharge();
+    const recorded = await record(charge);
+    // Another lane's run of the same transaction stored a delivery: it took position 1.
+    await dataSource.query('INSERT INTO outbox_positions VALUES ($1, 1)', [recorded.id]);
+    await dataSource.query('UPDATE transactions SET delivery_count = 1 WHERE id = $1', [recorded.id]);
+    // Each event gets a delivery at the row's next position, inserted as the outbox does at the end.
+    const positionsAlongside = (manager: EntityManager) => {
+      const rows: Array<[string, number]> = [];
+      return {
+        each: async (transaction: TransactionEntity) => {
+          transaction.deliveryCount += 1;
+          rows.push([transaction.id, transaction.deliveryCount]);
+          return null;
+        },
+        end: async () => {
+          for (const row of rows) await manager.query('INSERT INTO outbox_positions VALUES ($1, $2)', row);
+        },
+      };
+    };
+    const reply = await repository.appendEvents(TERMINAL, approvedRun(charge), positionsAlongside, recorded);
+    expect(reply.refusal).toBeUndefined();
+    expect(await repository.findByClientId(MERCHANT, charge.clientTransactionId)).toMatchObject({
+      status: 'APPROVAL',
+      deliveryCount: 5,
+    });
+    const positions = await dataSource.query<Array<{ position: number }>>(
+      'SELECT position FROM outbox_positions WHERE transaction_id = $1 ORDER BY position',
+      [recorded.id],
+    );
+    expect(positions.map((row) => row.position)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('a reply that may store deliveries alongside its events is a transaction', async () => {

@@ -270,16 +270,22 @@ export class TransactionRepository {
       const deliveriesBefore = new Map(decision.updates.map(({ record }) => [record, record.deliveryCount]));
       const alongside = alongsideIn(manager);
       const appended: Array<Appended<T>> = [];
-      for (const decided of decision.results) {
-        if (decided.result === 'unknown') appended.push({ link: decided.link, result: 'unknown' });
-        else
-          appended.push({
-            link: decided.link,
-            result: decided.result,
-            alongside: await alongside.each(decided.transaction, decided.link.event, decided.result),
-          });
+      try {
+        for (const decided of decision.results) {
+          if (decided.result === 'unknown') appended.push({ link: decided.link, result: 'unknown' });
+          else
+            appended.push({
+              link: decided.link,
+              result: decided.result,
+              alongside: await alongside.each(decided.transaction, decided.link.event, decided.result),
+            });
+        }
+        // The outbox rows take their positions from the row's delivery count: a run of another
+        // lane that stored deliveries for it meanwhile has taken them.
+        await alongside.end();
+      } catch (error) {
+        throw conflictOf(error, recorded);
       }
-      await alongside.end();
       const written: TransactionEntity[] = [];
       const updates: Statement[] = [];
       let guarded: number | undefined;
