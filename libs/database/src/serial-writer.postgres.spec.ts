@@ -1,24 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource, type Logger } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { TestStore } from '@tps/testing';
 import { dataSourceOptions } from './data-source-options';
 import { SerialWriter } from './serial-writer';
 import { sqlOf } from './sql';
-
-/** Each statement sent to the server, as TypeORM hands it to node-postgres. */
-class StatementLog implements Logger {
-  statements: string[] = [];
-  logQuery(query: string | { text: string }): void {
-    this.statements.push(typeof query === 'string' ? query : query.text);
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
+import { StatementLog } from './testing/statement-log';
 
 describe('SerialWriter on PostgreSQL: writes of one statement that queue together', () => {
   let dir: string;
@@ -55,7 +43,7 @@ describe('SerialWriter on PostgreSQL: writes of one statement that queue togethe
 
   it('runs each as a transaction of its own (no BEGIN or COMMIT), one failing alone, those of a key in order', async () => {
     await mark('seed', 1);
-    log.statements = [];
+    log.clear();
     // The first holds the lane; the rest queue behind it and are run as one batch.
     const results = await Promise.allSettled([
       mark('a', 0),
@@ -71,8 +59,8 @@ describe('SerialWriter on PostgreSQL: writes of one statement that queue togethe
       'fulfilled',
       'fulfilled',
     ]);
-    expect(log.statements.filter((text) => /^(START|BEGIN|COMMIT|ROLLBACK)/i.test(text))).toEqual([]);
-    expect(log.statements.filter((text) => text.startsWith('INSERT'))).toHaveLength(5);
+    expect(log.texts.filter((text) => /^(START|BEGIN|COMMIT|ROLLBACK)/i.test(text))).toEqual([]);
+    expect(log.texts.filter((text) => text.startsWith('INSERT'))).toHaveLength(5);
     const rows = await dataSource.query<Array<{ key: string; n: number }>>(
       'SELECT key, n FROM marks WHERE key IN ($1, $2) ORDER BY key, n',
       ['a', 'b'],

@@ -2,24 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource, type Logger } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { API_MIGRATIONS, SecretKeyring, dataSourceOptions, installSecretKeyring } from '@tps/database';
 import { TestStore } from '@tps/testing';
 import { API_ENTITIES } from '../api-entities';
 import { PostgresAdmissionExchange } from './postgres-admission-exchange';
-
-/** Each statement sent to the server, as TypeORM hands it to node-postgres. */
-class StatementLog implements Logger {
-  statements: string[] = [];
-  logQuery(query: string): void {
-    this.statements.push(query);
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
+import { StatementLog } from '@tps/database/testing';
 
 describe('PostgresAdmissionExchange on PostgreSQL', () => {
   let dir: string;
@@ -52,9 +40,9 @@ describe('PostgresAdmissionExchange on PostgreSQL', () => {
   });
 
   async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-    log.statements = [];
+    log.clear();
     const result = await work();
-    return { result, statements: log.statements };
+    return { result, statements: log.texts };
   }
 
   const rows = (scope: string) =>

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource, type EntityManager, type Logger } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import {
   API_MIGRATIONS,
@@ -19,6 +19,7 @@ import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { transactionFromOrder } from './transaction-from-order';
 import { TransactionRepository } from './transaction.repository';
+import { StatementLog } from '@tps/database/testing';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
@@ -78,20 +79,6 @@ function approvedRun(order: OperationOrder): LinkEvent[] {
   });
 }
 
-/** Each statement sent to the server, by its first word, as TypeORM hands it to node-postgres. */
-class StatementLog implements Logger {
-  statements: string[] = [];
-  logQuery(query: string | { text: string }): void {
-    const text = typeof query === 'string' ? query : query.text;
-    this.statements.push(text.startsWith('START TRANSACTION') ? 'BEGIN' : text.split(' ')[0]);
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
-
 describe('TransactionRepository on PostgreSQL', () => {
   let dir: string;
   let testStore: TestStore;
@@ -132,9 +119,9 @@ describe('TransactionRepository on PostgreSQL', () => {
   const storesNothing = () => true;
 
   async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-    log.statements = [];
+    log.clear();
     await work();
-    return log.statements;
+    return log.firstWords;
   }
 
   /** Records an order as the use case does before it hands it to the terminal: no event yet. */

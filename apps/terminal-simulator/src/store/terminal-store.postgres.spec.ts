@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource, type Logger } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { SerialWriter, TERMINAL_MIGRATIONS, dataSourceOptions } from '@tps/database';
 import { TestStore } from '@tps/testing';
 import type { LifecycleStatus } from '@tps/domain';
@@ -13,6 +13,7 @@ import { order, profile } from '../runtime/testing/runtime-harness';
 import { TerminalEventEntity } from './terminal-event.entity';
 import { TerminalStore, transactionKey } from './terminal-store';
 import { TerminalTransactionEntity } from './terminal-transaction.entity';
+import { StatementLog } from '@tps/database/testing';
 
 // Nest ships as ES modules, which Jest does not load; the store's decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
@@ -33,20 +34,6 @@ function linkOf(
     link.outcome = { kind: 'terminal', error: { type: 'TERMINAL', code: 'TER-101', message: 'late' } };
   }
   return link;
-}
-
-/** Each statement sent to the server, by its first word(s), as TypeORM hands it to node-postgres. */
-class StatementLog implements Logger {
-  statements: string[] = [];
-  logQuery(query: string | { text: string }): void {
-    const text = typeof query === 'string' ? query : query.text;
-    this.statements.push(text.startsWith('START TRANSACTION') ? 'BEGIN' : text.split(' ')[0]);
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
 }
 
 describe('TerminalStore on PostgreSQL', () => {
@@ -84,9 +71,9 @@ describe('TerminalStore on PostgreSQL', () => {
   });
 
   async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-    log.statements = [];
+    log.clear();
     await work();
-    return log.statements;
+    return log.firstWords;
   }
 
   const eventsOf = async (charge: OperationOrder) =>
@@ -131,14 +118,14 @@ describe('TerminalStore on PostgreSQL', () => {
     await store.record(SERIAL, charge, [linkOf(charge, 'TERMINAL_ACKNOWLEDGED')]);
     const first = order('00', 'sync');
     const other = order('00', 'sync');
-    log.statements = [];
+    log.clear();
     // The first runs alone (the queue is idle); the two queued behind it run each as its own transaction.
     const [, refused, kept] = await Promise.allSettled([
       store.record(SERIAL, first, [linkOf(first, 'TERMINAL_ACKNOWLEDGED')]),
       store.record(SERIAL, charge, [linkOf(charge, 'TERMINAL_ACKNOWLEDGED')]),
       store.record(SERIAL, other, [linkOf(other, 'TERMINAL_ACKNOWLEDGED')]),
     ]);
-    expect(log.statements).toEqual(['WITH', 'WITH', 'WITH']);
+    expect(log.firstWords).toEqual(['WITH', 'WITH', 'WITH']);
     expect(refused).toMatchObject({ status: 'rejected', reason: expect.any(TransactionAlreadyStoredError) });
     expect(kept.status).toBe('fulfilled');
     expect(await eventsOf(charge)).toEqual(['TERMINAL_ACKNOWLEDGED']);
