@@ -1,43 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-import { API_MIGRATIONS, SecretKeyring, dataSourceOptions, installSecretKeyring } from '@tps/database';
-import { TestStore } from '@tps/testing';
-import { API_ENTITIES } from '../api-entities';
+import type { DataSource } from 'typeorm';
+import type { StatementLog } from '@tps/database/testing';
+import { openApiPostgres, type ApiPostgres } from '../testing/api-database';
 import { PostgresAdmissionExchange } from './postgres-admission-exchange';
-import { StatementLog } from '@tps/database/testing';
 
 describe('PostgresAdmissionExchange on PostgreSQL', () => {
-  let dir: string;
-  let testStore: TestStore;
+  let database: ApiPostgres;
   let dataSource: DataSource;
   let log: StatementLog;
 
   beforeAll(async () => {
-    installSecretKeyring(new SecretKeyring([{ id: 'unit', key: randomBytes(32) }]));
-    dir = mkdtempSync(join(tmpdir(), 'tps-rate-pg-'));
-    testStore = new TestStore('postgres', dir);
-    log = new StatementLog();
-    dataSource = new DataSource({
-      ...dataSourceOptions({
-        url: await testStore.url('api'),
-        entities: API_ENTITIES,
-        migrations: API_MIGRATIONS,
-        poolSize: 2,
-      }),
-      logging: ['query'],
-      logger: log,
-    });
-    await dataSource.initialize();
+    database = await openApiPostgres(2);
+    ({ dataSource, log } = database);
   });
 
-  afterAll(async () => {
-    await dataSource.destroy();
-    await testStore.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => database.close());
 
   async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
     log.clear();

@@ -1,25 +1,15 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource, type EntityManager } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
-import {
-  API_MIGRATIONS,
-  SecretKeyring,
-  SerialWriter,
-  dataSourceOptions,
-  installSecretKeyring,
-} from '@tps/database';
+import { SerialWriter } from '@tps/database';
+import type { StatementLog } from '@tps/database/testing';
 import type { LifecycleStatus } from '@tps/domain';
 import type { LinkEvent, OperationOrder } from '@tps/link';
-import { TestStore } from '@tps/testing';
-import { API_ENTITIES } from '../api-entities';
+import { openApiPostgres, type ApiPostgres } from '../testing/api-database';
 import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { transactionFromOrder } from './transaction-from-order';
 import { TransactionRepository } from './transaction.repository';
-import { StatementLog } from '@tps/database/testing';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
@@ -80,28 +70,14 @@ function approvedRun(order: OperationOrder): LinkEvent[] {
 }
 
 describe('TransactionRepository on PostgreSQL', () => {
-  let dir: string;
-  let testStore: TestStore;
+  let database: ApiPostgres;
   let dataSource: DataSource;
   let repository: TransactionRepository;
   let log: StatementLog;
 
   beforeAll(async () => {
-    installSecretKeyring(new SecretKeyring([{ id: 'unit', key: randomBytes(32) }]));
-    dir = mkdtempSync(join(tmpdir(), 'tps-api-pg-'));
-    testStore = new TestStore('postgres', dir);
-    log = new StatementLog();
-    dataSource = new DataSource({
-      ...dataSourceOptions({
-        url: await testStore.url('api'),
-        entities: API_ENTITIES,
-        migrations: API_MIGRATIONS,
-        poolSize: 4,
-      }),
-      logging: ['query'],
-      logger: log,
-    });
-    await dataSource.initialize();
+    database = await openApiPostgres(4);
+    ({ dataSource, log } = database);
     repository = new TransactionRepository(
       new SerialWriter(dataSource),
       dataSource.getRepository(TransactionEntity),
@@ -109,11 +85,7 @@ describe('TransactionRepository on PostgreSQL', () => {
     );
   });
 
-  afterAll(async () => {
-    await dataSource.destroy();
-    await testStore.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => database.close());
 
   const nothingAlongside = () => ({ each: async () => null, end: async () => undefined });
   const storesNothing = () => true;
