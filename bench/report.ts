@@ -332,7 +332,7 @@ function targetSection(report: Report): string[] {
   return [
     '## Targets',
     '',
-    'Issue 13, measured in this run after warm-up. The memory target is judged two ways: with the',
+    'The speed and memory targets, measured in this run after warm-up. The memory target is judged two ways: with the',
     'stored transactions, and after carrying them (after a full GC); see above.',
     '',
     row(['target', 'measured (median)', 'verdict']),

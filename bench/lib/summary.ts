@@ -144,7 +144,7 @@ const judge = (value: Figure, holds: (v: number) => boolean): boolean | undefine
 const memory = (loaded: Figure, idle: Figure): string =>
   `${show(loaded)} MiB against ${show(idle)} idle (${show(ratio(loaded, idle), 2)}×)`;
 
-/** Issue 13's targets, each with its figure from this run and its verdict. */
+/** The speed and memory targets, each with its figure from this run and its verdict. */
 export function targets(s: Summary): Target[] {
   const stored = show(s.storedTransactions, 0);
   const afterCharges = `${show(s.chargedTransactions, 0)} sync charges`;
