@@ -38,7 +38,14 @@ class FakeChannel {
   }
 }
 
-const settle = (ms = 5): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Lets a publication reach the other ports: the port sends on the next turn and the fake server
+ * answers on the one after (each a setImmediate), which a busy machine can hold past a short timer.
+ */
+async function settle(ms = 5): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 async function portOn(channel: FakeChannel): Promise<PostgresMessagePort<Topics>> {
   const port = new PostgresMessagePort<Topics>(channel.connector(), {
