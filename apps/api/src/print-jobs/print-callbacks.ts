@@ -1,4 +1,5 @@
 import { Tracing } from '@tps/observability';
+import type { PrintCallbackRecord } from '@tps/contracts';
 import { UnknownSecretKeyError } from '@tps/database';
 import {
   Injectable,
@@ -166,11 +167,7 @@ export class PrintCallbacks
     this.logger.log(
       `print callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
     );
-    if (!(await this.jobs.recordCallback(job.printJobId, outcome))) {
-      this.logger.error(
-        `print callback of ${job.printJobId}: taken by another process; outcome not recorded`,
-      );
-    }
+    await this.record(job, outcome);
   }
 
   /**
@@ -187,6 +184,11 @@ export class PrintCallbacks
       error: 'secret_unavailable',
       latencyMs: 0,
     };
+    await this.record(job, outcome);
+  }
+
+  /** The attempt's outcome, written only while this process still holds the attempt's lease. */
+  private async record(job: PrintJobEntity, outcome: PrintCallbackRecord): Promise<void> {
     if (!(await this.jobs.recordCallback(job.printJobId, outcome))) {
       this.logger.error(
         `print callback of ${job.printJobId}: taken by another process; outcome not recorded`,
