@@ -203,6 +203,7 @@ describe('npm start and the CI recipe', () => {
     }
   });
 
+  // Its timeout is above the script's own 90 s, so that a slow start fails with the script's output.
   it('runs the CI script: start, wait for ready, create an account, charge, tear down', async () => {
     const { stdout } = await run('bash', [join(REPO_ROOT, 'test/ci/sandbox-smoke.sh')], {
       env: { ...process.env, API_PORT: String(await freePort()), SIMULATOR_PORT: String(await freePort()) },
@@ -211,5 +212,5 @@ describe('npm start and the CI recipe', () => {
     expect(stdout).toMatch(/sandbox ready at http:\/\/127\.0\.0\.1:\d+\n/);
     expect(stdout).toMatch(/charge [0-9a-f-]{36} approved\n/);
     expect(stdout).toMatch(/account acct_[0-9a-f]{24} deleted\n/);
-  });
+  }, 120_000);
 });
