@@ -19,7 +19,6 @@ const MILLISECONDS = {
 /** One operation, with its own lifecycle; also the idempotency record of its request. */
 @Entity('transactions')
 @Index(['merchantId', 'clientTransactionId'], { unique: true })
-@Index(['merchantId', 'createdAt'])
 export class TransactionEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id!: string;

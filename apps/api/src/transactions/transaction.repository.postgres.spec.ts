@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import { SerialWriter } from '@tps/database';
@@ -192,6 +192,48 @@ describe('TransactionRepository on PostgreSQL', () => {
       [recorded.id],
     );
     expect(positions.map((row) => row.position)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('an answered charge stays whole in its row, and its writes keep up only the indexes a query reads', async () => {
+    const charge = syncCharge();
+    const recorded = await record(charge);
+    // An acquirer's answer of a real one's size and kind (the simulator's is about 1 kB): hex data
+    // that does not compress, which puts the answered row above PostgreSQL's 2 kB default.
+    const run = approvedRun(charge).map((link) =>
+      link.outcome?.kind === 'acquirer'
+        ? {
+            ...link,
+            outcome: {
+              ...link.outcome,
+              response: {
+                ...link.outcome.response,
+                issuerAuthenticationData: randomBytes(600).toString('hex'),
+              },
+            },
+          }
+        : link,
+    );
+    const reply = await repository.appendEvents(TERMINAL, run, nothingAlongside, recorded, storesNothing);
+    expect(reply.refusal).toBeUndefined();
+    const [row] = await dataSource.query<Array<{ size: number }>>(
+      'SELECT pg_column_size(t.*) AS size FROM transactions t WHERE id = $1',
+      [recorded.id],
+    );
+    expect(row.size).toBeGreaterThan(2048);
+    const [toast] = await dataSource.query<Array<{ bytes: string }>>(
+      "SELECT pg_relation_size(reltoastrelid) AS bytes FROM pg_class WHERE relname = 'transactions'",
+    );
+    expect(Number(toast.bytes)).toBe(0);
+    const indexes = await dataSource.query<Array<{ columns: string }>>(
+      "SELECT substring(indexdef from '\\((.*)\\)$') AS columns FROM pg_indexes WHERE tablename = 'transactions'",
+    );
+    expect(indexes.map((index) => index.columns).sort()).toEqual([
+      'id',
+      'merchant_id, client_transaction_id',
+      'merchant_id, created_at_ms',
+      'target_reference',
+      'transaction_reference',
+    ]);
   });
 
   it('a reply that may store deliveries alongside its events is a transaction', async () => {

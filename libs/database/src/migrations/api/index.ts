@@ -18,6 +18,7 @@ import { MerchantRequests1795420010000 } from './1795420010000-merchant-requests
 import { ConformanceRuns1795420020000 } from './1795420020000-conformance-runs';
 import { RoutedRequestsUnlogged1795460000000 } from './1795460000000-routed-requests-unlogged';
 import { DeliveryBodiesFromEvents1795470000000 } from './1795470000000-delivery-bodies-from-events';
+import { TransactionWriteCost1795490000000 } from './1795490000000-transaction-write-cost';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -41,4 +42,5 @@ export const API_MIGRATIONS = [
   ConformanceRuns1795420020000,
   RoutedRequestsUnlogged1795460000000,
   DeliveryBodiesFromEvents1795470000000,
+  TransactionWriteCost1795490000000,
 ];
