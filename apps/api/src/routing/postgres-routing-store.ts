@@ -1,5 +1,7 @@
 import type { Pool } from 'pg';
+import { MESSAGE_CHANNEL } from '@tps/messaging';
 import type { Abandoned, HandedRequest, LinkKind, RoutedReply, RoutedRequestStore } from './routing-ports';
+import { answeredMessage, type WordStart } from './routing-words';
 import type { ThisReplica } from './this-replica';
 
 /** Requests handed to this replica taken at once by one poll: a bound on one statement's work. */
@@ -23,11 +25,17 @@ interface HandedRow {
   timeout_ms: string | number;
 }
 
-/** The requests between replicas, on PostgreSQL: each method one statement. */
+/**
+ * The requests between replicas, on PostgreSQL: each method one statement. The hand-over and the
+ * answer each send their word (NOTIFY) in their own statement: the table is unlogged, so that
+ * commit waits for no flush while it holds the notification queue's lock, and the word is heard only
+ * once the row is committed.
+ */
 export class PostgresRoutingStore implements RoutedRequestStore {
   constructor(
     private readonly pool: Pool,
     private readonly replica: ThisReplica,
+    private readonly wordStart: WordStart,
   ) {}
 
   async hand(
@@ -39,10 +47,23 @@ export class PostgresRoutingStore implements RoutedRequestStore {
     timeoutMs: number,
   ): Promise<string | undefined> {
     const { rows } = await this.pool.query<{ replica_id: string }>(
-      `INSERT INTO routed_requests (id, replica_id, replica_epoch, link, serial_number, request, timeout_ms, state, created_at)
-       SELECT $4, h.replica_id, h.replica_epoch, $5, $6, $7, $8, 'pending', now() FROM (${HOLDER[link]}) h
-       RETURNING replica_id`,
-      [key, this.replica.lapseMs, this.replica.id, id, link, serial, JSON.stringify(request), timeoutMs],
+      `WITH handed AS (
+         INSERT INTO routed_requests (id, replica_id, replica_epoch, link, serial_number, request, timeout_ms, state, created_at)
+         SELECT $4, h.replica_id, h.replica_epoch, $5, $6, $7, $8, 'pending', now() FROM (${HOLDER[link]}) h
+         RETURNING id, replica_id)
+       SELECT replica_id, pg_notify('${MESSAGE_CHANNEL}', $9 || json_build_object('replica', replica_id, 'id', id)::text || '}')
+       FROM handed`,
+      [
+        key,
+        this.replica.lapseMs,
+        this.replica.id,
+        id,
+        link,
+        serial,
+        JSON.stringify(request),
+        timeoutMs,
+        this.wordStart('route.handed'),
+      ],
     );
     return rows[0]?.replica_id;
   }
@@ -100,9 +121,13 @@ export class PostgresRoutingStore implements RoutedRequestStore {
   }
 
   async answer(id: string, reply: RoutedReply): Promise<boolean> {
+    const replyJson = JSON.stringify(reply);
+    const word = `${this.wordStart('route.answered')}${answeredMessage(id, replyJson)}}`;
     const { rowCount } = await this.pool.query(
-      `UPDATE routed_requests SET state = 'answered', reply = $2 WHERE id = $1 AND state = 'taken'`,
-      [id, JSON.stringify(reply)],
+      `WITH answered AS (
+         UPDATE routed_requests SET state = 'answered', reply = $2 WHERE id = $1 AND state = 'taken' RETURNING id)
+       SELECT pg_notify('${MESSAGE_CHANNEL}', $3) FROM answered`,
+      [id, replyJson, word],
     );
     return (rowCount ?? 0) > 0;
   }
