@@ -19,9 +19,9 @@ const SERIAL = 'SIM0000002';
 function counting(pool: Pool): { pool: Pool; statements: string[] } {
   const statements: string[] = [];
   const counted = {
-    query: (sql: string, params?: unknown[]) => {
-      statements.push(sql.trim().split(/\s+/)[0]);
-      return pool.query(sql, params);
+    query: (sql: string | { text: string; values?: unknown[] }, params?: unknown[]) => {
+      statements.push((typeof sql === 'string' ? sql : sql.text).trim().split(/\s+/)[0]);
+      return typeof sql === 'string' ? pool.query(sql, params) : pool.query(sql);
     },
   };
   return { pool: counted as unknown as Pool, statements };
@@ -160,6 +160,37 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
     await hear(handedWords, 1);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(answeredWords).toEqual([]);
+  });
+
+  it('prepares each of its statements once per connection: the server neither parses nor plans them again', async () => {
+    const url = await testStore.url('api');
+    const one = new Pool({ connectionString: url, max: 1 });
+    try {
+      const askerStore = new PostgresRoutingStore(one, asker, wordStart(asking.port));
+      const holderStore = new PostgresRoutingStore(one, holder, wordStart(holding.port));
+      const [first, second] = [randomUUID(), randomUUID()];
+      for (const id of [first, second]) await askerStore.hand(id, 'uplink', SERIAL, SERIAL, {}, 5000);
+      await holderStore.claim(first);
+      await holderStore.claim(undefined);
+      await holderStore.answer(first, { ok: 'done' });
+      expect(await askerStore.takeReply(first)).toEqual({ ok: 'done' });
+      await askerStore.abandon(second);
+      await askerStore.forget([first, second]);
+      const { rows } = await one.query<{ name: string }>(
+        'SELECT name FROM pg_prepared_statements ORDER BY name',
+      );
+      expect(rows.map((row) => row.name)).toEqual([
+        'routing-abandon',
+        'routing-answer',
+        'routing-claim-all',
+        'routing-claim-one',
+        'routing-forget',
+        'routing-hand-uplink',
+        'routing-take-reply',
+      ]);
+    } finally {
+      await one.end();
+    }
   });
 
   it('keeps the requests in an unlogged table: their commits wait for no flush of the write-ahead log', async () => {
