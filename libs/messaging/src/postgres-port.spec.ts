@@ -29,6 +29,11 @@ class FakeChannel {
     };
   }
 
+  /** A NOTIFY that some other statement sent (not the port's own). */
+  say(payload: string): void {
+    for (const session of [...this.sessions]) session.onPayload(payload);
+  }
+
   /** Every listening session breaks, as when the server restarts. */
   breakAll(): void {
     for (const session of [...this.sessions]) {
@@ -213,6 +218,33 @@ describe('PostgresMessagePort', () => {
     a.publish('thing.stored', { id: 'after' });
     await settle();
     expect(seen).toEqual(['after']);
+  });
+
+  it("a word that a statement of the caller's own sends is heard by the other processes only, each unique", async () => {
+    const { a, b, channel } = await two();
+    const seen: string[] = [];
+    a.subscribe('thing.stored', ({ id }) => seen.push(`a ${id}`), 'cluster');
+    b.subscribe('thing.stored', ({ id }) => seen.push(`b ${id}`), 'cluster');
+    const words = ['1', '2'].map((id) => `${a.wordStart('thing.stored')}${JSON.stringify({ id })}}`);
+    words.forEach((word) => channel.say(word));
+    expect(seen).toEqual(['b 1', 'b 2']);
+    expect(new Set(words).size).toBe(2);
+    expect(channel.statements).toEqual([]);
+  });
+
+  it('skips its own words without parsing them: a reply told with its word is kilobytes long', async () => {
+    const { a, b, channel } = await two();
+    const seen: string[] = [];
+    b.subscribe('thing.stored', ({ id }) => seen.push(id), 'cluster');
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      channel.say(`${a.wordStart('thing.stored')}${JSON.stringify({ id: 'x'.repeat(4000) })}}`);
+      // Heard by both processes: parsed by b only.
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(seen).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('publishes nothing across once stopped', async () => {

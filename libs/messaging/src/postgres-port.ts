@@ -67,6 +67,8 @@ const WANTS_TOPIC = '~wants';
  */
 export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort<Topics> {
   private readonly origin = randomUUID();
+  /** How every word of this process begins (the envelope's first field): heard back, it is skipped unread. */
+  private readonly ownStart = `{"o":${JSON.stringify(this.origin)},`;
   /** Every subscriber, told of this process's publications. */
   private readonly own: InProcessMessagePort<Topics>;
   /** Subscribers of scope `cluster`, told of the other processes' publications. */
@@ -135,6 +137,18 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
 
   private wantedElsewhere(topic: string): boolean {
     return !this.onDemand.has(topic) || this.now() < this.unsureUntil || this.othersWant.wanted(topic);
+  }
+
+  /**
+   * The start of a word on a crossing topic that a statement of the caller's own sends, by
+   * `pg_notify` on MESSAGE_CHANNEL, in the same transaction as the write it tells of: the word is
+   * this, then the message as JSON, then `}`. Only for a write that is no money write (a commit that
+   * notifies holds a cluster-wide lock until it is flushed): one statement then does what two did.
+   * This process's own subscribers are not told of it; the caller keeps it under MAX_PAYLOAD_BYTES.
+   */
+  wordStart(topic: keyof Topics & string): string {
+    // The envelope's fields in the order JSON.stringify gives them, so that it starts as `ownStart`.
+    return `${this.ownStart}"n":${this.sequence++},"t":${JSON.stringify(topic)},"m":`;
   }
 
   private cross(topic: string, message: unknown): void {
@@ -263,6 +277,9 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
   }
 
   private receive(payload: string): void {
+    // Every process hears its own words too: those are skipped before they are parsed (a reply
+    // told with its word is kilobytes long).
+    if (payload.startsWith(this.ownStart)) return;
     let envelope: Envelope;
     try {
       envelope = JSON.parse(payload) as Envelope;
@@ -270,7 +287,6 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
       this.options.onError('listen', error);
       return;
     }
-    if (envelope.o === this.origin) return;
     if (envelope.t === WANTS_TOPIC) {
       if (Array.isArray(envelope.m)) this.othersWant.heard(envelope.o, envelope.m.map(String));
       return;

@@ -32,7 +32,6 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationS
     const worker = new RoutedRequestWorker(
       cluster.store,
       (link, serial, request, timeoutMs) => this.links.sendHere(link, serial, request, timeoutMs),
-      (id, reply) => this.messages.publish('route.answered', reply === undefined ? { id } : { id, reply }),
       (error) => this.logger.warn(`a routed request: ${String(error)}`),
     );
     this.stops.push(

@@ -36,7 +36,10 @@ export interface ApiTopics {
   'listen.attempt': { attemptId: string; merchantId: string; post: WebhookPost };
   /** What a listener's local receiver answered to an attempt: the attempt's outcome. */
   'listen.answer': { attemptId: string; result: PostResult };
-  /** A request for a link `replica` holds, stored for it to send (contract, scale-out). */
+  /**
+   * A request for a link `replica` holds, stored for it to send (contract, scale-out). Sent by the
+   * routing store's statement that stores it, as `route.answered` is by the one that stores the reply.
+   */
   'route.handed': { replica: string; id: string };
   /** The reply of a routed request, stored for the replica that waits for it; with it when small. */
   'route.answered': { id: string; reply?: { ok: unknown } | { error: ErrorBody } };

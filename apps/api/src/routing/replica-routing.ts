@@ -1,7 +1,8 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
+import { PostgresMessagePort } from '@tps/messaging';
 import { ApiConfig } from '../config/api-config';
-import type { ApiMessages } from '../messages/api-messages';
+import type { ApiMessages, ApiTopics } from '../messages/api-messages';
 import { sharedStore } from '../messages/messages.module';
 import { LOCAL_ONLY, type LinkRouting } from './link-routing';
 import { PostgresRoutingStore } from './postgres-routing-store';
@@ -33,6 +34,12 @@ const REAL_TIMER: RouterTimer = {
     }),
 };
 
+/** On a shared store the port is PostgreSQL's (MessagesModule): the routing store's statements send its words. */
+function postgresPort(messages: ApiMessages): PostgresMessagePort<ApiTopics> {
+  if (messages instanceof PostgresMessagePort) return messages as PostgresMessagePort<ApiTopics>;
+  throw new Error('replicas on a shared store tell each other through PostgreSQL');
+}
+
 /** What a replica on a shared database routes with; absent on one process. */
 export interface ClusterParts {
   pool: Pool;
@@ -54,6 +61,7 @@ export class ReplicaRouting implements OnApplicationShutdown {
 
   static async open(config: ApiConfig, messages: ApiMessages): Promise<ReplicaRouting> {
     if (!sharedStore(config)) return new ReplicaRouting(LOCAL_ONLY, undefined);
+    const port = postgresPort(messages);
     const logger = new Logger('Routing');
     const onError = (error: unknown): void => logger.warn(String(error));
     const pool = new Pool({
@@ -65,11 +73,10 @@ export class ReplicaRouting implements OnApplicationShutdown {
     pool.on('error', onError);
     const replica = new ThisReplica(pool, config.REPLICA_ID, config.REPLICA_HEARTBEAT_MS, onError);
     await replica.join();
-    const store = new PostgresRoutingStore(pool, replica);
+    const store = new PostgresRoutingStore(pool, replica, (topic) => port.wordStart(topic));
     const router = new RequestRouter(
       store,
       {
-        handed: (target, id) => messages.publish('route.handed', { replica: target, id }),
         onAnswered: (handler) =>
           messages.subscribe('route.answered', ({ id, reply }) => handler(id, reply), 'cluster'),
         onGap: (handler) => messages.onGap(handler),

@@ -16,9 +16,14 @@ class MemoryStore implements RoutedRequestStore {
   readonly forgotten: string[][] = [];
   constructor(private readonly holders: Record<string, string>) {}
 
+  /** The requests stored, each for the replica its statement told. */
+  readonly handed: Array<{ replica: string; id: string }> = [];
   hand(id: string, _link: unknown, key: string): Promise<string | undefined> {
     const replica = this.holders[key];
-    if (replica !== undefined) this.rows.set(id, { replica, state: 'pending' });
+    if (replica !== undefined) {
+      this.rows.set(id, { replica, state: 'pending' });
+      this.handed.push({ replica, id });
+    }
     return Promise.resolve(replica);
   }
   readonly dead = new Set<string>();
@@ -94,12 +99,10 @@ class ManualTimer implements RouterTimer {
   }
 }
 
-function signalsOf() {
+function signalsOf(store: MemoryStore) {
   const answered = new Set<(id: string, reply?: RoutedReply) => void>();
   const gaps = new Set<() => void>();
-  const handed: Array<{ replica: string; id: string }> = [];
   const signals: RoutingSignals = {
-    handed: (replica, id) => handed.push({ replica, id }),
     onAnswered: (handler: (id: string, reply?: RoutedReply) => void) => (
       answered.add(handler),
       () => answered.delete(handler)
@@ -108,7 +111,7 @@ function signalsOf() {
   };
   return {
     signals,
-    handed,
+    handed: store.handed,
     tellAnswered: (id: string, reply?: RoutedReply) => answered.forEach((handler) => handler(id, reply)),
     tellGap: () => gaps.forEach((handler) => handler()),
   };
@@ -126,8 +129,9 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 
 describe('RequestRouter', () => {
   it('routes nothing when no other replica holds the link', async () => {
-    const { signals, handed } = signalsOf();
-    const router = new RequestRouter(new MemoryStore({}), signals, new SteppingTimer(), OPTIONS);
+    const store = new MemoryStore({});
+    const { signals, handed } = signalsOf(store);
+    const router = new RequestRouter(store, signals, new SteppingTimer(), OPTIONS);
     await expect(
       router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000),
     ).resolves.toBeUndefined();
@@ -136,7 +140,7 @@ describe('RequestRouter', () => {
 
   it("answers the holder's stored reply once told it is there", async () => {
     const store = new MemoryStore({ SIM1: 'b' });
-    const { signals, handed, tellAnswered } = signalsOf();
+    const { signals, handed, tellAnswered } = signalsOf(store);
     const router = new RequestRouter(store, signals, new SteppingTimer(), OPTIONS);
     const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
     await new Promise((resolve) => setImmediate(resolve));
@@ -149,7 +153,7 @@ describe('RequestRouter', () => {
 
   it("raises the holder's stored refusal as the contract's error", async () => {
     const store = new MemoryStore({ fleet: 'b' });
-    const { signals, handed } = signalsOf();
+    const { signals, handed } = signalsOf(store);
     const router = new RequestRouter(store, signals, new SteppingTimer(), OPTIONS);
     const routed = router.route('control', 'fleet', 'SIM1', { type: 'terminal' }, 5000);
     await new Promise((resolve) => setImmediate(resolve));
@@ -162,7 +166,7 @@ describe('RequestRouter', () => {
 
   it('past the reply timeout, a request its holder took is 504 TER-002: the outcome is unknown', async () => {
     const store = new MemoryStore({ SIM1: 'b' });
-    const { signals, handed } = signalsOf();
+    const { signals, handed } = signalsOf(store);
     const router = new RequestRouter(store, signals, new SteppingTimer(), OPTIONS);
     const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
     await new Promise((resolve) => setImmediate(resolve));
@@ -173,7 +177,7 @@ describe('RequestRouter', () => {
 
   it('past the reply timeout, a request its holder never took is 503 TER-001: nothing was sent', async () => {
     const store = new MemoryStore({ SIM1: 'b' });
-    const { signals } = signalsOf();
+    const { signals } = signalsOf(store);
     const router = new RequestRouter(store, signals, new SteppingTimer(), OPTIONS);
     await expect(router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000)).rejects.toMatchObject({
       code: 'TER-001',
@@ -183,7 +187,7 @@ describe('RequestRouter', () => {
 
   it('a request taken by a replica that died is 504 TER-002 at once, not at the timeout', async () => {
     const store = new MemoryStore({ SIM1: 'b' });
-    const { signals, handed } = signalsOf();
+    const { signals, handed } = signalsOf(store);
     const timer = new SteppingTimer();
     const router = new RequestRouter(store, signals, timer, OPTIONS);
     const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 60_000);
@@ -196,7 +200,7 @@ describe('RequestRouter', () => {
 
   it('reads the store at once after a gap, without waiting for its poll', async () => {
     const store = new MemoryStore({ SIM1: 'b' });
-    const { signals, handed, tellGap } = signalsOf();
+    const { signals, handed, tellGap } = signalsOf(store);
     const router = new RequestRouter(store, signals, FROZEN, OPTIONS);
     const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
     await new Promise((resolve) => setImmediate(resolve));
@@ -207,7 +211,7 @@ describe('RequestRouter', () => {
 
   it('takes a reply that comes with its word without reading the store; the rows go later, together', async () => {
     const store = new MemoryStore({ SIM1: 'b', SIM2: 'b' });
-    const { signals, handed, tellAnswered } = signalsOf();
+    const { signals, handed, tellAnswered } = signalsOf(store);
     const timer = new ManualTimer();
     const router = new RequestRouter(store, signals, timer, OPTIONS);
     const first = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
@@ -228,7 +232,7 @@ describe('RequestRouter', () => {
 
   it('reads nothing before the word; a word without the reply is read at once', async () => {
     const store = new MemoryStore({ SIM1: 'b' });
-    const { signals, handed, tellAnswered } = signalsOf();
+    const { signals, handed, tellAnswered } = signalsOf(store);
     const timer = new ManualTimer();
     const router = new RequestRouter(store, signals, timer, OPTIONS);
     const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
@@ -243,7 +247,7 @@ describe('RequestRouter', () => {
 
   it('a word that was lost: the reply is read after pollMs of silence', async () => {
     const store = new MemoryStore({ SIM1: 'b' });
-    const { signals, handed } = signalsOf();
+    const { signals, handed } = signalsOf(store);
     const timer = new ManualTimer();
     const router = new RequestRouter(store, signals, timer, OPTIONS);
     const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
@@ -258,7 +262,7 @@ describe('RequestRouter', () => {
 
   it('hears a word that comes back before the store has answered the hand-over', async () => {
     const store = new MemoryStore({ SIM1: 'b' });
-    const { signals, tellAnswered } = signalsOf();
+    const { signals, tellAnswered } = signalsOf(store);
     let handOver: (() => void) | undefined;
     const hand = store.hand.bind(store);
     store.hand = (id, ...rest) => {
@@ -276,7 +280,7 @@ describe('RequestRouter', () => {
 
   it('removes the rows still queued when it stops', async () => {
     const store = new MemoryStore({ SIM1: 'b' });
-    const { signals, handed, tellAnswered } = signalsOf();
+    const { signals, handed, tellAnswered } = signalsOf(store);
     const router = new RequestRouter(store, signals, FROZEN, OPTIONS);
     const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
     await turn();

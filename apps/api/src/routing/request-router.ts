@@ -3,10 +3,12 @@ import { ContractError } from '@tps/domain';
 import type { LinkKind, RoutedReply, RoutedRequestStore } from './routing-ports';
 import { TakenReplies } from './taken-replies';
 
-/** What the router hears: a reply stored (by id, the reply itself with it when small), and the gaps after which it reads everything again. */
+/**
+ * What the router hears: a reply stored (by id, the reply itself with it when small), and the gaps
+ * after which it reads everything again. (The holder is told of a request by the statement that
+ * stores it.)
+ */
 export interface RoutingSignals {
-  /** Asks the replica that holds the link to take the request. */
-  handed(replica: string, id: string): void;
   /** `reply`: what the holder stored, when the word carries it (then the waiter reads nothing). */
   onAnswered(handler: (id: string, reply?: RoutedReply) => void): () => void;
   onGap(handler: () => void): () => void;
@@ -59,7 +61,7 @@ export class RequestRouter {
 
   constructor(
     private readonly store: RoutedRequestStore,
-    private readonly signals: RoutingSignals,
+    signals: RoutingSignals,
     private readonly timer: RouterTimer,
     private readonly options: RouterOptions,
     onError: (error: unknown) => void = () => undefined,
@@ -91,7 +93,6 @@ export class RequestRouter {
     try {
       const replica = await this.store.hand(id, link, key, serial, request, timeoutMs);
       if (replica === undefined) return undefined;
-      this.signals.handed(replica, id);
       const deadline = this.timer.now() + timeoutMs + this.options.graceMs;
       for (;;) {
         const left = deadline - this.timer.now();

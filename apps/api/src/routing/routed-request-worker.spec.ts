@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_PAYLOAD_BYTES } from '@tps/messaging';
-import { REPLY_IN_WORD_BYTES, RoutedRequestWorker } from './routed-request-worker';
+import { ContractError } from '@tps/domain';
+import { RoutedRequestWorker } from './routed-request-worker';
 import type { Abandoned, HandedRequest, RoutedReply, RoutedRequestStore } from './routing-ports';
 
 /** One request handed to this replica, in memory; `gone` once its caller stopped waiting. */
@@ -45,59 +45,43 @@ const REQUEST: HandedRequest = {
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function workerWith(store: OneRequestStore, reply: () => Promise<unknown>) {
-  const told: Array<{ id: string; reply: RoutedReply | undefined; storedThen: boolean }> = [];
-  const worker = new RoutedRequestWorker(
-    store,
-    reply,
-    (id, replied) => told.push({ id, reply: replied, storedThen: store.state === 'answered' }),
-    (error) => {
-      throw error;
-    },
-  );
-  return { worker, told };
+  const errors: unknown[] = [];
+  const worker = new RoutedRequestWorker(store, reply, (error) => errors.push(error));
+  return { worker, errors };
 }
 
 describe('RoutedRequestWorker', () => {
-  it('tells that the reply is stored, once stored, with the reply when it is small', async () => {
+  it("stores the link's reply for the replica that waits for it", async () => {
     const store = new OneRequestStore(REQUEST);
-    const { worker, told } = workerWith(store, () => Promise.resolve({ events: ['approved'] }));
+    const { worker, errors } = workerWith(store, () => Promise.resolve({ events: ['approved'] }));
     worker.take(REQUEST.id);
     await settled();
-    expect(told).toEqual([{ id: REQUEST.id, reply: { ok: { events: ['approved'] } }, storedThen: true }]);
+    expect(store.state).toBe('answered');
     expect(store.stored).toEqual({ ok: { events: ['approved'] } });
+    expect(errors).toEqual([]);
   });
 
-  it('tells a large reply without it: its caller reads it from the store', async () => {
-    const store = new OneRequestStore(REQUEST);
-    const large = { events: ['x'.repeat(REPLY_IN_WORD_BYTES)] };
-    const { worker, told } = workerWith(store, () => Promise.resolve(large));
-    worker.take(REQUEST.id);
+  it("stores the contract's refusal as it is, and any other failure after sending as 504 TER-002", async () => {
+    const refused = new OneRequestStore(REQUEST);
+    workerWith(refused, () =>
+      Promise.reject(new ContractError('TER-001', 'terminal SIM1 is offline')),
+    ).worker.take(REQUEST.id);
+    const failed = new OneRequestStore(REQUEST);
+    workerWith(failed, () => Promise.reject(new Error('socket hang up'))).worker.take(REQUEST.id);
     await settled();
-    expect(told).toEqual([{ id: REQUEST.id, reply: undefined, storedThen: true }]);
-    expect(store.stored).toEqual({ ok: large });
+    expect(refused.stored).toMatchObject({ error: { code: 'TER-001' } });
+    expect(failed.stored).toMatchObject({ error: { code: 'TER-002' } });
   });
 
-  it('tells nothing when the caller stopped waiting before the reply was stored', async () => {
+  it('stores nothing when the caller stopped waiting before the reply came', async () => {
     const store = new OneRequestStore(REQUEST);
-    const { worker, told } = workerWith(store, () => {
+    const { worker, errors } = workerWith(store, () => {
       store.state = 'gone';
       return Promise.resolve({ events: [] });
     });
     worker.take(REQUEST.id);
     await settled();
-    expect(told).toEqual([]);
-  });
-
-  it('a reply of the largest size told fits in a NOTIFY with its envelope', () => {
-    // The envelope as the PostgreSQL port sends it: origin, sequence, topic, message.
-    const reply = { ok: 'x'.repeat(REPLY_IN_WORD_BYTES - JSON.stringify({ ok: '' }).length) };
-    const payload = JSON.stringify({
-      o: randomUUID(),
-      n: Number.MAX_SAFE_INTEGER,
-      t: 'route.answered',
-      m: { id: randomUUID(), reply },
-    });
-    expect(Buffer.byteLength(JSON.stringify(reply))).toBe(REPLY_IN_WORD_BYTES);
-    expect(Buffer.byteLength(payload)).toBeLessThan(MAX_PAYLOAD_BYTES);
+    expect(store.stored).toBeUndefined();
+    expect(errors).toEqual([]);
   });
 });

@@ -9,14 +9,6 @@ export type SendHere = (
   timeoutMs: number,
 ) => Promise<unknown>;
 
-/**
- * A reply up to this size (as JSON) goes with the word that it is stored, so that its caller need
- * not read it; a larger one is read from the store. A word's payload must stay under
- * MAX_PAYLOAD_BYTES (7900) with its envelope (ids, topic: about 150 bytes); a sync charge's reply,
- * its four events with the order and the outcome, is about 4200.
- */
-export const REPLY_IN_WORD_BYTES = 7000;
-
 function replyOf(error: unknown): RoutedReply {
   // Anything but the contract's own answer came after the request was sent: its outcome is unknown.
   const known =
@@ -31,14 +23,13 @@ function replyOf(error: unknown): RoutedReply {
 
 /**
  * The other side of the router: takes the requests handed to this replica (told by id, or found by
- * a poll when that word was lost), sends each over the link it holds, stores the reply for the
- * replica that waits for it, and then tells that it is stored, with the reply when it is small.
+ * a poll when that word was lost), sends each over the link it holds, and stores the reply for the
+ * replica that waits for it (the store's statement tells that replica, once stored).
  */
 export class RoutedRequestWorker {
   constructor(
     private readonly store: RoutedRequestStore,
     private readonly sendHere: SendHere,
-    private readonly answered: (id: string, reply: RoutedReply | undefined) => void,
     private readonly onError: (error: unknown) => void,
   ) {}
 
@@ -55,13 +46,7 @@ export class RoutedRequestWorker {
       (ok): RoutedReply => ({ ok }),
       replyOf,
     );
-    try {
-      // Told only once stored, and only to a caller that still waits.
-      if (!(await this.store.answer(handed.id, reply))) return;
-      const small = Buffer.byteLength(JSON.stringify(reply)) <= REPLY_IN_WORD_BYTES;
-      this.answered(handed.id, small ? reply : undefined);
-    } catch (error) {
-      this.onError(error);
-    }
+    // A caller that no longer waits has taken its row away: then nothing is stored, nor told.
+    await this.store.answer(handed.id, reply).catch(this.onError);
   }
 }

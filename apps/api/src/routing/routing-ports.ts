@@ -23,8 +23,8 @@ export type Abandoned =
 export interface RoutedRequestStore {
   /**
    * Stores a request for the live replica that holds the link (`key`: a serial for an uplink, a
-   * share for a control link), in one statement; undefined when no live replica other than this
-   * one holds it.
+   * share for a control link), and tells that replica (`route.handed`), in one statement; undefined
+   * when no live replica other than this one holds it.
    */
   hand(
     id: string,
@@ -45,6 +45,10 @@ export interface RoutedRequestStore {
   forget(ids: string[]): Promise<void>;
   /** Takes requests handed to this replica: one by id, or all still pending (`undefined`). */
   claim(id: string | undefined): Promise<HandedRequest[]>;
-  /** Stores the reply of a request this replica took; false when its caller no longer waits (the row is gone). */
+  /**
+   * Stores the reply of a request this replica took and tells its caller (`route.answered`, with the
+   * reply when it is small), in one statement; false when its caller no longer waits (the row is
+   * gone): then nothing is told.
+   */
   answer(id: string, reply: RoutedReply): Promise<boolean>;
 }
