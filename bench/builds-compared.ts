@@ -1,20 +1,22 @@
 /**
  * `npm run bench:compare`: this checkout's apps against an earlier build, alternating, in one run,
- * on SQLite (the embedded default): its section of BENCHMARKS.md. Every round starts fresh
+ * on one store: its section of BENCHMARKS.md. Every round starts fresh
  * apps of each build in turn, so that a machine that gets busier or quieter during the run moves
  * both columns alike.
  * - BENCH_BEFORE_ROOT (required): a checkout whose apps are built (`dist/`), e.g. a worktree of
  *   the previous release; BENCH_BEFORE_COMMIT names it where git cannot.
  * - BENCH_ROUNDS (4) alternations; BENCH_SECONDS (8) per measured run, after BENCH_WARMUP_SECONDS
- *   (8) of the same load on the same processes; BENCH_CONNECTIONS (32) instant terminals.
+ *   (8) of the same load on the same processes; BENCH_CONNECTIONS (32) instant terminals;
+ *   BENCH_STORE (sqlite, the embedded default; or postgres: databases of their own on the local
+ *   server, as the test suites make them).
  * One child process per measurement: the apps' root is fixed when the testing library loads.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInstantTerminals, REPO_ROOT, Stack } from '@tps/testing';
+import { createInstantTerminals, REPO_ROOT, Stack, type StoreKind } from '@tps/testing';
 import { measurePipeline } from './async-pipeline';
-import { COMPARE_SECTION_TITLE } from './builds-compared-report';
+import { COMPARE_SECTION_TITLES } from './builds-compared-report';
 import { describeMachine } from './lib/machine';
 import { withSectionTitled } from './lib/markdown-section';
 import { loadProject } from './sync-charge-comparison';
@@ -34,10 +36,17 @@ const SECONDS = knob('BENCH_SECONDS', 8);
 const WARMUP = knob('BENCH_WARMUP_SECONDS', 8);
 const CONNECTIONS = knob('BENCH_CONNECTIONS', 32);
 const CHILD = '--one-build';
+const STORE = storeOf(process.env.BENCH_STORE);
+
+function storeOf(value: string | undefined): StoreKind {
+  if (value === undefined || value === '' || value === 'sqlite') return 'sqlite';
+  if (value === 'postgres') return value;
+  throw new Error(`BENCH_STORE: sqlite or postgres, not ${value}`);
+}
 
 /** In the child: one build (BENCH_APPS_ROOT), a sync run then an async closed loop. */
 async function measureOne(): Promise<Figures> {
-  const stack = await Stack.start({ apiEnv: { RATE_LIMIT_MAX: '1000000' } });
+  const stack = await Stack.start({ store: STORE, apiEnv: { RATE_LIMIT_MAX: '1000000' } });
   let sync;
   try {
     const serials = await createInstantTerminals(stack.client(), CONNECTIONS);
@@ -46,7 +55,7 @@ async function measureOne(): Promise<Figures> {
   } finally {
     await stack.stop();
   }
-  const pipeline = await measurePipeline(CONNECTIONS, SECONDS, undefined, WARMUP);
+  const pipeline = await measurePipeline(CONNECTIONS, SECONDS, undefined, WARMUP, STORE);
   return {
     syncPerSecond: sync.ok / SECONDS,
     syncApiCpuMs: sync.apiCpuMsPerCharge,
@@ -101,7 +110,7 @@ function report(before: Figures[], after: Figures[], beforeRoot: string): string
     return `${fixed(median(values))} (${fixed(Math.min(...values))}–${fixed(Math.max(...values))})`;
   };
   const lines = [
-    COMPARE_SECTION_TITLE,
+    COMPARE_SECTION_TITLES[STORE],
     '',
     'Reproduce with `npm run bench:compare` (README, "Benchmarks"): the apps of an earlier build and',
     "of this checkout, taking turns round after round in one run, so that the machine's load moves",
@@ -109,7 +118,7 @@ function report(before: Figures[], after: Figures[], beforeRoot: string): string
     '',
     `- date: ${machine.date}; machine: ${machine.cores} cores, ${machine.cpu}, ${machine.memoryGiB} GiB; Node ${machine.node}`,
     `- builds: before ${beforeName}, after ${commitOf(REPO_ROOT)}; ${ROUNDS} rounds, each build in turn, fresh apps each time`,
-    `- load: ${CONNECTIONS} instant terminals; ${WARMUP} s warm-up then ${SECONDS} s measured, sync charges then an async closed loop`,
+    `- load: ${CONNECTIONS} instant terminals; ${WARMUP} s warm-up then ${SECONDS} s measured, sync charges then an async closed loop; store: ${STORE}`,
     '',
     `| figure (median of ${ROUNDS}, min–max) | before | after | after ÷ before |`,
     '| --- | --- | --- | --- |',
@@ -137,7 +146,7 @@ async function main(): Promise<void> {
   }
   const section = report(before, after, beforeRoot);
   const file = join(REPO_ROOT, 'BENCHMARKS.md');
-  writeFileSync(file, withSectionTitled(readFileSync(file, 'utf8'), COMPARE_SECTION_TITLE, section));
+  writeFileSync(file, withSectionTitled(readFileSync(file, 'utf8'), COMPARE_SECTION_TITLES[STORE], section));
   process.stdout.write(section);
 }
 

@@ -42,7 +42,7 @@ import { measureStartup } from './startup';
 import { SECTION_TITLE as STORES_SECTION_TITLE } from './store-report';
 import { CLUSTER_SECTION_TITLE } from './cluster-report';
 import { BYTES_SECTION_TITLE } from './bytes-report';
-import { COMPARE_SECTION_TITLE } from './builds-compared-report';
+import { COMPARE_SECTION_TITLES } from './builds-compared-report';
 import { sectionOf, withSectionTitled } from './lib/markdown-section';
 import { compareSyncCharge } from './sync-charge-comparison';
 import { measureWebhookDelivery, type WebhookDeliveryResult } from './webhook-delivery';
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
     STORES_SECTION_TITLE,
     ONE_STATEMENT_WRITES_TITLE,
     BYTES_SECTION_TITLE,
-    COMPARE_SECTION_TITLE,
+    ...Object.values(COMPARE_SECTION_TITLES),
     CLUSTER_SECTION_TITLE,
   ]) {
     const kept = sectionOf(written, title);
