@@ -5,7 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
  * `Keep-Alive: timeout=` says (Node's own default). fetch (undici) closes its idle connection
  * two seconds before that.
  */
-export const ADVERTISED_IDLE_S = 5;
+const ADVERTISED_IDLE_S = 5;
 
 /**
  * How long the service itself keeps an idle connection open (docs/contract.md, "Idle
@@ -15,7 +15,7 @@ export const ADVERTISED_IDLE_S = 5;
  * request the service never read. Also past the 60 s for which nginx, which ignores the header,
  * keeps an idle upstream connection (deploy/nginx-cluster.conf).
  */
-export const HELD_IDLE_MS = 65_000;
+const HELD_IDLE_MS = 65_000;
 
 export function holdIdleConnections(server: Server): void {
   server.keepAliveTimeout = HELD_IDLE_MS;
