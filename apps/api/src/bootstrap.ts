@@ -18,6 +18,7 @@ import { RequestLog } from './request-log/request-log';
 import { requestLogging } from './request-log/request-logging';
 import { signDocsRequest } from './openapi/docs-request-signer';
 import { currentTimestamp } from './openapi/docs-timestamp';
+import { advertiseIdleTime, holdIdleConnections } from './http/idle-connections';
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { securityHeaders } from './http/security-headers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
@@ -40,7 +41,9 @@ export async function createApi(
     // drained and the shutdown hooks have settled the outbox by the time the server closes.
     forceCloseConnections: true,
   });
+  holdIdleConnections(app.getHttpServer());
   // Before anything that may answer: a preflight, a refused body and an error carry them too.
+  app.use(advertiseIdleTime);
   app.use(assignRequestId);
   app.use(traceRequests(Tracing.get()));
   app.use(onAnswered(requestLogging(config.PROFILE === 'sandbox' ? app.get(RequestLog) : undefined)));

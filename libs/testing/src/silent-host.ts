@@ -33,7 +33,7 @@ function portOf(listener: ChildProcess): Promise<number> {
 }
 
 /** Resolves once the process is stopped: a SIGSTOP is delivered, not done, when kill returns. */
-async function stopped(pid: number): Promise<void> {
+export async function stopped(pid: number): Promise<void> {
   for (;;) {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return;
