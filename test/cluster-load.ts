@@ -69,15 +69,30 @@ export async function asyncCharge(client: SignedClient, serial: string, url: str
   throw new Error(`async charge on ${serial}: the terminal stayed busy for 30 s`);
 }
 
-/** What a transaction's receiver got, in order: status and webhook-id, a repeat of the one before dropped. */
-export function receivedInOrder(receiver: WebhookReceiver, id: string): Array<[string, string]> {
-  const got = receiver.received
+/** Every attempt a transaction's receiver got, in order: status and webhook-id. */
+function receivedOf(receiver: WebhookReceiver, id: string): Array<[string, string]> {
+  return receiver.received
     .filter((request) => (request.body as Json).client_transaction_id === id)
     .map((request): [string, string] => [
       (request.body as Json).status as string,
       request.headers['webhook-id'] as string,
     ]);
+}
+
+/** What a transaction's receiver got, in order: status and webhook-id, a repeat of the one before dropped. */
+export function receivedInOrder(receiver: WebhookReceiver, id: string): Array<[string, string]> {
+  const got = receivedOf(receiver, id);
   return got.filter((item, n) => n === 0 || item[1] !== got[n - 1][1]);
+}
+
+/**
+ * What a transaction's receiver got as a receiver deduplicating by `event_id` keeps it: each
+ * webhook-id at its first arrival. While the storage is down, an attempt that could not be
+ * recorded is made again after the later event went (contract, "Order"): 1, 2, 1, 2, 3.
+ */
+export function firstArrivals(receiver: WebhookReceiver, id: string): Array<[string, string]> {
+  const seen = new Set<string>();
+  return receivedOf(receiver, id).filter(([, webhookId]) => !seen.has(webhookId) && seen.add(webhookId));
 }
 
 export interface ChargeLoadOptions {
