@@ -28,6 +28,7 @@ const endToEnd = {
   rootDir: __dirname,
   roots: ['<rootDir>/test'],
   globalSetup: '<rootDir>/test/dist-is-current.ts',
+  globalTeardown: '<rootDir>/test/stop-left-running.ts',
   // Then, after each file, the logs of the apps it started are scanned for secrets and card numbers.
   setupFilesAfterEnv: ['<rootDir>/test/log-scan-setup.ts'],
   moduleFileExtensions: ['ts', 'js', 'json'],
