@@ -7,6 +7,8 @@ const moduleNameMapper = {
   '^@tps/(domain|contracts|delivery|database|testing|link|http|messaging|client|observability)$':
     '<rootDir>/libs/$1/src',
 };
+// Transpile only: with `isolatedModules` in tsconfig.json, ts-jest compiles each file on its own
+// and checks no types (`npm run typecheck` does, in `npm test`); decorator metadata is still emitted.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 /**
  * The cluster drills: end-to-end suites whose subject is several API replicas or simulator shards

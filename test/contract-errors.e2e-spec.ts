@@ -13,7 +13,8 @@ function expectErrorBody(body: unknown): void {
     expect(['type', 'code', 'message', 'param', 'request_id']).toContain(key);
 }
 
-describe('contract errors on the async charge', () => {
+/** The first two groups are only asked and answered: they share one stack. */
+describe('a stack with its terminals linked', () => {
   let stack: Stack;
 
   beforeAll(async () => {
@@ -24,186 +25,181 @@ describe('contract errors on the async charge', () => {
     await stack?.stop();
   });
 
-  it('answers 404 NF-002 for a serial the merchant does not have', async () => {
-    for (const serial of ['SIM9999999', 'SIM0000003']) {
-      const response = await stack.client().post(`/terminal/v1/${serial}/async/charge`, valid());
-      expect(response.status).toBe(404);
-      expect(response.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-002' });
+  describe('contract errors on the async charge', () => {
+    it('answers 404 NF-002 for a serial the merchant does not have', async () => {
+      for (const serial of ['SIM9999999', 'SIM0000003']) {
+        const response = await stack.client().post(`/terminal/v1/${serial}/async/charge`, valid());
+        expect(response.status).toBe(404);
+        expect(response.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-002' });
+        expectErrorBody(response.body);
+      }
+    });
+
+    it.each([
+      [
+        'a missing amount field',
+        { ...valid(), amount: { iva: 1, subtotal_iva0: 0 } },
+        'PAR-002',
+        'amount.subtotal_iva',
+      ],
+      [
+        'a negative amount',
+        { ...valid(), amount: { iva: -1, subtotal_iva: 1, subtotal_iva0: 0 } },
+        'PAR-002',
+        'amount.iva',
+      ],
+      [
+        'a decimal amount',
+        { ...valid(), amount: { iva: 16.5, subtotal_iva: 1, subtotal_iva0: 0 } },
+        'PAR-002',
+        'amount.iva',
+      ],
+      [
+        'a string amount',
+        { ...valid(), amount: { iva: '16', subtotal_iva: 1, subtotal_iva0: 0 } },
+        'PAR-002',
+        'amount.iva',
+      ],
+      [
+        'a zero total',
+        { ...valid(), amount: { iva: 0, subtotal_iva: 0, subtotal_iva0: 0 } },
+        'PAR-003',
+        'amount',
+      ],
+      [
+        'a client_transaction_id that is no UUID',
+        { ...valid(), client_transaction_id: 'abc' },
+        'PAR-002',
+        'client_transaction_id',
+      ],
+      ['no amount at all', { client_transaction_id: randomUUID() }, 'PAR-002', 'amount'],
+      [
+        'an invalid webhook URL',
+        { ...valid(), events_webhook_url: 'not a url' },
+        'PAR-004',
+        'events_webhook_url',
+      ],
+      [
+        'an ftp webhook URL',
+        { ...valid(), events_webhook_url: 'ftp://127.0.0.1/x' },
+        'PAR-004',
+        'events_webhook_url',
+      ],
+      ['an unknown field', { ...valid(), tip: 100 }, 'PAR-001', 'tip'],
+      [
+        'an unknown nested field',
+        { ...valid(), amount: { iva: 1, subtotal_iva: 1, subtotal_iva0: 0, vat: 1 } },
+        'PAR-001',
+        'amount.vat',
+      ],
+      [
+        'metadata that is not flat strings',
+        { ...valid(), metadata: { nested: { a: 1 } } },
+        'PAR-002',
+        'metadata',
+      ],
+    ])('refuses %s with 400 %s and param', async (_what, body, code, param) => {
+      const response = await stack.client().post('/terminal/v1/SIM0000002/async/charge', body);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ type: 'PARAMETER', code, param });
       expectErrorBody(response.body);
+    });
+
+    it('refuses webhookUrl on a charge, naming events_webhook_url', async () => {
+      const response = await stack
+        .client()
+        .post('/terminal/v1/SIM0000002/async/charge', { ...valid(), webhookUrl: 'http://127.0.0.1:1/hook' });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'PAR-001', param: 'webhookUrl' });
+      expect(String(response.body.message)).toContain('events_webhook_url');
+    });
+
+    it('refuses events_webhook_url on POST /authorization without sending the caller to print jobs', async () => {
+      const response = await stack
+        .client()
+        .post('/authorization', { ...valid(), events_webhook_url: 'http://127.0.0.1:1/hook' });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'PAR-001', param: 'events_webhook_url' });
+      expect(String(response.body.message)).not.toMatch(/print/i);
+      expect(String(response.body.message)).toContain('/terminal/v1/async/authorization');
+    });
+
+    it('refuses malformed JSON with PAR-001', async () => {
+      const response = await stack
+        .client()
+        .send('POST', '/terminal/v1/SIM0000002/async/charge', '{"amount":');
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ type: 'PARAMETER', code: 'PAR-001' });
+    });
+
+    it('answers an unknown route with NF-000 in the same shape', async () => {
+      const response = await stack.client().post('/terminal/v1/SIM0000002/async/teleport', valid());
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-000' });
+      expectErrorBody(response.body);
+    });
+  });
+
+  describe('bodies that are not JSON', () => {
+    const CHARGE = '/terminal/v1/SIM0000002/async/charge';
+
+    /** Signed over the very bytes sent, so that only the content type can be wrong. */
+    async function sendAs(contentType: string | undefined, body: string, path = CHARGE): Promise<Response> {
+      const headers: Record<string, string> = {
+        ...signRequest({
+          merchantId: 'demo-merchant',
+          secret: 'demo-secret-key',
+          method: 'POST',
+          path,
+          body,
+        }),
+      };
+      if (contentType !== undefined) headers['content-type'] = contentType;
+      // A Buffer body, because fetch would add text/plain to a string body of its own accord.
+      return fetch(`${stack.apiUrl}${path}`, { method: 'POST', headers, body: Buffer.from(body) });
     }
-  });
 
-  it.each([
-    [
-      'a missing amount field',
-      { ...valid(), amount: { iva: 1, subtotal_iva0: 0 } },
-      'PAR-002',
-      'amount.subtotal_iva',
-    ],
-    [
-      'a negative amount',
-      { ...valid(), amount: { iva: -1, subtotal_iva: 1, subtotal_iva0: 0 } },
-      'PAR-002',
-      'amount.iva',
-    ],
-    [
-      'a decimal amount',
-      { ...valid(), amount: { iva: 16.5, subtotal_iva: 1, subtotal_iva0: 0 } },
-      'PAR-002',
-      'amount.iva',
-    ],
-    [
-      'a string amount',
-      { ...valid(), amount: { iva: '16', subtotal_iva: 1, subtotal_iva0: 0 } },
-      'PAR-002',
-      'amount.iva',
-    ],
-    [
-      'a zero total',
-      { ...valid(), amount: { iva: 0, subtotal_iva: 0, subtotal_iva0: 0 } },
-      'PAR-003',
-      'amount',
-    ],
-    [
-      'a client_transaction_id that is no UUID',
-      { ...valid(), client_transaction_id: 'abc' },
-      'PAR-002',
-      'client_transaction_id',
-    ],
-    ['no amount at all', { client_transaction_id: randomUUID() }, 'PAR-002', 'amount'],
-    [
-      'an invalid webhook URL',
-      { ...valid(), events_webhook_url: 'not a url' },
-      'PAR-004',
-      'events_webhook_url',
-    ],
-    [
-      'an ftp webhook URL',
-      { ...valid(), events_webhook_url: 'ftp://127.0.0.1/x' },
-      'PAR-004',
-      'events_webhook_url',
-    ],
-    ['an unknown field', { ...valid(), tip: 100 }, 'PAR-001', 'tip'],
-    [
-      'an unknown nested field',
-      { ...valid(), amount: { iva: 1, subtotal_iva: 1, subtotal_iva0: 0, vat: 1 } },
-      'PAR-001',
-      'amount.vat',
-    ],
-    [
-      'metadata that is not flat strings',
-      { ...valid(), metadata: { nested: { a: 1 } } },
-      'PAR-002',
-      'metadata',
-    ],
-  ])('refuses %s with 400 %s and param', async (_what, body, code, param) => {
-    const response = await stack.client().post('/terminal/v1/SIM0000002/async/charge', body);
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ type: 'PARAMETER', code, param });
-    expectErrorBody(response.body);
-  });
+    it.each([
+      ['no content type', undefined, JSON.stringify(valid())],
+      ['text/plain', 'text/plain', JSON.stringify(valid())],
+      ['text/plain with a charset', 'text/plain;charset=UTF-8', JSON.stringify(valid())],
+      ['form-encoded', 'application/x-www-form-urlencoded', 'amount[iva]=1600&client_transaction_id=x'],
+      ['a JSON-like vendor type', 'application/vnd.api+json', JSON.stringify(valid())],
+    ])('answers a body sent with %s with 415 PAR-006', async (_what, contentType, body) => {
+      const response = await sendAs(contentType, body);
+      expect(response.status).toBe(415);
+      const error = (await response.json()) as Record<string, unknown>;
+      expect(error).toMatchObject({ type: 'PARAMETER', code: 'PAR-006' });
+      expectErrorBody(error);
+    });
 
-  it('refuses webhookUrl on a charge, naming events_webhook_url', async () => {
-    const response = await stack
-      .client()
-      .post('/terminal/v1/SIM0000002/async/charge', { ...valid(), webhookUrl: 'http://127.0.0.1:1/hook' });
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'PAR-001', param: 'webhookUrl' });
-    expect(String(response.body.message)).toContain('events_webhook_url');
-  });
-
-  it('refuses events_webhook_url on POST /authorization without sending the caller to print jobs', async () => {
-    const response = await stack
-      .client()
-      .post('/authorization', { ...valid(), events_webhook_url: 'http://127.0.0.1:1/hook' });
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'PAR-001', param: 'events_webhook_url' });
-    expect(String(response.body.message)).not.toMatch(/print/i);
-    expect(String(response.body.message)).toContain('/terminal/v1/async/authorization');
-  });
-
-  it('refuses malformed JSON with PAR-001', async () => {
-    const response = await stack.client().send('POST', '/terminal/v1/SIM0000002/async/charge', '{"amount":');
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ type: 'PARAMETER', code: 'PAR-001' });
-  });
-
-  it('answers an unknown route with NF-000 in the same shape', async () => {
-    const response = await stack.client().post('/terminal/v1/SIM0000002/async/teleport', valid());
-    expect(response.status).toBe(404);
-    expect(response.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-000' });
-    expectErrorBody(response.body);
-  });
-});
-
-describe('bodies that are not JSON', () => {
-  const CHARGE = '/terminal/v1/SIM0000002/async/charge';
-  let stack: Stack;
-
-  beforeAll(async () => {
-    stack = await Stack.start();
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  /** Signed over the very bytes sent, so that only the content type can be wrong. */
-  async function sendAs(contentType: string | undefined, body: string, path = CHARGE): Promise<Response> {
-    const headers: Record<string, string> = {
-      ...signRequest({
-        merchantId: 'demo-merchant',
-        secret: 'demo-secret-key',
+    it('refuses a non-JSON body before authentication, as it does an oversized one', async () => {
+      const response = await fetch(`${stack.apiUrl}${CHARGE}`, {
         method: 'POST',
-        path,
-        body,
-      }),
-    };
-    if (contentType !== undefined) headers['content-type'] = contentType;
-    // A Buffer body, because fetch would add text/plain to a string body of its own accord.
-    return fetch(`${stack.apiUrl}${path}`, { method: 'POST', headers, body: Buffer.from(body) });
-  }
-
-  it.each([
-    ['no content type', undefined, JSON.stringify(valid())],
-    ['text/plain', 'text/plain', JSON.stringify(valid())],
-    ['text/plain with a charset', 'text/plain;charset=UTF-8', JSON.stringify(valid())],
-    ['form-encoded', 'application/x-www-form-urlencoded', 'amount[iva]=1600&client_transaction_id=x'],
-    ['a JSON-like vendor type', 'application/vnd.api+json', JSON.stringify(valid())],
-  ])('answers a body sent with %s with 415 PAR-006', async (_what, contentType, body) => {
-    const response = await sendAs(contentType, body);
-    expect(response.status).toBe(415);
-    const error = (await response.json()) as Record<string, unknown>;
-    expect(error).toMatchObject({ type: 'PARAMETER', code: 'PAR-006' });
-    expectErrorBody(error);
-  });
-
-  it('refuses a non-JSON body before authentication, as it does an oversized one', async () => {
-    const response = await fetch(`${stack.apiUrl}${CHARGE}`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: JSON.stringify(valid()),
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify(valid()),
+      });
+      expect(response.status).toBe(415);
     });
-    expect(response.status).toBe(415);
-  });
 
-  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8'])(
-    'takes a body sent as %s',
-    async (contentType) => {
-      const response = await sendAs(contentType, JSON.stringify(valid()), '/terminal/v1/sync/charge');
-      expect(response.status).toBe(200);
-    },
-  );
+    it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8'])(
+      'takes a body sent as %s',
+      async (contentType) => {
+        const response = await sendAs(contentType, JSON.stringify(valid()), '/terminal/v1/sync/charge');
+        expect(response.status).toBe(200);
+      },
+    );
 
-  it('refuses no request that has no body', async () => {
-    const client = stack.client();
-    expect((await client.get('/sandbox/clock')).status).toBe(200);
-    // fetch sends `content-length: 0` and no content type on a bodiless POST.
-    expect((await client.post('/sandbox/terminals/SIM0000002/online')).status).toBe(200);
-    const withTypeButNoBody = await client.send('GET', '/sandbox/clock', undefined, {
-      'content-type': 'text/plain',
+    it('refuses no request that has no body', async () => {
+      const client = stack.client();
+      expect((await client.get('/sandbox/clock')).status).toBe(200);
+      // fetch sends `content-length: 0` and no content type on a bodiless POST.
+      expect((await client.post('/sandbox/terminals/SIM0000002/online')).status).toBe(200);
+      const withTypeButNoBody = await client.send('GET', '/sandbox/clock', undefined, {
+        'content-type': 'text/plain',
+      });
+      expect(withTypeButNoBody.status).toBe(200);
     });
-    expect(withTypeButNoBody.status).toBe(200);
   });
 });
 

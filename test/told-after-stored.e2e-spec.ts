@@ -8,17 +8,25 @@ const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED']
 /**
  * Contract §13: nothing is told before it is stored, "outcome unknown" is not "offline", and
  * nothing a terminal did is dropped. Each case reproduces such a failure for real.
+ *
+ * The cases share one stack: each sets the pace of the terminal it uses, and each names its own
+ * transaction. The simulator's crash comes last; the stack runs again after it, on a restarted
+ * simulator.
  */
 describeOnStores('what the service tells, it has stored', (store) => {
   let stack: Stack;
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     stack = await Stack.start({ store });
   });
 
-  afterEach(async () => {
+  afterAll(async () => {
     await stack?.stop();
   });
+
+  const pace = async (serial: string, value: 'instant' | 'fast' | 'realistic'): Promise<void> => {
+    expect((await stack.client().patch(`/sandbox/terminals/${serial}`, { pace: value })).status).toBe(200);
+  };
 
   const online = async (id: string): Promise<Json | undefined> => {
     const answer = await stack
@@ -35,6 +43,8 @@ describeOnStores('what the service tells, it has stored', (store) => {
   }
 
   it('read-your-writes: 200 sync charges, Local and Cloud, each in search as answered at once', async () => {
+    await pace('SIM0000001', 'instant');
+    await pace('SIM0000002', 'instant');
     const stale: string[] = [];
     for (let i = 0; i < 200; i++) {
       const form: Form = i % 2 === 0 ? 'local' : 'cloud';
@@ -50,7 +60,7 @@ describeOnStores('what the service tells, it has stored', (store) => {
   });
 
   it('a sync abort answers once the canceled transaction is stored', async () => {
-    await stack.client().patch('/sandbox/terminals/SIM0000002', { pace: 'realistic' });
+    await pace('SIM0000002', 'realistic');
     const body = newBody({ amount: amountOf(10097) }); // 97: waits for a person
     const charge = stack.client().post<Json>(operationPath('cloud', 'sync', 'charge'), body);
     await poll(
@@ -68,7 +78,7 @@ describeOnStores('what the service tells, it has stored', (store) => {
   });
 
   it('identical async requests at once all get the stored acknowledgement, never 504', async () => {
-    await stack.client().patch('/sandbox/terminals/SIM0000002', { pace: 'fast' });
+    await pace('SIM0000002', 'fast');
     for (let round = 0; round < 10; round++) {
       const body = newBody({ amount: amountOf(10000) });
       const answers = await Promise.all(
@@ -90,7 +100,7 @@ describeOnStores('what the service tells, it has stored', (store) => {
   });
 
   it('a link cut after the terminal took a sync charge is 504 TER-002, and a retry answers the outcome', async () => {
-    await stack.client().patch('/sandbox/terminals/SIM0000002', { pace: 'realistic' });
+    await pace('SIM0000002', 'realistic');
     const body = newBody({ amount: amountOf(10000) });
     const path = operationPath('cloud', 'sync', 'charge');
     const pending = stack.client().post<Json>(path, body);
@@ -119,7 +129,7 @@ describeOnStores('what the service tells, it has stored', (store) => {
   });
 
   it('a Local charge taken by an offline terminal that then crashes is recorded from its events', async () => {
-    await stack.client().patch('/sandbox/terminals/SIM0000001', { pace: 'realistic' });
+    await pace('SIM0000001', 'realistic');
     expect((await stack.client().post('/sandbox/terminals/SIM0000001/offline')).status).toBe(200);
     // Scenario 95 (contract §10): the acquirer answers only after 10 s, then approves.
     const body = newBody({ amount: amountOf(10095) });
