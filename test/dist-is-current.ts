@@ -11,7 +11,9 @@ import { RUN_TAG } from './left-running';
  * processes its suites start inherit the tag, which the teardown looks for (stop-left-running.ts).
  */
 export default async function distIsCurrent(): Promise<void> {
-  process.env[RUN_TAG] ??= randomUUID();
+  // Always a tag of its own: one inherited from an enclosing run would let this run's teardown
+  // kill that run's processes.
+  process.env[RUN_TAG] = randomUUID();
   for (const root of new Set([REPO_ROOT, APPS_ROOT])) {
     const stale = staleBuild(root);
     if (stale !== undefined) throw new Error(stale);
