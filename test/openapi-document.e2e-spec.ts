@@ -31,6 +31,26 @@ describe('the OpenAPI document a client can trust', () => {
     await stack?.stop();
   });
 
+  /**
+   * The options /docs hands Swagger UI: its served `swagger-ui-init.js` run in a context of its own
+   * with `page` as the browser's globals and Swagger UI itself stood in for by a recorder.
+   */
+  async function swaggerUiOptions(page: object): Promise<{
+    parameterMacro: typeof currentTimestamp;
+    requestInterceptor: typeof signDocsRequest;
+  }> {
+    const init = await (await fetch(`${stack.apiUrl}/docs/swagger-ui-init.js`)).text();
+    let options: unknown;
+    const SwaggerUIBundle = Object.assign((given: unknown) => (options = given), {
+      presets: { apis: {} },
+      plugins: { DownloadUrl: {} },
+    });
+    const window = { location: { search: '', origin: stack.apiUrl } } as { onload?: () => void };
+    runInNewContext(init, { ...page, window, SwaggerUIBundle, SwaggerUIStandalonePreset: {} });
+    window.onload?.();
+    return options as Awaited<ReturnType<typeof swaggerUiOptions>>;
+  }
+
   const schema = (name: string): Json => document.components.schemas[name];
   const okSchema = (route: string): unknown => {
     const found = operations.find((o) => o.route === route)?.operation;
@@ -85,27 +105,20 @@ describe('the OpenAPI document a client can trust', () => {
     expect(timestamp.required).toBe(true);
     expect(timestamp.example).toBeUndefined();
     expect(timestamp.schema.example).toBeUndefined();
-    const init = await (await fetch(`${stack.apiUrl}/docs/swagger-ui-init.js`)).text();
-    expect(init).toContain(`"parameterMacro": ${currentTimestamp.toString()}`);
-    const page = runInNewContext(`(${currentTimestamp.toString()})`, {
-      Date,
-      Math,
-      String,
-    }) as typeof currentTimestamp;
+    const { parameterMacro } = await swaggerUiOptions({});
+    expect(parameterMacro.name).toBe(currentTimestamp.name);
     const now = Math.floor(Date.now() / 1000);
-    expect(Number(page({}, { in: 'header', name: 'timestamp' }))).toBeGreaterThanOrEqual(now);
-    expect(page({}, { in: 'query', name: 'limit', default: 5 })).toBe(5);
+    expect(Number(parameterMacro({}, { in: 'header', name: 'timestamp' }))).toBeGreaterThanOrEqual(now);
+    expect(parameterMacro({}, { in: 'query', name: 'limit', default: 5 })).toBe(5);
   });
 
   it('lets "Try it out" in /docs sign requests in the page, with the source text Swagger UI gets', async () => {
-    const init = await (await fetch(`${stack.apiUrl}/docs/swagger-ui-init.js`)).text();
-    expect(init).toContain(`"requestInterceptor": ${signDocsRequest.toString()}`);
-    // The same text, evaluated on its own with only what a browser page has, signs a request the API accepts.
-    const page = { crypto, TextEncoder, URL, btoa };
-    const pageSigner = runInNewContext(`(${signDocsRequest.toString()})`, page) as typeof signDocsRequest;
+    // The text served, run with only what a browser page has, signs a request the API accepts.
+    const { requestInterceptor } = await swaggerUiOptions({ crypto, TextEncoder, URL, btoa });
+    expect(requestInterceptor.name).toBe(signDocsRequest.name);
     const url = `${stack.apiUrl}/sandbox/clock`;
     const body = JSON.stringify({ advance_seconds: 0 });
-    const signed = await pageSigner({
+    const signed = await requestInterceptor({
       url,
       method: 'POST',
       headers: { Authorization: 'demo-merchant:demo-secret-key', 'content-type': 'application/json' },
