@@ -19,9 +19,13 @@ import { measurePipeline } from './async-pipeline';
 import { COMPARE_SECTION_TITLES } from './builds-compared-report';
 import { describeMachine } from './lib/machine';
 import { withSectionTitled } from './lib/markdown-section';
+import { cpuTimeMs, ofPid } from './lib/resident-memory';
 import { loadProject } from './sync-charge-comparison';
 
 interface Figures {
+  /** CPU each app spent from its launch until the stack was up (listening, terminals linked). */
+  startApiCpuMs: number;
+  startSimulatorCpuMs: number;
   syncPerSecond: number;
   syncApiCpuMs: number;
   syncSimulatorCpuMs: number;
@@ -47,6 +51,7 @@ function storeOf(value: string | undefined): StoreKind {
 /** In the child: one build (BENCH_APPS_ROOT), a sync run then an async closed loop. */
 async function measureOne(): Promise<Figures> {
   const stack = await Stack.start({ store: STORE, apiEnv: { RATE_LIMIT_MAX: '1000000' } });
+  const started = { api: ofPid(stack.api.pid, cpuTimeMs), simulator: ofPid(stack.simulator?.pid, cpuTimeMs) };
   let sync;
   try {
     const serials = await createInstantTerminals(stack.client(), CONNECTIONS);
@@ -57,6 +62,8 @@ async function measureOne(): Promise<Figures> {
   }
   const pipeline = await measurePipeline(CONNECTIONS, SECONDS, undefined, WARMUP, STORE);
   return {
+    startApiCpuMs: started.api,
+    startSimulatorCpuMs: started.simulator,
     syncPerSecond: sync.ok / SECONDS,
     syncApiCpuMs: sync.apiCpuMsPerCharge,
     syncSimulatorCpuMs: sync.simulatorCpuMsPerCharge,
@@ -85,6 +92,8 @@ const median = (values: number[]): number => {
 };
 
 const ROWS: Array<[keyof Figures, string, number]> = [
+  ['startApiCpuMs', 'API CPU to start (listening, terminals linked), ms', 0],
+  ['startSimulatorCpuMs', 'simulator CPU to start (listening, terminals linked), ms', 0],
   ['syncPerSecond', 'sync charges/s', 0],
   ['syncApiCpuMs', 'API CPU per sync charge, ms', 2],
   ['syncSimulatorCpuMs', 'simulator CPU per sync charge, ms', 2],
