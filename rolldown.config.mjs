@@ -1,7 +1,7 @@
 /**
  * Each app's entry point, bundled in place (`dist/apps/<app>/src/main.js`) after `tsc`: one file
  * instead of about 2,000 modules found, read and compiled one by one, which is most of what an
- * app spends starting (README, "Build").
+ * app spends starting (README, "Layout").
  *
  * Left out of the bundle, and loaded from node_modules as before:
  * - packages with native code or files of their own read at run time (sqlite3, pino's transports);
