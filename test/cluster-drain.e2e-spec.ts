@@ -161,4 +161,24 @@ describe('a replica stopped with SIGTERM drains', () => {
     expect(await exited).toBe(0);
     expect(a.log).toMatch(/SIGTERM: draining 1 requests in flight/);
   });
+
+  it('refuses what its callers still send after the last request in flight, rather than closing under them', async () => {
+    // Nothing in flight when the signal comes: a replica that closed at once would reset the
+    // requests its callers had already sent on their kept-alive connections.
+    const [c] = await replicas.start(1);
+    const client = new SignedClient(c.url);
+    expect((await client.post<Json>('/sandbox/clock', { advance_seconds: 0 })).status).toBe(200);
+    const exited = c.terminate();
+    await poll('the drain to start', async () => (/SIGTERM: draining/.test(c.log) ? true : undefined), 5000);
+    const answers: Answer[] = [];
+    for (let sent = 0; sent < 6; sent += 1) {
+      answers.push(await ask(() => client.post<Json>('/sandbox/clock', { advance_seconds: 0 })));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(answers).toEqual(
+      Array.from({ length: 6 }, () => ({ status: 503, code: 'INT-002', retryAfter: '1' })),
+    );
+    // Then, with nobody sending, it closes by itself.
+    expect(await exited).toBe(0);
+  });
 });

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   // Exported only when OTEL_EXPORTER_OTLP_ENDPOINT is set (contract, "Traces").
   Tracing.start('tps-api', process.env);
   const app = await createApi(config, { logger });
-  stopOnSignals(app, config.DRAIN_TIMEOUT_MS);
+  stopOnSignals(app, { timeoutMs: config.DRAIN_TIMEOUT_MS, quietMs: config.DRAIN_QUIET_MS });
   await app.listen(config.PORT, config.HOST);
   app.get(ServiceListening).listened();
   const address = app.getHttpServer().address() as { port: number } | null;

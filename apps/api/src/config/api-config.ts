@@ -70,6 +70,16 @@ export class ApiConfig extends RetentionSettings {
   @Min(0)
   DRAIN_TIMEOUT_MS = 30_000;
 
+  /**
+   * How long a stopping replica must have gone without a request (each one refused) before it
+   * closes, within DRAIN_TIMEOUT_MS: until its callers, or a balancer, have each been refused
+   * once and moved to another replica. Liveness and readiness checks do not count.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  DRAIN_QUIET_MS = 500;
+
   @Type(() => Number)
   @IsInt()
   @Min(100)

@@ -85,6 +85,73 @@ describe('RequestDrain', () => {
     }
   });
 
+  describe('settled: nothing in flight, and callers no longer sending', () => {
+    let now = 0;
+    const clock = (): number => now;
+    /** Moves the clock and the timers together. */
+    const advance = async (ms: number): Promise<void> => {
+      now += ms;
+      await jest.advanceTimersByTimeAsync(ms);
+    };
+
+    beforeEach(() => {
+      jest.useFakeTimers();
+      now = 0;
+    });
+    afterEach(() => jest.useRealTimers());
+
+    it('waits out the quiet time after the last request, refused ones included', async () => {
+      const drain = new RequestDrain(clock);
+      const answered = response();
+      pass(drain, answered, jest.fn());
+      answered.end();
+      drain.start();
+      let settled: boolean | undefined;
+      void drain.settled(500, 30_000).then((value) => (settled = value));
+      await advance(300);
+      // A caller that had not yet seen a refusal: it is refused now, and the quiet time starts again.
+      pass(drain, response(), jest.fn());
+      await advance(400);
+      expect(settled).toBeUndefined();
+      await advance(100);
+      expect(settled).toBe(true);
+    });
+
+    it('settles at once when no request came for the quiet time before the stop', async () => {
+      const drain = new RequestDrain(clock);
+      const answer = response();
+      pass(drain, answer, jest.fn());
+      answer.end();
+      await advance(600);
+      drain.start();
+      await expect(drain.settled(500, 30_000)).resolves.toBe(true);
+    });
+
+    it('gives up when callers keep sending past its bound', async () => {
+      const drain = new RequestDrain(clock);
+      drain.start();
+      let settled: boolean | undefined;
+      void drain.settled(500, 2_000).then((value) => (settled = value));
+      for (let sent = 0; sent < 10 && settled === undefined; sent += 1) {
+        pass(drain, response(), jest.fn());
+        await advance(250);
+      }
+      expect(settled).toBe(false);
+    });
+
+    it('does not count liveness and readiness checks as callers', async () => {
+      const drain = new RequestDrain(clock);
+      drain.start();
+      let settled: boolean | undefined;
+      void drain.settled(500, 30_000).then((value) => (settled = value));
+      for (const path of ['/health', '/ready', '/health', '/ready']) {
+        pass(drain, response(), jest.fn(), path);
+        await advance(150);
+      }
+      expect(settled).toBe(true);
+    });
+  });
+
   it('does not wait for the live stream, which never ends by itself', async () => {
     const drain = new RequestDrain();
     pass(drain, response(), jest.fn(), '/sandbox/events');

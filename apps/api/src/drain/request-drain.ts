@@ -23,12 +23,17 @@ const UNCOUNTED_PATHS: ReadonlySet<string> = new Set(['/health', '/ready', '/san
 /**
  * What a stopping replica still owes: it counts the requests under way, and once `start` is
  * called it refuses new ones (with `Connection: close`, so that a client or a balancer with a
- * kept-alive connection opens its next one elsewhere) and tells when the last one has ended.
+ * kept-alive connection opens its next one elsewhere) and tells when the last one has ended and
+ * its callers have stopped sending.
  */
 export class RequestDrain {
   private inFlight = 0;
   private draining = false;
+  /** When the last request arrived, refused ones included: a caller still sending here. */
+  private lastArrival = Number.NEGATIVE_INFINITY;
   private readonly idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   get isDraining(): boolean {
     return this.draining;
@@ -40,6 +45,7 @@ export class RequestDrain {
 
   readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
     if (UNCOUNTED_PATHS.has(request.path)) return next();
+    this.lastArrival = this.now();
     if (this.draining) {
       response.setHeader('Connection', 'close');
       next(new ReplicaStoppingError());
@@ -65,6 +71,24 @@ export class RequestDrain {
         resolve(true);
       });
     });
+  }
+
+  /**
+   * Resolves true once nothing is in flight and no request has arrived for `quietMs`; false if
+   * `timeoutMs` passed first. Closing as soon as nothing is in flight would cut the requests
+   * callers sent on their kept-alive connections before any of them had seen a refusal: they
+   * would get a reset connection for a request never read, not the 503 they retry elsewhere.
+   */
+  async settled(quietMs: number, timeoutMs: number): Promise<boolean> {
+    const deadline = this.now() + timeoutMs;
+    for (;;) {
+      if (!(await this.idle(deadline - this.now()))) return false;
+      const quietFor = this.now() - this.lastArrival;
+      if (quietFor >= quietMs) return true;
+      const left = deadline - this.now();
+      if (left <= 0) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(quietMs - quietFor, left)));
+    }
   }
 
   private ended(): void {
