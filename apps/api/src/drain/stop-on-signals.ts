@@ -5,12 +5,12 @@ import { RequestDrain } from './request-drain';
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * A replica asked to stop drains (contract, "Several replicas"): it refuses new
- * requests at once (503 INT-002, which a caller or a balancer retries elsewhere), finishes what it
- * has in flight and waits until no request has come for `quietMs`, for at most `timeoutMs` in
- * all, then closes: the shutdown hooks stop the webhook
- * deliveries and close the terminal links (the terminals link to another replica), and the
- * server closes. A second signal while draining stops without waiting.
+ * A replica asked to stop drains (contract, "Several replicas"): it refuses new requests at once
+ * (503 INT-002, which a caller or a balancer retries elsewhere), finishes what it has in flight
+ * and waits until no request has come for `quietMs`, for at most `timeoutMs` in all, then closes:
+ * the shutdown hooks stop the webhook deliveries and close the terminal links (the terminals link
+ * to another replica), and the server closes. A second signal while draining stops without
+ * waiting.
  */
 export function stopOnSignals(app: INestApplication, drain: { timeoutMs: number; quietMs: number }): void {
   const logger = new Logger('Drain');
