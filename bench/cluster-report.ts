@@ -1,5 +1,6 @@
 import type { ChargeKind, ChargePhase, PacedCharges, RoutedVsLocal } from './cluster-charges';
 import type { FleetAtScale } from './cluster-fleet';
+import type { FloorRun, HandOffFloor } from './handoff-floor';
 import type { Machine } from './lib/machine';
 import type { KindCounts } from './lib/pg-message-counter';
 import { spread, type Spread } from './lib/stats';
@@ -28,6 +29,7 @@ export interface ClusterRun {
   partSeconds: Record<string, number>;
   routedVsLocal?: RoutedVsLocal;
   paced?: PacedCharges;
+  floor?: HandOffFloor;
   fleet?: FleetAtScale;
   pgbench?: PgbenchResult;
   failures: Record<string, string>;
@@ -92,6 +94,42 @@ function refusedOf(phases: ChargePhase[]): string {
     ...(errors > 0 ? [`${errors} failed`] : []),
   ];
   return named.length === 0 ? 'none' : named.join(', ');
+}
+
+/** The median rate of the routed closed-loop phases, charges/s, rounded to ten. */
+export function routedRateOf(result: RoutedVsLocal): number | undefined {
+  const rates = result.measured.filter((p) => p.kind === 'routed').map((p) => p.charges / p.seconds);
+  const median = spread(rates).median;
+  return Number.isFinite(median) && median > 0 ? Math.round(median / 10) * 10 : undefined;
+}
+
+const rateName = (run: FloorRun): string => (run.rate === null ? 'closed loop' : `paced at ${run.rate}/s`);
+
+function floorSection(floor: HandOffFloor): string[] {
+  return [
+    "Both ends of the least hand-off the routing can make, with none of the service's code, in a",
+    'database of its own (made, then dropped): the asker stores a request and sends its word in one',
+    'statement; the holder, told, takes it (one `UPDATE`), stores the reply and sends it in its word',
+    `(one \`UPDATE\`; a sync charge's reply as a terminal sent it, ${floor.replyBytes} bytes of JSON); the asker, told, has`,
+    'the reply; the rows go in one `DELETE` a second. Unlogged table, prepared statements, as in the',
+    `service; ${floor.waiters} requests in flight. Both ends share one Node process, which wakes once where`,
+    'two replicas wake twice, so this is a floor. CPU from /proc: that process (its pacing timers',
+    "included) and the database's backends, less what the same processes spent in an idle phase of as",
+    `long first (Node ${show(floor.idle.nodeMsPerSecond / 10, 2)}, PostgreSQL ${show(
+      floor.idle.postgresMsPerSecond / 10,
+      2,
+    )} % of a core).`,
+    '',
+    '| load | hand-offs/s | CPU, Node (both ends), ms | CPU, PostgreSQL backends, ms | CPU, all, ms |',
+    '| --- | --- | --- | --- | --- |',
+    ...floor.runs.map(
+      (run) =>
+        `| ${rateName(run)} | ${show(run.handOffs / run.seconds, 0)} | ${show(run.nodeMs, 3)} | ${show(
+          run.postgresMs,
+          3,
+        )} | ${show(run.totalMs, 3)} |`,
+    ),
+  ];
 }
 
 function routedSection(result: RoutedVsLocal): { lines: string[]; extraCpu: number } {
@@ -305,11 +343,15 @@ export function renderCluster(run: ClusterRun): string {
   if (run.routedVsLocal) {
     const { lines, extraCpu } = routedSection(run.routedVsLocal);
     parts.push(...lines);
+    const rate = routedRateOf(run.routedVsLocal);
+    const bare = run.floor?.runs.find((r) => r.rate === rate);
+    const floorNote =
+      bare === undefined ? '' : `; the bare hand-off alone, paced at ${rate}/s: ${show(bare.totalMs, 3)} ms`;
     targets.push(
       `| a routed charge costs at most ${TARGETS.routedExtraCpuMs} ms more CPU than a local one, all processes | ${show(
         extraCpu,
         3,
-      )} ms more | ${verdict(extraCpu <= TARGETS.routedExtraCpuMs)} |`,
+      )} ms more${floorNote} | ${verdict(extraCpu <= TARGETS.routedExtraCpuMs)} |`,
       `| statements and round trips per charge, routed and local | above | met |`,
     );
   } else {
@@ -346,6 +388,9 @@ export function renderCluster(run: ClusterRun): string {
     parts.push(notMeasured('paced'));
     targets.push(`| paced: routed p50 and p99 | ${notMeasured('paced')} | not judged |`);
   }
+
+  parts.push('', '### The least a hand-off through PostgreSQL costs', '');
+  parts.push(...(run.floor ? floorSection(run.floor) : [notMeasured('floor')]));
 
   parts.push('', '### A large fleet over two replicas', '');
   if (run.fleet) {

@@ -3,10 +3,12 @@
  * 1. routed against local sync charges, closed-loop phases in turns: CPU per charge of every
  *    process (PostgreSQL's backends included), statements and round trips per charge;
  * 2. charges paced at a fixed rate, routed and local in turn: p50 and p99 of each;
- * 3. a large fleet over two replicas and two simulator shards: memory per link, idle CPU, what
+ * 3. the bare hand-off through PostgreSQL, none of the service's code, paced at the routed phase's
+ *    rate and in a closed loop: the least a routed charge can add;
+ * 4. a large fleet over two replicas and two simulator shards: memory per link, idle CPU, what
  *    goes to the database while idle; then the replica with half the links killed, and the time
  *    until every terminal is linked again;
- * 4. pgbench on this machine's server: built-in, and a script of one charge's statements.
+ * 5. pgbench on this machine's server: built-in, and a script of one charge's statements.
  * Writes the section "Several replicas" of BENCHMARKS.md (the rest kept) and the raw results to
  * bench/results/cluster-<date>.json. A part that fails is reported as not measured, with why.
  *
@@ -15,9 +17,9 @@
  * terminals; BENCH_PACED_RATE (50) charges/s for BENCH_PACED_SECONDS (30); BENCH_FLEET (10000)
  * terminals, idle for BENCH_IDLE_SECONDS (30); BENCH_PGBENCH_SCALE (10), BENCH_PGBENCH_SECONDS
  * (20); BENCH_FROM_JSON: render the section from that JSON only, without measuring anything;
- * BENCH_PHASES (all): the parts to run, comma-separated, of routed, paced, fleet, pgbench. A run of
- * some parts only prints its section and writes its JSON (named after the parts), but leaves
- * BENCHMARKS.md as it is: the section there comes from a whole run.
+ * BENCH_PHASES (all): the parts to run, comma-separated, of routed, paced, floor, fleet, pgbench.
+ * A run of some parts only prints its section and writes its JSON (named after the parts), but
+ * leaves BENCHMARKS.md as it is: the section there comes from a whole run.
  * About 5 minutes on a 2-core machine, the build not included.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +29,14 @@ import { format, resolveConfig } from 'prettier';
 import { REPO_ROOT } from '@tps/testing';
 import { measurePaced, measureRoutedVsLocal } from './cluster-charges';
 import { measureFleetAtScale } from './cluster-fleet';
-import { CLUSTER_SECTION_TITLE, renderCluster, type ClusterKnobs, type ClusterRun } from './cluster-report';
+import { measureHandOffFloor } from './handoff-floor';
+import {
+  CLUSTER_SECTION_TITLE,
+  renderCluster,
+  routedRateOf,
+  type ClusterKnobs,
+  type ClusterRun,
+} from './cluster-report';
 import { describeMachine } from './lib/machine';
 import { withSectionTitled } from './lib/markdown-section';
 import { measurePgbench } from './pgbench';
@@ -50,7 +59,7 @@ const KNOBS: ClusterKnobs = {
   pgbenchSeconds: knob('BENCH_PGBENCH_SECONDS', 20),
 };
 /** The parts, by the names BENCH_PHASES takes. */
-const PHASES = ['routed', 'paced', 'fleet', 'pgbench'] as const;
+const PHASES = ['routed', 'paced', 'floor', 'fleet', 'pgbench'] as const;
 type Phase = (typeof PHASES)[number];
 
 function selectedPhases(): Set<Phase> {
@@ -70,6 +79,8 @@ const WHOLE_RUN = SELECTED.size === PHASES.length;
 const PGBENCH_CLIENTS = 8;
 const PGBENCH_THREADS = 2;
 const LINK_TIMEOUT_SECONDS = 180;
+/** The bare hand-off's pace when the routed phase did not run: about its closed loop's rate here. */
+const FLOOR_RATE = 300;
 
 const log = (what: string): void =>
   void process.stdout.write(`bench:cluster ${new Date().toISOString()} ${what}\n`);
@@ -111,6 +122,12 @@ async function measure(): Promise<ClusterRun> {
     `charges paced at ${KNOBS.pacedRate}/s, routed and local in turn`,
     () => measurePaced(KNOBS.terminals, KNOBS.pacedRate, KNOBS.pacedSeconds, KNOBS.warmupSeconds),
   );
+  // Paced at the rate the routed closed loop ran (when it did not run, about this machine's):
+  // CPU per operation depends on the rate.
+  const routedRate = (routedVsLocal && routedRateOf(routedVsLocal)) ?? FLOOR_RATE;
+  const floor = await part('floor', 'floor', 'the bare hand-off through PostgreSQL', () =>
+    measureHandOffFloor([routedRate, null], KNOBS.seconds),
+  );
   const fleet = await part('fleet', 'fleet', `${KNOBS.fleet} terminals over two replicas`, () =>
     measureFleetAtScale(KNOBS.fleet, KNOBS.idleSeconds, LINK_TIMEOUT_SECONDS),
   );
@@ -125,6 +142,7 @@ async function measure(): Promise<ClusterRun> {
     partSeconds,
     routedVsLocal,
     paced,
+    floor,
     fleet,
     pgbench,
     failures,
