@@ -1,0 +1,85 @@
+import type { ChargeKind, ChargePhase, RoutedVsLocal } from './cluster-charges';
+import { renderCluster, routedRateOf, type ClusterRun } from './cluster-report';
+import type { HandOffFloor } from './handoff-floor';
+
+const wire = { statements: 3, roundTrips: 3, writes: 2, kinds: {} };
+
+function phase(kind: ChargeKind, charges: number, cpuMs: number): ChargePhase {
+  const cpu = { apiAsked: 0, apiHolding: 0, simulator: 0, postgres: 0 };
+  cpu[kind === 'local' ? 'apiHolding' : 'apiAsked'] = cpuMs;
+  return { kind, seconds: 10, charges, refused: {}, errors: 0, cpuMs: cpu, api: wire, simulator: wire };
+}
+
+const routedVsLocal: RoutedVsLocal = {
+  terminals: 16,
+  seconds: 10,
+  warmupSeconds: 0,
+  warmup: [],
+  // Routed at 2,660, 2,740 and 3,100 charges in 10 s: a median of 274/s, 270 once rounded.
+  measured: [
+    phase('local', 4000, 16_000),
+    phase('routed', 2740, 16_440),
+    phase('local', 4000, 16_000),
+    phase('routed', 2660, 15_960),
+    phase('routed', 3100, 18_600),
+  ],
+  idle: [{ seconds: 10, cpuMs: { apiAsked: 0, apiHolding: 0, simulator: 0, postgres: 0 } }],
+};
+
+const floor: HandOffFloor = {
+  replyBytes: 4215,
+  waiters: 16,
+  idle: { nodeMsPerSecond: 2.5, postgresMsPerSecond: 0 },
+  runs: [
+    { rate: 270, seconds: 8, handOffs: 2160, nodeMs: 0.56, postgresMs: 0.55, totalMs: 1.11 },
+    { rate: null, seconds: 8, handOffs: 26_000, nodeMs: 0.2, postgresMs: 0.3, totalMs: 0.5 },
+  ],
+};
+
+function run(parts: Partial<ClusterRun>): ClusterRun {
+  return {
+    machine: { date: '2026-11-28T17:54:41.695Z', cores: 2, cpu: 'test', memoryGiB: 24, node: 'v20' },
+    loadAverage: { start: [1, 1, 1], end: [1, 1, 1] },
+    knobs: {
+      reps: 2,
+      seconds: 10,
+      warmupSeconds: 0,
+      terminals: 16,
+      pacedRate: 50,
+      pacedSeconds: 30,
+      fleet: 10_000,
+      idleSeconds: 30,
+      pgbenchScale: 10,
+      pgbenchSeconds: 20,
+    },
+    runMinutes: 5,
+    partSeconds: {},
+    failures: {},
+    ...parts,
+  };
+}
+
+describe('the scale-out section', () => {
+  it("paces the floor at the routed phases' median rate, rounded to ten", () => {
+    expect(routedRateOf(routedVsLocal)).toBe(270);
+    expect(routedRateOf({ ...routedVsLocal, measured: [] })).toBeUndefined();
+  });
+
+  it('shows the bare hand-off at each load, and beside the routed target the one at its rate', () => {
+    const section = renderCluster(run({ routedVsLocal, floor }));
+    expect(section).toContain('| paced at 270/s | 270 | 0.560 | 0.550 | 1.110 |');
+    expect(section).toContain('| closed loop | 3250 | 0.200 | 0.300 | 0.500 |');
+    // Routed 6.0 ms a charge against local 4.0: 2.0 more, beside the floor, and still missed.
+    expect(section).toMatch(
+      /\| a routed charge costs at most 0\.3 ms more CPU than a local one, all processes \| 2\.000 ms more; the bare hand-off alone, paced at 270\/s: 1\.110 ms \| \*\*missed\*\* \|/,
+    );
+  });
+
+  it('says why the floor is missing when it did not run, and judges the routed target alone', () => {
+    const section = renderCluster(run({ routedVsLocal, failures: { floor: 'not selected (BENCH_PHASES)' } }));
+    expect(section).toContain(
+      '### The least a hand-off through PostgreSQL costs\n\nnot measured: not selected (BENCH_PHASES)',
+    );
+    expect(section).toContain('| 2.000 ms more | **missed** |');
+  });
+});
