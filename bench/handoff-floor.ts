@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
-import { REPO_ROOT, TEST_POSTGRES_URL, TestStore } from '@tps/testing';
+import { REPO_ROOT, TEST_POSTGRES_URL } from '@tps/testing';
 import { CpuMeter } from './lib/cpu-meter';
+import { withOwnDatabase } from './lib/own-database';
 import { PgBackends } from './lib/pg-backends';
 
 /** One load of bare hand-offs: paced at `rate` a second, or a closed loop (`rate` null). */
@@ -158,14 +158,8 @@ async function load(floor: BareHandOff, rate: number | null, seconds: number): P
  * of its own (made, then dropped): the least a routed charge can cost above a local one. The same
  * processes' CPU with no hand-off, measured first, is taken off each run, as the routed phase's is.
  */
-export async function measureHandOffFloor(
-  rates: Array<number | null>,
-  seconds: number,
-): Promise<HandOffFloor> {
-  const dir = mkdtempSync(join(tmpdir(), 'tps-handoff-floor-'));
-  const store = new TestStore('postgres', dir);
-  try {
-    const url = await store.url('floor');
+export function measureHandOffFloor(rates: Array<number | null>, seconds: number): Promise<HandOffFloor> {
+  return withOwnDatabase('handoff_floor', async (url) => {
     const floor = await BareHandOff.open(url);
     const backends = await PgBackends.open(TEST_POSTGRES_URL, [url]);
     const meter = await CpuMeter.start({ node: process.pid }, { postgres: () => backends.pids() });
@@ -189,14 +183,7 @@ export async function measureHandOffFloor(
         const elapsed = (Date.now() - started) / 1000;
         const nodeMs = (after.node - before.node - idle.nodeMsPerSecond * elapsed) / handOffs;
         const postgresMs = (after.postgres - before.postgres - idle.postgresMsPerSecond * elapsed) / handOffs;
-        runs.push({
-          rate,
-          seconds: elapsed,
-          handOffs,
-          nodeMs,
-          postgresMs,
-          totalMs: nodeMs + postgresMs,
-        });
+        runs.push({ rate, seconds: elapsed, handOffs, nodeMs, postgresMs, totalMs: nodeMs + postgresMs });
       }
       return { replyBytes: Buffer.byteLength(replyJson()), waiters: WAITERS, idle, runs };
     } finally {
@@ -204,8 +191,5 @@ export async function measureHandOffFloor(
       await backends.close();
       await floor.close();
     }
-  } finally {
-    await store.drop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { REPO_ROOT, TEST_POSTGRES_URL, TestStore } from '@tps/testing';
+import { REPO_ROOT, TEST_POSTGRES_URL } from '@tps/testing';
 import { CpuMeter } from './lib/cpu-meter';
+import { withOwnDatabase } from './lib/own-database';
 import { PgBackends } from './lib/pg-backends';
 
 export interface PgbenchRun {
@@ -66,16 +65,13 @@ const figure = (output: string, pattern: RegExp): number => Number(pattern.exec(
  * server backends' CPU measured from /proc, so that what one charge costs the server can be set
  * against what the server sustains.
  */
-export async function measurePgbench(
+export function measurePgbench(
   scale: number,
   clients: number,
   threads: number,
   seconds: number,
 ): Promise<PgbenchResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'tps-pgbench-'));
-  const store = new TestStore('postgres', dir);
-  try {
-    const url = await store.url('pgbench');
+  return withOwnDatabase('pgbench', async (url) => {
     const parsed = new URL(url);
     const connection = [
       '-h',
@@ -140,8 +136,5 @@ export async function measurePgbench(
     } finally {
       await backends.close();
     }
-  } finally {
-    await store.drop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
