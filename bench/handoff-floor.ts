@@ -30,6 +30,8 @@ export interface HandOffFloor {
 /** Requests in flight at once, as terminals in the routed phase. */
 const WAITERS = 16;
 const WARMUP_SECONDS = 3;
+/** A word that never comes (a lost NOTIFY) ends the run rather than hanging it. */
+const ANSWER_TIMEOUT_MS = 10_000;
 const CHANNEL = 'handoff_floor';
 
 /**
@@ -83,23 +85,36 @@ class BareHandOff {
       if (payload?.startsWith('a')) floor.answered(payload.slice(1));
     });
     holderEars.on('notification', ({ payload }) => {
-      if (payload?.startsWith('h')) void floor.take(payload.slice(1));
+      // A take that fails leaves its asker to time out, which ends the run.
+      if (payload?.startsWith('h')) floor.take(payload.slice(1)).catch(() => undefined);
     });
-    floor.sweeper = setInterval(() => void floor.sweep(), 1000);
+    // Rows a failed sweep leaves stay until the database is dropped, after the run.
+    floor.sweeper = setInterval(() => void floor.sweep().catch(() => undefined), 1000);
     return floor;
   }
 
   async one(): Promise<void> {
     const id = randomUUID();
-    const answered = new Promise<void>((resolve) => this.waiters.set(id, resolve));
-    await this.asker.query({
-      name: 'hand',
-      text: `WITH handed AS (INSERT INTO routed (id, state, request) VALUES ($1, 'pending', $2) RETURNING id)
-        SELECT pg_notify('${CHANNEL}', 'h' || id) FROM handed`,
-      values: [id, '{"type":"authorize","amount":1234,"currency":"EUR"}'],
+    let timer: NodeJS.Timeout | undefined;
+    const answered = new Promise<void>((resolve, reject) => {
+      this.waiters.set(id, resolve);
+      timer = setTimeout(
+        () => reject(new Error(`no answer to hand-off ${id} within ${ANSWER_TIMEOUT_MS} ms`)),
+        ANSWER_TIMEOUT_MS,
+      );
     });
-    await answered;
-    this.waiters.delete(id);
+    try {
+      await this.asker.query({
+        name: 'hand',
+        text: `WITH handed AS (INSERT INTO routed (id, state, request) VALUES ($1, 'pending', $2) RETURNING id)
+          SELECT pg_notify('${CHANNEL}', 'h' || id) FROM handed`,
+        values: [id, '{"type":"authorize","amount":1234,"currency":"EUR"}'],
+      });
+      await answered;
+    } finally {
+      clearTimeout(timer);
+      this.waiters.delete(id);
+    }
     this.done.push(id);
   }
 
