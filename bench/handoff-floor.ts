@@ -62,7 +62,7 @@ class BareHandOff {
     private readonly reply: string,
   ) {}
 
-  static async open(url: string): Promise<BareHandOff> {
+  static async open(url: string, reply: string): Promise<BareHandOff> {
     const setup = new Client({ connectionString: url });
     await setup.connect();
     await setup.query(`CREATE UNLOGGED TABLE routed (id varchar PRIMARY KEY, state varchar NOT NULL,
@@ -77,7 +77,7 @@ class BareHandOff {
       new Pool({ connectionString: url, max: 4 }),
       new Pool({ connectionString: url, max: 4 }),
       listeners,
-      replyJson(),
+      reply,
     );
     const [askerEars, holderEars] = listeners;
     // Each end skips the other's words by their first character, as a replica skips its own.
@@ -175,7 +175,8 @@ async function load(floor: BareHandOff, rate: number | null, seconds: number): P
  */
 export function measureHandOffFloor(rates: Array<number | null>, seconds: number): Promise<HandOffFloor> {
   return withOwnDatabase('handoff_floor', async (url) => {
-    const floor = await BareHandOff.open(url);
+    const reply = replyJson();
+    const floor = await BareHandOff.open(url, reply);
     const backends = await PgBackends.open(TEST_POSTGRES_URL, [url]);
     const meter = await CpuMeter.start({ node: process.pid }, { postgres: () => backends.pids() });
     try {
@@ -200,7 +201,7 @@ export function measureHandOffFloor(rates: Array<number | null>, seconds: number
         const postgresMs = (after.postgres - before.postgres - idle.postgresMsPerSecond * elapsed) / handOffs;
         runs.push({ rate, seconds: elapsed, handOffs, nodeMs, postgresMs, totalMs: nodeMs + postgresMs });
       }
-      return { replyBytes: Buffer.byteLength(replyJson()), waiters: WAITERS, idle, runs };
+      return { replyBytes: Buffer.byteLength(reply), waiters: WAITERS, idle, runs };
     } finally {
       meter.stop();
       await backends.close();
