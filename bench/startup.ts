@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { APPS_ROOT, poll } from '@tps/testing';
-import { freePort } from './lib/free-port';
+import { APPS_ROOT, freePort, poll } from '@tps/testing';
 
 /**
  * Milliseconds from `npm start`'s launcher (after the build) until both apps answer /health and

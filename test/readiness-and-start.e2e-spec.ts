@@ -4,17 +4,9 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { poll, REPO_ROOT, Stack } from '@tps/testing';
+import { freePort, poll, REPO_ROOT, Stack } from '@tps/testing';
 
 const run = promisify(execFile);
-
-/** A port nobody listens on right now (the kernel's choice, released at once). */
-async function freePort(): Promise<number> {
-  const server = await listening();
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 /** A server holding a port, as another program would; it hangs up on whoever connects. */
 function listening(port = 0): Promise<Server> {

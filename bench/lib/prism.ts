@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT } from '@tps/testing';
-import { freePort } from './free-port';
+import { REPO_ROOT, freePort } from '@tps/testing';
 
 export interface PrismMock {
   url: string;

@@ -11,3 +11,4 @@ export * from './silent-host';
 export * from './browser';
 export * from './share-holder';
 export * from './test-store';
+export * from './free-port';
