@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { ApiConfig } from '../config/api-config';
 import { PrintJobsModule } from '../print-jobs/print-jobs.module';
 import { TransactionsModule } from '../transactions/transactions.module';
+import { LinkHandBack } from './link-hand-back';
 import { LinkMetrics } from './link-metrics';
 import { LinkServer } from './link-server';
 import { RoutedRequestDesk } from './routed-request-desk';
@@ -19,6 +20,7 @@ const HEARTBEATS_MISSED = 3;
     LinkServer,
     LinkMetrics,
     RoutedRequestDesk,
+    LinkHandBack,
     {
       provide: ShareRegistry,
       useFactory: (config: ApiConfig) =>
@@ -26,6 +28,6 @@ const HEARTBEATS_MISSED = 3;
       inject: [ApiConfig],
     },
   ],
-  exports: [TerminalLinks, ShareRegistry],
+  exports: [TerminalLinks, ShareRegistry, LinkHandBack],
 })
 export class LinkModule {}

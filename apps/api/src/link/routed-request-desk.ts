@@ -19,6 +19,7 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger('Routing');
   private timer: NodeJS.Timeout | undefined;
   private readonly stops: Array<() => void> = [];
+  private worker: RoutedRequestWorker | undefined;
 
   constructor(
     private readonly replicaRouting: ReplicaRouting,
@@ -29,11 +30,11 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationS
   onApplicationBootstrap(): void {
     const cluster = this.replicaRouting.cluster;
     if (cluster === undefined) return;
-    const worker = new RoutedRequestWorker(
+    const worker = (this.worker = new RoutedRequestWorker(
       cluster.store,
       (link, serial, request, timeoutMs) => this.links.sendHere(link, serial, request, timeoutMs),
       (error) => this.logger.warn(`a routed request: ${String(error)}`),
-    );
+    ));
     this.stops.push(
       this.messages.subscribe(
         'route.handed',
@@ -51,6 +52,11 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationS
     );
     this.timer = setInterval(() => worker.take(undefined), POLL_MS);
     this.timer.unref();
+  }
+
+  /** Requests other replicas handed to this one, being taken or not yet answered. */
+  get requestsInFlight(): number {
+    return this.worker?.inFlight ?? 0;
   }
 
   onApplicationShutdown(): void {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LinkEvent, UplinkNotice } from '@tps/link';
+import type { LinkEvent, LinkPeer, UplinkNotice } from '@tps/link';
 import type { ApiConfig } from '../config/api-config';
 import { LOCAL_ONLY, type LinkRouting } from '../routing/link-routing';
 import type { TerminalEntity } from '../terminals/terminal.entity';
@@ -44,5 +44,47 @@ describe('TerminalLinks', () => {
         },
       },
     ]);
+  });
+
+  describe('while the replica drains', () => {
+    /** An uplink whose terminal answers when told to. */
+    function uplinkAnsweringLater() {
+      let answer: (reply: unknown) => void = () => undefined;
+      const peer = {
+        isOpen: true,
+        request: () => new Promise((resolve) => (answer = resolve)),
+      } as unknown as LinkPeer;
+      return { peer, answer: (reply: unknown) => answer(reply) };
+    }
+
+    it('counts the requests under way on its links until their replies come', async () => {
+      const links = new TerminalLinks(LOCAL_ONLY, { FLEET_SHARES: 1 } as ApiConfig);
+      const uplink = uplinkAnsweringLater();
+      links.attachUplink('SIM0000002', uplink.peer, { share: 'shard-1', instance: 'i', epoch: 1 });
+      const reply = links.sendHere('uplink', 'SIM0000002', { type: 'operation' }, 5000);
+      expect(links.requestsInFlight).toBe(1);
+      uplink.answer({ events: [] });
+      await expect(reply).resolves.toEqual({ events: [] });
+      expect(links.requestsInFlight).toBe(0);
+    });
+
+    it('sends nothing new once told to stop: 503 TER-001, nothing was sent; what is under way still gets its reply', async () => {
+      const links = new TerminalLinks(LOCAL_ONLY, { FLEET_SHARES: 1 } as ApiConfig);
+      const uplink = uplinkAnsweringLater();
+      const sent = jest.spyOn(uplink.peer, 'request');
+      links.attachUplink('SIM0000002', uplink.peer, { share: 'shard-1', instance: 'i', epoch: 1 });
+      const underWay = links.sendHere('uplink', 'SIM0000002', { type: 'operation' }, 5000);
+      links.stopSending();
+      await expect(links.sendHere('uplink', 'SIM0000002', { type: 'operation' }, 5000)).rejects.toMatchObject(
+        {
+          code: 'TER-001',
+          status: 503,
+        },
+      );
+      expect(sent).toHaveBeenCalledTimes(1);
+      uplink.answer({ events: [] });
+      await expect(underWay).resolves.toEqual({ events: [] });
+      expect(links.requestsInFlight).toBe(0);
+    });
   });
 });

@@ -77,6 +77,10 @@ export class TerminalLinks {
   /** One control link per share, the holder's. */
   private readonly controls = new Map<string, ControlLink>();
   private changeCount = 0;
+  /** Requests sent over the links held here whose reply has not come: a drain waits for them. */
+  private sending = 0;
+  /** Set while the replica drains: nothing new is sent over its links. */
+  private handingBack = false;
 
   constructor(
     @Inject(LINK_ROUTING) private readonly routing: LinkRouting,
@@ -321,6 +325,37 @@ export class TerminalLinks {
    * to it); TER-001 when it holds none. The reply has passed the schema of the request's kind.
    */
   async sendHere(link: LinkKind, serial: string, request: unknown, timeoutMs: number): Promise<unknown> {
+    if (this.handingBack) {
+      throw new ContractError('TER-001', `the replica that holds terminal ${serial}'s link is stopping`);
+    }
+    this.sending++;
+    try {
+      return await this.sendOver(link, serial, request, timeoutMs);
+    } finally {
+      this.sending--;
+    }
+  }
+
+  /** Requests under way on the links held here, own or handed over by another replica. */
+  get requestsInFlight(): number {
+    return this.sending;
+  }
+
+  /**
+   * The replica drains (contract, "Several replicas"): from now on a request for a link held here
+   * is refused 503 TER-001 (nothing was sent: asked again, it finds the terminal linked elsewhere
+   * once this replica has closed its links), so that what is under way can finish first.
+   */
+  stopSending(): void {
+    this.handingBack = true;
+  }
+
+  private async sendOver(
+    link: LinkKind,
+    serial: string,
+    request: unknown,
+    timeoutMs: number,
+  ): Promise<unknown> {
     if (link === 'uplink') {
       const uplink = this.uplinks.get(serial)?.peer;
       if (uplink === undefined || !uplink.isOpen)

@@ -84,4 +84,20 @@ describe('RoutedRequestWorker', () => {
     expect(store.stored).toBeUndefined();
     expect(errors).toEqual([]);
   });
+
+  it('counts a request as in flight from its claim until its reply is stored', async () => {
+    const store = new OneRequestStore(REQUEST);
+    let answer: (reply: unknown) => void = () => undefined;
+    const { worker } = workerWith(store, () => new Promise((resolve) => (answer = resolve)));
+    expect(worker.inFlight).toBe(0);
+    worker.take(REQUEST.id);
+    expect(worker.inFlight).toBe(1);
+    await settled();
+    expect(store.state).toBe('taken');
+    expect(worker.inFlight).toBe(1);
+    answer({ events: [] });
+    await settled();
+    expect(store.state).toBe('answered');
+    expect(worker.inFlight).toBe(0);
+  });
 });

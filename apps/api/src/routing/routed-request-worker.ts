@@ -27,6 +27,9 @@ function replyOf(error: unknown): RoutedReply {
  * replica that waits for it (the store's statement tells that replica, once stored).
  */
 export class RoutedRequestWorker {
+  /** Claims under way, and requests taken whose reply is not stored yet. */
+  private busy = 0;
+
   constructor(
     private readonly store: RoutedRequestStore,
     private readonly sendHere: SendHere,
@@ -35,18 +38,30 @@ export class RoutedRequestWorker {
 
   /** Takes what is pending for this replica: one request by id, or all (`undefined`). */
   take(id: string | undefined): void {
+    this.busy++;
     this.store
       .claim(id)
       .then((handed) => handed.forEach((request) => void this.run(request)))
-      .catch(this.onError);
+      .catch(this.onError)
+      .finally(() => this.busy--);
+  }
+
+  /** Claims and taken requests not yet answered: a replica that drains waits for them. */
+  get inFlight(): number {
+    return this.busy;
   }
 
   private async run(handed: HandedRequest): Promise<void> {
-    const reply = await this.sendHere(handed.link, handed.serial, handed.request, handed.timeoutMs).then(
-      (ok): RoutedReply => ({ ok }),
-      replyOf,
-    );
-    // A caller that no longer waits has taken its row away: then nothing is stored, nor told.
-    await this.store.answer(handed.id, reply).catch(this.onError);
+    this.busy++;
+    try {
+      const reply = await this.sendHere(handed.link, handed.serial, handed.request, handed.timeoutMs).then(
+        (ok): RoutedReply => ({ ok }),
+        replyOf,
+      );
+      // A caller that no longer waits has taken its row away: then nothing is stored, nor told.
+      await this.store.answer(handed.id, reply).catch(this.onError);
+    } finally {
+      this.busy--;
+    }
   }
 }
