@@ -15,7 +15,8 @@ export interface Attempt {
   id: string;
   serial: string;
   merchantId: string;
-  replica: number;
+  /** The replica asked; undefined when the load goes through a load balancer. */
+  replica: number | undefined;
   /** When it was sent (epoch ms). */
   at: number;
   answer?: { status: number; code: string | null } | { cut: string };
@@ -104,11 +105,13 @@ export interface ChargeLoadOptions {
   pauseMs: number;
   /** How long one charge is asked again with its id before the drill calls it never answered. */
   giveUpAfterMs: number;
+  /** A load balancer in front of the replicas: every charge is asked of it instead. */
+  balancer?: SignedClient;
 }
 
 /**
  * Sync charges on every terminal of the accounts (Cloud form), each asked of the live replicas in
- * turn, as a load balancer would, and asked again with the same id until it is answered 200
+ * turn, as a load balancer would (or of a real one), and asked again with the same id until it is answered 200
  * (contract §19). Records every attempt, every 2xx answer, and what the drill does not allow.
  */
 export class ChargeLoad {
@@ -172,18 +175,20 @@ export class ChargeLoad {
     const id = randomUUID();
     const deadline = Date.now() + this.options.giveUpAfterMs;
     while (Date.now() < deadline && !this.halted) {
-      const replica = this.live[this.turn++ % this.live.length];
+      let asked = this.options.balancer;
+      let replica: number | undefined;
+      if (asked === undefined) {
+        replica = this.live[this.turn++ % this.live.length];
+        asked = this.stack.clientOf(replica);
+      }
       const attempt: Attempt = { id, serial, merchantId: credentials.merchantId, replica, at: Date.now() };
       this.attempts.push(attempt);
       this.inFlight.add(attempt);
       try {
-        const response = await this.stack
-          .clientOf(replica)
-          .as(credentials)
-          .post<Json>(`/terminal/v1/${serial}/sync/charge`, {
-            amount: amountOf(10_000),
-            client_transaction_id: id,
-          });
+        const response = await asked.as(credentials).post<Json>(`/terminal/v1/${serial}/sync/charge`, {
+          amount: amountOf(10_000),
+          client_transaction_id: id,
+        });
         attempt.answer = {
           status: response.status,
           code: (response.body.code as string | undefined) ?? null,
@@ -224,5 +229,6 @@ export function describeAttempt(attempt: Attempt): string {
       : 'cut' in answer
         ? `cut (${answer.cut})`
         : `${answer.status} ${answer.code}`;
-  return `${attempt.id} on ${attempt.serial} via replica ${attempt.replica}: ${what}`;
+  const via = attempt.replica === undefined ? 'the balancer' : `replica ${attempt.replica}`;
+  return `${attempt.id} on ${attempt.serial} via ${via}: ${what}`;
 }

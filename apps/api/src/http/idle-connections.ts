@@ -12,8 +12,9 @@ const ADVERTISED_IDLE_S = 5;
  * connections"). Far past what it advertises: a replica starved of CPU for a few seconds runs its
  * timers before it reads what waits on its sockets, so with the two close together it would close
  * a connection that a client had just reused in time, and the client would get ECONNRESET for a
- * request the service never read. Also past the 60 s for which nginx, which ignores the header,
- * keeps an idle upstream connection (deploy/nginx-cluster.conf).
+ * request the service never read. Also past the time for which a load balancer that ignores the
+ * header keeps an idle connection to a replica: 60 s for nginx, about 5 s for HAProxy
+ * (deploy/haproxy-cluster.cfg).
  */
 const HELD_IDLE_MS = 65_000;
 

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import {
+  AppProcess,
+  LINK_SECRET,
+  SIMULATOR_ENTRY,
+  SignedClient,
+  Stack,
+  type Credentials,
+} from '@tps/testing';
+import {
+  ChargeLoad,
+  describeAttempt,
+  everyOnlineOf,
+  makeAccounts,
+  type Attempt,
+  type DrillAccount,
+} from './cluster-load';
+import { HaproxyBalancer } from './haproxy-balancer';
+import { amountOf, lostAnswers, type Json } from './payment-helpers';
+
+/**
+ * The `cluster` profile of docker-compose.yml with its own load balancer: HAProxy running
+ * deploy/haproxy-cluster.cfg (only the addresses changed) in front of two API replicas on one
+ * PostgreSQL database, and two simulator shards whose links go through it, as compose wires them.
+ */
+const SHARES = 2;
+const TERMINALS = 8;
+/** The service's own 503s: "not taken, nothing moved" (contract, "Answers a caller can act on"). */
+const NOT_TAKEN = ['TER-001', 'INT-002'];
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function startShard(stack: Stack, share: string, apiUrl: string): Promise<AppProcess> {
+  return AppProcess.start(`terminal-simulator-${share}`, SIMULATOR_ENTRY, {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    API_URL: apiUrl,
+    DATABASE_URL: `sqlite:${join(stack.dir, `terminal-${share}.sqlite`)}`,
+    LINK_SECRET,
+    RECONNECT_MIN_MS: '20',
+    FLEET_SHARE: share,
+    SHARE_RETRY_MIN_MS: '100',
+    SHARE_RETRY_MAX_MS: '400',
+  });
+}
+
+function notTaken(attempt: Attempt): boolean {
+  const answer = attempt.answer;
+  return (
+    answer !== undefined &&
+    'status' in answer &&
+    answer.status === 503 &&
+    NOT_TAKEN.includes(answer.code ?? '')
+  );
+}
+
+describe('the compose profile `cluster` behind its HAProxy configuration [postgres]', () => {
+  let stack: Stack;
+  let balancer: HaproxyBalancer;
+  let client: SignedClient;
+  let accounts: DrillAccount[];
+  /** The replica processes as api-1 and api-2 are now (a deploy replaces them on their ports). */
+  const current: AppProcess[] = [];
+  const shards: AppProcess[] = [];
+  let load: ChargeLoad | undefined;
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      store: 'postgres',
+      replicas: 2,
+      withoutSimulator: true,
+      apiEnv: {
+        FLEET_SHARES: String(SHARES),
+        // Short, so that a charge the killed replica stored but never sent is answered soon.
+        TERMINAL_REPLY_TIMEOUT_MS: '5000',
+      },
+    });
+    current.push(...stack.replicas);
+    balancer = await HaproxyBalancer.start(
+      stack.dir,
+      current.map((replica) => replica.port),
+    );
+    await balancer.waitFor('api-1', 'UP');
+    await balancer.waitFor('api-2', 'UP');
+    for (let k = 1; k <= SHARES; k++) shards.push(await startShard(stack, `shard-${k}`, balancer.url));
+    client = new SignedClient(balancer.url);
+    accounts = await makeAccounts(client, 1, TERMINALS);
+    await stack.waitReady(0, 20_000);
+    await stack.waitReady(1, 20_000);
+  }, 90_000);
+
+  afterAll(async () => {
+    await load?.halt();
+    for (const shard of shards) await shard.stop();
+    await balancer?.stop();
+    for (const replica of current) await replica.stop();
+    await stack?.stop();
+  });
+
+  function as(account: DrillAccount): SignedClient {
+    return client.as(account.credentials);
+  }
+
+  it('links the terminals through the balancer to both replicas, and reaches each terminal from it', async () => {
+    const holders = await stack.store.rows<{ replica_id: string }>(
+      'api',
+      'SELECT DISTINCT replica_id FROM terminal_uplinks',
+    );
+    expect(holders).toHaveLength(2);
+    for (const serial of accounts[0].serials) {
+      const answer = await as(accounts[0]).post<Json>(`/terminal/v1/${serial}/sync/charge`, {
+        amount: amountOf(10_000),
+        client_transaction_id: randomUUID(),
+      });
+      expect({ serial, status: answer.status, approved: answer.body.approved }).toEqual({
+        serial,
+        status: 200,
+        approved: true,
+      });
+    }
+  });
+
+  it("answers an offline terminal's 503 TER-001 and keeps both replicas in the rotation", async () => {
+    const [offline, ...online] = accounts[0].serials;
+    const account: Credentials = accounts[0].credentials;
+    expect((await client.as(account).post(`/sandbox/terminals/${offline}/offline`)).status).toBe(200);
+    try {
+      for (let n = 0; n < 6; n++) {
+        const answer = await client.as(account).post<Json>(`/terminal/v1/${offline}/sync/charge`, {
+          amount: amountOf(10_000),
+          client_transaction_id: randomUUID(),
+        });
+        expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 503, code: 'TER-001' });
+      }
+      // A terminal that is offline is no replica's fault: neither left the rotation.
+      expect([...(await balancer.states()).values()]).toEqual(['UP', 'UP']);
+      const answers = await Promise.all(
+        online.map((serial) =>
+          client.as(account).post<Json>(`/terminal/v1/${serial}/sync/charge`, {
+            amount: amountOf(10_000),
+            client_transaction_id: randomUUID(),
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(online.map(() => 200));
+    } finally {
+      expect((await client.as(account).post(`/sandbox/terminals/${offline}/online`)).status).toBe(200);
+      await stack.waitReady(0, 20_000);
+    }
+  });
+
+  it('deploys replica by replica under load: each drains, leaves the rotation and comes back; callers see only 200s and retried 503s', async () => {
+    const charges = new ChargeLoad(stack, accounts, {
+      balancer: client,
+      pauseMs: 100,
+      giveUpAfterMs: 30_000,
+      allowed: notTaken,
+    });
+    load = charges;
+    charges.start();
+    await charges.answers(40, 30_000);
+    for (const [n, name] of ['api-2', 'api-1'].map(
+      (server) => [Number(server.slice(4)) - 1, server] as const,
+    )) {
+      const port = current[n].port;
+      // SIGTERM, as compose stops a container: the replica drains and exits by itself.
+      expect(await current[n].terminate()).toBe(0);
+      await balancer.waitFor(name, 'DOWN');
+      await charges.answers(20, 30_000);
+      // The new version, at the same address.
+      current[n] = await stack.startReplica({ PORT: String(port) });
+      await balancer.waitFor(name, 'UP', 15_000);
+      await charges.answers(20, 30_000);
+    }
+    await charges.stop();
+
+    expect(charges.unexpected).toEqual([]);
+    const online = await everyOnlineOf(client, accounts);
+    expect(lostAnswers(charges.answered, online)).toEqual([]);
+  }, 180_000);
+
+  it('a replica killed under load: callers of charges under way at the kill are told "unknown", and a retry answers the outcome; nothing answered is lost', async () => {
+    let killedAt = Number.POSITIVE_INFINITY;
+    const charges = new ChargeLoad(stack, accounts, {
+      balancer: client,
+      pauseMs: 50,
+      giveUpAfterMs: 30_000,
+      allowed: (attempt) => {
+        const answer = attempt.answer;
+        if (answer === undefined || notTaken(attempt)) return answer !== undefined;
+        // Under way at the kill: the balancer's bare 502, or the caller's connection closed (it
+        // had been sent on a connection the balancer reused), or 504 TER-002 for a charge whose
+        // terminal's link the killed replica held. Each means "unknown": ask again, same id.
+        const unknown =
+          'cut' in answer || answer.status === 502 || (answer.status === 504 && answer.code === 'TER-002');
+        return unknown && attempt.at < killedAt;
+      },
+    });
+    load = charges;
+    charges.start();
+    await charges.answers(40, 30_000);
+    const busyBy = Date.now() + 10_000;
+    while (charges.inFlight.size < 4 && Date.now() < busyBy) await sleep(2);
+    const underWay = [...charges.inFlight];
+    await current[0].kill();
+    killedAt = Date.now();
+    await balancer.waitFor('api-1', 'DOWN');
+    await charges.answers(60, 30_000);
+    await charges.stop();
+
+    expect(charges.unexpected).toEqual([]);
+    expect(underWay.filter((attempt) => !charges.answered.has(attempt.id)).map(describeAttempt)).toEqual([]);
+    const online = await everyOnlineOf(client, accounts);
+    expect(lostAnswers(charges.answered, online)).toEqual([]);
+  }, 120_000);
+});

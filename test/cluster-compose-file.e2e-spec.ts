@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '@tps/testing';
+import type { Json } from './payment-helpers';
+
+const run = promisify(execFile);
+
+/** The compose tool: Debian's `docker-compose` package, which .ci/run installs. */
+async function compose(...args: string[]): Promise<string> {
+  const { stdout } = await run('docker-compose', args, { cwd: REPO_ROOT, env: { ...process.env } });
+  return stdout;
+}
+
+/**
+ * The file as compose reads it, every variable at its default, as JSON. PyYAML comes with Debian's
+ * docker-compose: the project keeps no YAML parser of its own for one file.
+ */
+async function resolved(profile: string): Promise<Json> {
+  const yaml = await compose('--profile', profile, 'config');
+  const toJson = run('python3', ['-c', 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin)))']);
+  toJson.child.stdin?.end(yaml);
+  return JSON.parse((await toJson).stdout) as Json;
+}
+
+/** What a healthcheck asks for: the URL in its `fetch(…)`. */
+function checkedUrl(service: Json): string | undefined {
+  const test = (service.healthcheck as { test: string[] } | undefined)?.test.join(' ');
+  return test?.match(/fetch\('([^']+)'\)/)?.[1];
+}
+
+describe('docker-compose.yml, as compose reads it', () => {
+  it('is valid in each of its forms: embedded, PostgreSQL, cluster', async () => {
+    for (const args of [[], ['--profile', 'postgres'], ['--profile', 'cluster']]) {
+      await expect(compose(...args, 'config', '--quiet')).resolves.toBe('');
+    }
+  });
+
+  it('runs the cluster behind HAProxy with the configuration the balancer drill runs', async () => {
+    const { services } = (await resolved('cluster')) as { services: Record<string, Json> };
+    const cluster = Object.entries(services)
+      .filter(([, service]) => (service.profiles as string[] | undefined)?.includes('cluster'))
+      .map(([name]) => name)
+      .sort();
+    expect(cluster).toEqual(['api-1', 'api-2', 'balancer', 'postgres', 'terminal-1', 'terminal-2']);
+
+    const balancer = services.balancer;
+    expect(balancer.image).toMatch(/^haproxy:/);
+    expect(balancer.volumes).toEqual([
+      `${REPO_ROOT}/deploy/haproxy-cluster.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro`,
+    ]);
+    for (const replica of ['api-1', 'api-2']) {
+      // Each replica's own liveness, never the fleet-wide /ready (contract, "Liveness and readiness").
+      expect(checkedUrl(services[replica])).toBe('http://127.0.0.1:3000/health');
+      // Compose waits for the drain (DRAIN_TIMEOUT_MS, 30 s by default) before it kills.
+      expect(services[replica].stop_grace_period).toBe('40s');
+      expect(services[replica].environment).toMatchObject({ FLEET_SHARES: '2' });
+    }
+    for (const [shard, share] of [
+      ['terminal-1', 'shard-1'],
+      ['terminal-2', 'shard-2'],
+    ]) {
+      expect(services[shard].environment).toMatchObject({
+        API_URL: 'http://balancer:8080',
+        FLEET_SHARE: share,
+      });
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, poll, REPO_ROOT } from '@tps/testing';
+
+/** The `cluster` profile's load balancer configuration, as docker-compose.yml mounts it. */
+const CONFIG = join(REPO_ROOT, 'deploy/haproxy-cluster.cfg');
+const REPLICA = /^(\s*server api-(\d+)) api-\d+:3000$/gm;
+
+/** How a replica stands in the balancer's rotation, as its statistics say: UP, DOWN, `UP 1/2`… */
+export type ReplicaState = string;
+
+/**
+ * HAProxy run with the compose profile's configuration, unchanged but for its addresses: the
+ * replicas' ports on 127.0.0.1 instead of the compose services' names, and ports of its own.
+ */
+export class HaproxyBalancer {
+  private output = '';
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+    private readonly statsPort: number,
+  ) {
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+  }
+
+  /** Starts it in front of `replicaPorts` (api-1, api-2, … in order); resolves once it listens. */
+  static async start(dir: string, replicaPorts: number[]): Promise<HaproxyBalancer> {
+    const [port, statsPort] = [await freePort(), await freePort()];
+    const config = configFor(readFileSync(CONFIG, 'utf8'), replicaPorts, port, statsPort);
+    const file = join(dir, 'haproxy.cfg');
+    writeFileSync(file, config);
+    const child = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const failed = new Promise<never>((_, reject) => {
+      child.once('error', (error) =>
+        reject(new Error(`haproxy could not start (.ci/run installs Debian's haproxy): ${String(error)}`)),
+      );
+      child.once('exit', (code) => reject(new Error(`haproxy exited (${code}) on start`)));
+    });
+    failed.catch(() => undefined);
+    const balancer = new HaproxyBalancer(child, port, statsPort);
+    await Promise.race([
+      failed,
+      poll('haproxy listening', () => balancer.states().catch(() => undefined), 10_000),
+    ]).catch((error: unknown) => {
+      child.kill('SIGKILL');
+      throw new Error(`${String(error)}\n${balancer.log}`);
+    });
+    return balancer;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get log(): string {
+    return this.output;
+  }
+
+  /** Each replica's state in the rotation (api-1, api-2, …), from the statistics page. */
+  async states(): Promise<Map<string, ReplicaState>> {
+    const csv = await (await fetch(`http://127.0.0.1:${this.statsPort}/stats;csv`)).text();
+    const [header, ...rows] = csv.replace(/^# /, '').trim().split('\n');
+    const columns = header.split(',');
+    const [proxy, name, status] = ['pxname', 'svname', 'status'].map((column) => columns.indexOf(column));
+    return new Map(
+      rows
+        .map((row) => row.split(','))
+        .filter((fields) => fields[proxy] === 'api_replicas' && fields[name] !== 'BACKEND')
+        .map((fields) => [fields[name], fields[status]]),
+    );
+  }
+
+  /** Waits until replica `name` (api-1, …) stands `state` (UP, DOWN) in the rotation. */
+  async waitFor(name: string, state: ReplicaState, timeoutMs = 10_000): Promise<void> {
+    await poll(
+      `${name} ${state} at the balancer`,
+      async () => ((await this.states()).get(name) === state ? true : undefined),
+      timeoutMs,
+    );
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** The configuration with the replicas at `replicaPorts`, callers on `port`, statistics on `statsPort`. */
+function configFor(config: string, replicaPorts: number[], port: number, statsPort: number): string {
+  const servers = [...config.matchAll(REPLICA)].map((match) => Number(match[2]));
+  const binds = [...config.matchAll(/^\s*bind :(\d+)$/gm)].map((match) => match[1]);
+  // The drill is about this file: one that changed its shape must change the drill too.
+  if (servers.join() !== replicaPorts.map((_, n) => n + 1).join() || binds.join() !== '8080,8404') {
+    throw new Error(
+      `${CONFIG}: expected servers api-1… and binds :8080, :8404; found ${servers.join()} ${binds.join()}`,
+    );
+  }
+  return config
+    .replace(REPLICA, (_, server: string, n: string) => `${server} 127.0.0.1:${replicaPorts[Number(n) - 1]}`)
+    .replace(/bind :8080$/m, `bind 127.0.0.1:${port}`)
+    .replace(/bind :8404$/m, `bind 127.0.0.1:${statsPort}`);
+}
