@@ -74,6 +74,8 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
         FLEET_SHARES: String(SHARES),
         // Short, so that a charge the killed replica stored but never sent is answered soon.
         TERMINAL_REPLY_TIMEOUT_MS: '5000',
+        // As compose's `uniquelocal`: the balancer, on the same host here, is trusted.
+        TRUSTED_PROXIES: 'loopback',
       },
     });
     current.push(...stack.replicas);
@@ -147,6 +149,23 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
     } finally {
       expect((await client.as(account).post(`/sandbox/terminals/${offline}/online`)).status).toBe(200);
       await stack.waitReady(0, 20_000);
+    }
+  });
+
+  it('tells the replicas the address it saw the caller at, never one the caller wrote', async () => {
+    const [serial] = accounts[0].serials;
+    const account = client.as(accounts[0].credentials);
+    const set = await account.send<Json>(
+      'PATCH',
+      `/sandbox/terminals/${serial}`,
+      JSON.stringify({ cardholder: 'manual' }),
+      { 'x-forwarded-for': '203.0.113.7' },
+    );
+    try {
+      expect(set.status).toBe(200);
+      expect(set.body.cardholderManual).toMatchObject({ setFrom: '127.0.0.1' });
+    } finally {
+      expect((await account.patch(`/sandbox/terminals/${serial}`, { cardholder: 'auto' })).status).toBe(200);
     }
   });
 

@@ -53,7 +53,11 @@ describe('docker-compose.yml, as compose reads it', () => {
       expect(checkedUrl(services[replica])).toBe('http://127.0.0.1:3000/health');
       // Compose waits for the drain (DRAIN_TIMEOUT_MS, 30 s by default) before it kills.
       expect(services[replica].stop_grace_period).toBe('40s');
-      expect(services[replica].environment).toMatchObject({ FLEET_SHARES: '2' });
+      // Callers reach it through the balancer only: the address the balancer forwards is theirs.
+      expect(services[replica].environment).toMatchObject({
+        FLEET_SHARES: '2',
+        TRUSTED_PROXIES: 'uniquelocal',
+      });
     }
     for (const [shard, share] of [
       ['terminal-1', 'shard-1'],
