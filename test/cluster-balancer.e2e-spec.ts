@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import {
-  AppProcess,
-  LINK_SECRET,
-  SIMULATOR_ENTRY,
-  SignedClient,
-  Stack,
-  type Credentials,
-} from '@tps/testing';
+import { AppProcess, SignedClient, Stack, type Credentials } from '@tps/testing';
 import {
   ChargeLoad,
   describeAttempt,
@@ -18,6 +10,7 @@ import {
 } from './cluster-load';
 import { HaproxyBalancer } from './haproxy-balancer';
 import { amountOf, lostAnswers, type Json } from './payment-helpers';
+import { startShard } from './simulator-shard';
 import { cutOff, restore } from './storage-faults';
 
 /**
@@ -31,20 +24,6 @@ const TERMINALS = 8;
 const NOT_TAKEN = ['TER-001', 'INT-002'];
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function startShard(stack: Stack, share: string, apiUrl: string): Promise<AppProcess> {
-  return AppProcess.start(`terminal-simulator-${share}`, SIMULATOR_ENTRY, {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    API_URL: apiUrl,
-    DATABASE_URL: `sqlite:${join(stack.dir, `terminal-${share}.sqlite`)}`,
-    LINK_SECRET,
-    RECONNECT_MIN_MS: '20',
-    FLEET_SHARE: share,
-    SHARE_RETRY_MIN_MS: '100',
-    SHARE_RETRY_MAX_MS: '400',
-  });
-}
 
 function notTaken(attempt: Attempt): boolean {
   const answer = attempt.answer;
@@ -108,6 +87,26 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
 
   function as(account: DrillAccount): SignedClient {
     return client.as(account.credentials);
+  }
+
+  /** Sync charges on every terminal, through the balancer, each asked again until answered 200. */
+  function loadThroughBalancer(allowed: (attempt: Attempt) => boolean, pauseMs = 100): ChargeLoad {
+    const charges = new ChargeLoad(stack, accounts, {
+      balancer: client,
+      pauseMs,
+      giveUpAfterMs: 60_000,
+      allowed,
+    });
+    load = charges;
+    charges.start();
+    return charges;
+  }
+
+  /** Stops the load: every answer was one the drill allows, and every charge answered 200 is stored. */
+  async function finish(charges: ChargeLoad): Promise<void> {
+    await charges.stop();
+    expect(charges.unexpected).toEqual([]);
+    expect(lostAnswers(charges.answered, await everyOnlineOf(client, accounts))).toEqual([]);
   }
 
   it('links the terminals through the balancer to both replicas, and reaches each terminal from it', async () => {
@@ -177,21 +176,14 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
 
   it("PostgreSQL away under load: the replicas leave the rotation and come back by themselves; callers get the contract's 503, the balancer's own included", async () => {
     const database = new URL(await stack.store.url('api')).pathname.slice(1);
-    const charges = new ChargeLoad(stack, accounts, {
-      balancer: client,
-      pauseMs: 100,
-      giveUpAfterMs: 60_000,
-      // Not taken (503 INT-002, TER-001), or taken and unknown (504), as from one replica (§19).
-      allowed: (attempt) => {
-        const answer = attempt.answer;
-        if (answer === undefined || 'cut' in answer) return false;
-        return (
-          notTaken(attempt) || (answer.status === 504 && ['INT-003', 'TER-002'].includes(answer.code ?? ''))
-        );
-      },
+    // Not taken (503 INT-002, TER-001), or taken and unknown (504), as from one replica (§19).
+    const charges = loadThroughBalancer((attempt) => {
+      const answer = attempt.answer;
+      if (answer === undefined || 'cut' in answer) return false;
+      return (
+        notTaken(attempt) || (answer.status === 504 && ['INT-003', 'TER-002'].includes(answer.code ?? ''))
+      );
     });
-    load = charges;
-    charges.start();
     await charges.answers(30, 30_000);
     await cutOff(database);
     try {
@@ -229,22 +221,11 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
     await balancer.waitFor('api-1', 'UP', 20_000);
     await balancer.waitFor('api-2', 'UP', 20_000);
     await charges.answers(30, 30_000);
-    await charges.stop();
-
-    expect(charges.unexpected).toEqual([]);
-    const online = await everyOnlineOf(client, accounts);
-    expect(lostAnswers(charges.answered, online)).toEqual([]);
+    await finish(charges);
   }, 120_000);
 
   it('deploys replica by replica under load: each drains, leaves the rotation and comes back; callers see only 200s and retried 503s', async () => {
-    const charges = new ChargeLoad(stack, accounts, {
-      balancer: client,
-      pauseMs: 100,
-      giveUpAfterMs: 30_000,
-      allowed: notTaken,
-    });
-    load = charges;
-    charges.start();
+    const charges = loadThroughBalancer(notTaken);
     await charges.answers(40, 30_000);
     for (const [n, name] of ['api-2', 'api-1'].map(
       (server) => [Number(server.slice(4)) - 1, server] as const,
@@ -259,32 +240,21 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
       await balancer.waitFor(name, 'UP', 15_000);
       await charges.answers(20, 30_000);
     }
-    await charges.stop();
-
-    expect(charges.unexpected).toEqual([]);
-    const online = await everyOnlineOf(client, accounts);
-    expect(lostAnswers(charges.answered, online)).toEqual([]);
+    await finish(charges);
   }, 180_000);
 
   it('a replica killed under load: callers of charges under way at the kill are told "unknown", and a retry answers the outcome; nothing answered is lost', async () => {
     let killedAt = Number.POSITIVE_INFINITY;
-    const charges = new ChargeLoad(stack, accounts, {
-      balancer: client,
-      pauseMs: 50,
-      giveUpAfterMs: 30_000,
-      allowed: (attempt) => {
-        const answer = attempt.answer;
-        if (answer === undefined || notTaken(attempt)) return answer !== undefined;
-        // Under way at the kill: the balancer's bare 502, or the caller's connection closed (it
-        // had been sent on a connection the balancer reused), or 504 TER-002 for a charge whose
-        // terminal's link the killed replica held. Each means "unknown": ask again, same id.
-        const unknown =
-          'cut' in answer || answer.status === 502 || (answer.status === 504 && answer.code === 'TER-002');
-        return unknown && attempt.at < killedAt;
-      },
-    });
-    load = charges;
-    charges.start();
+    const charges = loadThroughBalancer((attempt) => {
+      const answer = attempt.answer;
+      if (answer === undefined || notTaken(attempt)) return answer !== undefined;
+      // Under way at the kill: the balancer's bare 502, or the caller's connection closed (it
+      // had been sent on a connection the balancer reused), or 504 TER-002 for a charge whose
+      // terminal's link the killed replica held. Each means "unknown": ask again, same id.
+      const unknown =
+        'cut' in answer || answer.status === 502 || (answer.status === 504 && answer.code === 'TER-002');
+      return unknown && attempt.at < killedAt;
+    }, 50);
     await charges.answers(40, 30_000);
     const busyBy = Date.now() + 10_000;
     while (charges.inFlight.size < 4 && Date.now() < busyBy) await sleep(2);
@@ -293,11 +263,7 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
     killedAt = Date.now();
     await balancer.waitFor('api-1', 'DOWN');
     await charges.answers(60, 30_000);
-    await charges.stop();
-
-    expect(charges.unexpected).toEqual([]);
+    await finish(charges);
     expect(underWay.filter((attempt) => !charges.answered.has(attempt.id)).map(describeAttempt)).toEqual([]);
-    const online = await everyOnlineOf(client, accounts);
-    expect(lostAnswers(charges.answered, online)).toEqual([]);
   }, 120_000);
 });

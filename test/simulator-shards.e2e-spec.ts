@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { shareOfTerminal } from '@tps/link';
 import {
   AppProcess,
-  LINK_SECRET,
   OTHER_MERCHANT,
   SEEDED_SERIALS,
-  SIMULATOR_ENTRY,
   Stack,
   poll,
   type Credentials,
   type SignedClient,
 } from '@tps/testing';
 import { amountOf, ensureDaytime, type Json } from './payment-helpers';
+import { startShard } from './simulator-shard';
 
 /**
  * The fleet split over simulator shares (docs/contract.md, "Links between the apps"): two API
@@ -35,18 +33,9 @@ interface Merchant {
   serials: string[];
 }
 
-function startShard(stack: Stack, share: string): Promise<AppProcess> {
-  return AppProcess.start(`terminal-simulator-${share}`, SIMULATOR_ENTRY, {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    API_URL: stack.replicas.map((replica) => replica.url).join(','),
-    DATABASE_URL: `sqlite:${join(stack.dir, `terminal-${share}.sqlite`)}`,
-    LINK_SECRET,
-    RECONNECT_MIN_MS: '20',
-    FLEET_SHARE: share,
-    SHARE_RETRY_MIN_MS: '100',
-    SHARE_RETRY_MAX_MS: '400',
-  });
+/** Every replica, as a simulator is given them: it links to the first and to the next when that one is gone. */
+function replicasOf(stack: Stack): string {
+  return stack.replicas.map((replica) => replica.url).join(',');
 }
 
 async function healthOf(simulator: AppProcess): Promise<SimulatorHealth> {
@@ -73,7 +62,8 @@ describe('the fleet split over simulator shards', () => {
       withoutSimulator: true,
       apiEnv: { FLEET_SHARES: String(SHARES) },
     });
-    for (let k = 1; k <= SHARES; k++) shards.set(`shard-${k}`, await startShard(stack, `shard-${k}`));
+    for (let k = 1; k <= SHARES; k++)
+      shards.set(`shard-${k}`, await startShard(stack, `shard-${k}`, replicasOf(stack)));
     for (let n = 0; n < REPLICAS; n++) await stack.waitReady(n, 20_000);
     for (const serial of SEEDED_SERIALS) {
       const client = serial === 'SIM0000003' ? stack.client().as(OTHER_MERCHANT) : stack.client();
@@ -184,7 +174,7 @@ describe('the fleet split over simulator shards', () => {
   }, 90_000);
 
   it('refuses a simulator for a share the fleet is not split into, with the reason on both sides', async () => {
-    stray = await startShard(stack, 'shard-3');
+    stray = await startShard(stack, 'shard-3', replicasOf(stack));
     const health = await poll(
       'the shard-3 simulator to be refused',
       async () => {
