@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppProcess, SignedClient, Stack, type Credentials } from '@tps/testing';
+import { AppProcess, HaproxyBalancer, SignedClient, Stack, type Credentials } from '@tps/testing';
 import {
   ChargeLoad,
   describeAttempt,
@@ -8,7 +8,6 @@ import {
   type Attempt,
   type DrillAccount,
 } from './cluster-load';
-import { HaproxyBalancer } from './haproxy-balancer';
 import { amountOf, lostAnswers, type Json } from './payment-helpers';
 import { startShard } from './simulator-shard';
 import { cutOff, restore } from './storage-faults';

@@ -12,3 +12,4 @@ export * from './browser';
 export * from './share-holder';
 export * from './test-store';
 export * from './free-port';
+export * from './haproxy-balancer';

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, poll, REPO_ROOT } from '@tps/testing';
+import { REPO_ROOT } from './app-process';
+import { freePort } from './free-port';
+import { poll } from './stack';
 
 /** The `cluster` profile's load balancer configuration, as docker-compose.yml mounts it. */
 const CONFIG = join(REPO_ROOT, 'deploy/haproxy-cluster.cfg');
@@ -12,7 +14,8 @@ export type ReplicaState = string;
 
 /**
  * HAProxy run with the compose profile's configuration, unchanged but for its addresses: the
- * replicas' ports on 127.0.0.1 instead of the compose services' names, and ports of its own.
+ * replicas' ports on 127.0.0.1 instead of the compose services' names, and ports of its own. For
+ * the cluster drills and the cluster benchmark; Debian's `haproxy` package (.ci/run installs it).
  */
 export class HaproxyBalancer {
   private output = '';
@@ -57,6 +60,10 @@ export class HaproxyBalancer {
 
   get log(): string {
     return this.output;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Each replica's state in the rotation (api-1, api-2, …), from the statistics page. */
