@@ -94,7 +94,7 @@ function perCharge(
 }
 
 /** Two replicas on one database, the simulator linked to the first; each app through proxies when counting. */
-async function startPair(
+export async function startPair(
   proxies: { api: PgCountingProxy[]; simulator: PgCountingProxy } | undefined,
   terminals: number,
 ): Promise<{ stack: Stack; serials: string[] }> {

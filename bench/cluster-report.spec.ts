@@ -1,3 +1,4 @@
+import type { BalancerCost } from './cluster-balancer';
 import type { ChargeKind, ChargePhase, RoutedVsLocal } from './cluster-charges';
 import { renderCluster, routedRateOf, type ClusterRun } from './cluster-report';
 import type { HandOffFloor } from './handoff-floor';
@@ -81,5 +82,26 @@ describe('the scale-out section', () => {
       '### The least a hand-off through PostgreSQL costs\n\nnot measured: not selected (BENCH_PHASES)',
     );
     expect(section).toContain('| 2.000 ms more | **missed** |');
+  });
+
+  it("shows the balancer's CPU per charge with its idle share taken off, and its answers", () => {
+    const balancer: BalancerCost = {
+      terminals: 16,
+      warmupSeconds: 8,
+      idleMsPerSecond: 2,
+      // 3,000 charges in 10 s for 170 ms of CPU, 20 of it idle: 0.050 ms a charge.
+      measured: [
+        { seconds: 10, charges: 3000, refused: {}, errors: 0, cpuMs: 170, p50: 5, p99: 12 },
+        { seconds: 10, charges: 2000, refused: { 503: 1 }, errors: 0, cpuMs: 140, p50: 7, p99: 20 },
+      ],
+    };
+    const section = renderCluster(run({ balancer }));
+    expect(section).toContain('(its health checks: 0.20 % of a core)');
+    expect(section).toContain('| charges/s (closed loop) | 250 (200–300) |');
+    expect(section).toContain('| CPU, HAProxy, ms per charge | 0.055 (0.050–0.060) |');
+    expect(section).toContain('| answers not 200, or failed | 1 × 503 |');
+    expect(renderCluster(run({ failures: { balancer: 'haproxy is not installed' } }))).toContain(
+      '### The load balancer\n\nnot measured: haproxy is not installed',
+    );
   });
 });

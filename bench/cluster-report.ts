@@ -1,3 +1,4 @@
+import type { BalancerCost, BalancerPhase } from './cluster-balancer';
 import type { ChargeKind, ChargePhase, PacedCharges, RoutedVsLocal } from './cluster-charges';
 import type { FleetAtScale } from './cluster-fleet';
 import type { FloorRun, HandOffFloor } from './handoff-floor';
@@ -30,6 +31,7 @@ export interface ClusterRun {
   routedVsLocal?: RoutedVsLocal;
   paced?: PacedCharges;
   floor?: HandOffFloor;
+  balancer?: BalancerCost;
   fleet?: FleetAtScale;
   pgbench?: PgbenchResult;
   failures: Record<string, string>;
@@ -84,7 +86,7 @@ function cpuPerCharge(phase: ChargePhase, groups: string[], idle?: Record<string
   return spent / phase.charges;
 }
 
-function refusedOf(phases: ChargePhase[]): string {
+function refusedOf(phases: Array<ChargePhase | BalancerPhase>): string {
   const byStatus: Record<string, number> = {};
   for (const phase of phases)
     for (const [status, n] of Object.entries(phase.refused)) byStatus[status] = (byStatus[status] ?? 0) + n;
@@ -129,6 +131,33 @@ function floorSection(floor: HandOffFloor): string[] {
           3,
         )} | ${show(run.totalMs, 3)} |`,
     ),
+  ];
+}
+
+/** HAProxy's CPU per charge, ms, its idle share taken off, of each phase. */
+export function balancerCpuPerCharge(cost: BalancerCost): number[] {
+  return cost.measured.map((phase) => (phase.cpuMs - cost.idleMsPerSecond * phase.seconds) / phase.charges);
+}
+
+function balancerSection(cost: BalancerCost, knobs: ClusterKnobs): string[] {
+  const of = (pick: (phase: BalancerPhase) => number, digits: number): string =>
+    withRange(spread(cost.measured.map(pick)), digits);
+  return [
+    `Sync charges in a closed loop over ${cost.terminals} instant terminals through HAProxy (Debian's: the program`,
+    "of the compose profile's official image) running `deploy/haproxy-cluster.cfg` with only its addresses",
+    'changed, request log on, in front of two replicas on one database, the terminals linked to the first',
+    '(directly): round robin makes half the charges local and half routed. The replicas do what they',
+    'do without it; what it adds is its own CPU, from /proc, less its idle CPU',
+    `(its health checks: ${show(cost.idleMsPerSecond / 10, 2)} % of a core). ${cost.measured.length} phases of ${knobs.seconds} s after`,
+    `${cost.warmupSeconds} s of warm-up; median (min–max).`,
+    '',
+    '| through the balancer | per phase |',
+    '| --- | --- |',
+    `| charges/s (closed loop) | ${of((phase) => phase.charges / phase.seconds, 0)} |`,
+    `| CPU, HAProxy, ms per charge | ${withRange(spread(balancerCpuPerCharge(cost)), 3)} |`,
+    `| p50 as the caller sees it, ms | ${of((phase) => phase.p50, 1)} |`,
+    `| p99 as the caller sees it, ms | ${of((phase) => phase.p99, 1)} |`,
+    `| answers not 200, or failed | ${refusedOf(cost.measured)} |`,
   ];
 }
 
@@ -391,6 +420,9 @@ export function renderCluster(run: ClusterRun): string {
 
   parts.push('', '### The least a hand-off through PostgreSQL costs', '');
   parts.push(...(run.floor ? floorSection(run.floor) : [notMeasured('floor')]));
+
+  parts.push('', '### The load balancer', '');
+  parts.push(...(run.balancer ? balancerSection(run.balancer, run.knobs) : [notMeasured('balancer')]));
 
   parts.push('', '### A large fleet over two replicas', '');
   if (run.fleet) {

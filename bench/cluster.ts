@@ -5,10 +5,12 @@
  * 2. charges paced at a fixed rate, routed and local in turn: p50 and p99 of each;
  * 3. the bare hand-off through PostgreSQL, none of the service's code, paced at the routed phase's
  *    rate and in a closed loop: the least a routed charge can add;
- * 4. a large fleet over two replicas and two simulator shards: memory per link, idle CPU, what
+ * 4. charges through the compose profile's load balancer (HAProxy, its configuration): its CPU
+ *    per charge;
+ * 5. a large fleet over two replicas and two simulator shards: memory per link, idle CPU, what
  *    goes to the database while idle; then the replica with half the links killed, and the time
  *    until every terminal is linked again;
- * 5. pgbench on this machine's server: built-in, and a script of one charge's statements.
+ * 6. pgbench on this machine's server: built-in, and a script of one charge's statements.
  * Writes the section "Several replicas" of BENCHMARKS.md (the rest kept) and the raw results to
  * bench/results/cluster-<date>.json. A part that fails is reported as not measured, with why.
  *
@@ -17,16 +19,18 @@
  * terminals; BENCH_PACED_RATE (50) charges/s for BENCH_PACED_SECONDS (30); BENCH_FLEET (10000)
  * terminals, idle for BENCH_IDLE_SECONDS (30); BENCH_PGBENCH_SCALE (10), BENCH_PGBENCH_SECONDS
  * (20); BENCH_FROM_JSON: render the section from that JSON only, without measuring anything;
- * BENCH_PHASES (all): the parts to run, comma-separated, of routed, paced, floor, fleet, pgbench.
+ * BENCH_PHASES (all): the parts to run, comma-separated, of routed, paced, floor, balancer, fleet,
+ * pgbench.
  * A run of some parts only prints its section and writes its JSON (named after the parts), but
  * leaves BENCHMARKS.md as it is: the section there comes from a whole run.
- * About 5 minutes on a 2-core machine, the build not included.
+ * About 6 minutes on a 2-core machine, the build not included.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { REPO_ROOT } from '@tps/testing';
+import { measureBalancer } from './cluster-balancer';
 import { measurePaced, measureRoutedVsLocal } from './cluster-charges';
 import { measureFleetAtScale } from './cluster-fleet';
 import { measureHandOffFloor } from './handoff-floor';
@@ -59,7 +63,7 @@ const KNOBS: ClusterKnobs = {
   pgbenchSeconds: knob('BENCH_PGBENCH_SECONDS', 20),
 };
 /** The parts, by the names BENCH_PHASES takes. */
-const PHASES = ['routed', 'paced', 'floor', 'fleet', 'pgbench'] as const;
+const PHASES = ['routed', 'paced', 'floor', 'balancer', 'fleet', 'pgbench'] as const;
 type Phase = (typeof PHASES)[number];
 
 function selectedPhases(): Set<Phase> {
@@ -128,6 +132,9 @@ async function measure(): Promise<ClusterRun> {
   const floor = await part('floor', 'floor', 'the bare hand-off through PostgreSQL', () =>
     measureHandOffFloor([routedRate, null], KNOBS.seconds),
   );
+  const balancer = await part('balancer', 'balancer', "charges through the compose profile's HAProxy", () =>
+    measureBalancer(KNOBS.terminals, KNOBS.seconds, KNOBS.reps, KNOBS.warmupSeconds),
+  );
   const fleet = await part('fleet', 'fleet', `${KNOBS.fleet} terminals over two replicas`, () =>
     measureFleetAtScale(KNOBS.fleet, KNOBS.idleSeconds, LINK_TIMEOUT_SECONDS),
   );
@@ -143,6 +150,7 @@ async function measure(): Promise<ClusterRun> {
     routedVsLocal,
     paced,
     floor,
+    balancer,
     fleet,
     pgbench,
     failures,
