@@ -73,12 +73,12 @@ class BareHandOff {
       await listener.connect();
       await listener.query(`LISTEN ${CHANNEL}`);
     }
-    const floor = new BareHandOff(
-      new Pool({ connectionString: url, max: 4 }),
-      new Pool({ connectionString: url, max: 4 }),
-      listeners,
-      reply,
-    );
+    const pools = [new Pool({ connectionString: url, max: 4 }), new Pool({ connectionString: url, max: 4 })];
+    // A connection the server ends (its database dropped after a failed run) fails the queries on
+    // it, which end the run with their reason; unheard, its error would end the whole benchmark.
+    for (const pool of pools) pool.on('error', () => undefined);
+    for (const listener of listeners) listener.on('error', () => undefined);
+    const floor = new BareHandOff(pools[0], pools[1], listeners, reply);
     const [askerEars, holderEars] = listeners;
     // Each end skips the other's words by their first character, as a replica skips its own.
     askerEars.on('notification', ({ payload }) => {
