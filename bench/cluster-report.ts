@@ -155,8 +155,8 @@ function balancerSection(cost: BalancerCost, knobs: ClusterKnobs): string[] {
     '| --- | --- |',
     `| charges/s (closed loop) | ${of((phase) => phase.charges / phase.seconds, 0)} |`,
     `| CPU, HAProxy, ms per charge | ${withRange(spread(balancerCpuPerCharge(cost)), 3)} |`,
-    `| p50 as the caller sees it, ms | ${of((phase) => phase.p50, 1)} |`,
-    `| p99 as the caller sees it, ms | ${of((phase) => phase.p99, 1)} |`,
+    `| p50 as the caller sees it, ms (${cost.terminals} in flight: mostly the closed loop's queue) | ${of((phase) => phase.p50, 1)} |`,
+    `| p99 as the caller sees it, ms (the same) | ${of((phase) => phase.p99, 1)} |`,
     `| answers not 200, or failed | ${refusedOf(cost.measured)} |`,
   ];
 }
