@@ -176,10 +176,18 @@ async function load(floor: BareHandOff, rate: number | null, seconds: number): P
 export function measureHandOffFloor(rates: Array<number | null>, seconds: number): Promise<HandOffFloor> {
   return withOwnDatabase('handoff_floor', async (url) => {
     const reply = replyJson();
-    const floor = await BareHandOff.open(url, reply);
     const backends = await PgBackends.open(TEST_POSTGRES_URL, [url]);
-    const meter = await CpuMeter.start({ node: process.pid }, { postgres: () => backends.pids() });
+    // Each closed whatever fails, so that none is left open when the database is dropped.
+    const floor = await BareHandOff.open(url, reply).catch(async (error: unknown) => {
+      await backends.close();
+      throw error;
+    });
+    let openedMeter: CpuMeter | undefined;
     try {
+      const meter = (openedMeter = await CpuMeter.start(
+        { node: process.pid },
+        { postgres: () => backends.pids() },
+      ));
       const idleBefore = await meter.reading();
       const idleStarted = Date.now();
       await sleep(seconds * 1000);
@@ -203,9 +211,8 @@ export function measureHandOffFloor(rates: Array<number | null>, seconds: number
       }
       return { replyBytes: Buffer.byteLength(reply), waiters: WAITERS, idle, runs };
     } finally {
-      meter.stop();
-      await backends.close();
-      await floor.close();
+      openedMeter?.stop();
+      await Promise.allSettled([backends.close(), floor.close()]);
     }
   });
 }
