@@ -9,6 +9,9 @@ import { poll } from './stack';
 const CONFIG = join(REPO_ROOT, 'deploy/haproxy-cluster.cfg');
 const REPLICA = /^(\s*server api-(\d+)) api-\d+:3000$/gm;
 
+/** The most of HAProxy's output kept (its request log grows with every request): the latest. */
+const OUTPUT_KEPT = 256 * 1024;
+
 /** How a replica stands in the balancer's rotation, as its statistics say: UP, DOWN, `UP 1/2`… */
 export type ReplicaState = string;
 
@@ -25,8 +28,13 @@ export class HaproxyBalancer {
     readonly port: number,
     private readonly statsPort: number,
   ) {
-    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    const keep = (chunk: Buffer): void => {
+      this.output += chunk.toString();
+      // Cut now and then, not at every chunk: copying the kept part each time would cost more.
+      if (this.output.length > 2 * OUTPUT_KEPT) this.output = this.output.slice(-OUTPUT_KEPT);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
   }
 
   /** Starts it in front of `replicaPorts` (api-1, api-2, … in order); resolves once it listens. */
@@ -58,6 +66,7 @@ export class HaproxyBalancer {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The latest of its output: its log of requests, checks and state changes. */
   get log(): string {
     return this.output;
   }
