@@ -1,7 +1,7 @@
 import { HaproxyBalancer } from '@tps/testing';
 import { startPair } from './cluster-charges';
 import { CpuMeter } from './lib/cpu-meter';
-import { runLoad } from './lib/load';
+import { refusedOf, runLoad } from './lib/load';
 import { signedCharge } from './sync-charge-comparison';
 
 /** One closed-loop phase of sync charges through the balancer. */
@@ -65,13 +65,10 @@ export async function measureBalancer(
           request: (c) => signedCharge(serials[c]),
         });
         const cpuMs = (await meter.reading()).balancer - before.balancer;
-        const refused: Record<string, number> = {};
-        for (const [status, n] of Object.entries(result.statusCodes))
-          if (!status.startsWith('2')) refused[status] = n;
         return {
           seconds: (Date.now() - startedAt) / 1000,
           charges: result.ok,
-          refused,
+          refused: refusedOf(result),
           errors: result.errors,
           cpuMs,
           p50: result.p50,

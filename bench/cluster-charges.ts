@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Stack, TEST_POSTGRES_URL, createInstantTerminals } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
 import { CpuMeter, type CpuByGroup } from './lib/cpu-meter';
-import { runLoad } from './lib/load';
+import { refusedOf, runLoad } from './lib/load';
 import { PgBackends } from './lib/pg-backends';
 import { PgCountingProxy } from './lib/pg-counting-proxy';
 import { countsSince, statementCounts, type KindCounts, type MessageCounts } from './lib/pg-message-counter';
@@ -189,14 +189,11 @@ export async function measureRoutedVsLocal(
         const elapsed = (Date.now() - startedAt) / 1000;
         const charges = result.ok;
         const apiAfter = apiWire();
-        const refused: Record<string, number> = {};
-        for (const [status, n] of Object.entries(result.statusCodes))
-          if (!status.startsWith('2')) refused[status] = n;
         return {
           kind,
           seconds: elapsed,
           charges,
-          refused,
+          refused: refusedOf(result),
           errors: result.errors,
           cpuMs,
           api: perCharge(

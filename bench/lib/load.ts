@@ -82,3 +82,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     statusCodes,
   };
 }
+
+/** A load's answers that were not 2xx, by status code. */
+export function refusedOf(result: LoadResult): Record<string, number> {
+  return Object.fromEntries(Object.entries(result.statusCodes).filter(([status]) => !status.startsWith('2')));
+}
