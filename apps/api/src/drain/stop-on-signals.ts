@@ -10,10 +10,9 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * (503 INT-002, which a caller or a balancer retries elsewhere), finishes what it has in flight
  * and waits until no request has come for `quietMs`; then it sends nothing new over its terminal
  * links and waits for what is under way on them (other replicas' requests among it); all of it
- * for at most `timeoutMs`. Then it closes:
- * the shutdown hooks stop the webhook deliveries and close the terminal links (the terminals link
- * to another replica), and the server closes. A second signal while draining stops without
- * waiting.
+ * for at most `timeoutMs`. Then it closes: the shutdown hooks stop the webhook deliveries and
+ * close the terminal links (the terminals link to another replica), and the server closes. A
+ * second signal while draining stops without waiting.
  */
 export function stopOnSignals(app: INestApplication, drain: { timeoutMs: number; quietMs: number }): void {
   const logger = new Logger('Drain');
