@@ -7,7 +7,7 @@ const run = promisify(execFile);
 
 /** The compose tool: Debian's `docker-compose` package, which .ci/run installs. */
 async function compose(...args: string[]): Promise<string> {
-  const { stdout } = await run('docker-compose', args, { cwd: REPO_ROOT, env: { ...process.env } });
+  const { stdout } = await run('docker-compose', args, { cwd: REPO_ROOT });
   return stdout;
 }
 
