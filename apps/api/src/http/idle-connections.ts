@@ -13,8 +13,8 @@ const ADVERTISED_IDLE_S = 5;
  * timers before it reads what waits on its sockets, so with the two close together it would close
  * a connection that a client had just reused in time, and the client would get ECONNRESET for a
  * request the service never read. Also past the time for which a load balancer that ignores the
- * header keeps an idle connection to a replica: 60 s for nginx, about 5 s for HAProxy
- * (deploy/haproxy-cluster.cfg).
+ * header keeps an idle connection to a replica: 60 s for nginx; seconds for HAProxy
+ * (deploy/haproxy-cluster.cfg), which closes half of its idle ones every 5 s.
  */
 const HELD_IDLE_MS = 65_000;
 
