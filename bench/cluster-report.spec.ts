@@ -1,7 +1,7 @@
 import type { BalancerCost } from './cluster-balancer';
 import type { ChargeKind, ChargePhase, RoutedVsLocal } from './cluster-charges';
 import { renderCluster, routedRateOf, type ClusterRun } from './cluster-report';
-import type { HandOffFloor } from './handoff-floor';
+import type { FloorRun, HandOffFloor } from './handoff-floor';
 
 const wire = { statements: 3, roundTrips: 3, writes: 2, kinds: {} };
 
@@ -27,13 +27,21 @@ const routedVsLocal: RoutedVsLocal = {
   idle: [{ seconds: 10, cpuMs: { apiAsked: 0, apiHolding: 0, simulator: 0, postgres: 0 } }],
 };
 
+const floorRun = (kind: FloorRun['kind'], rate: number | null, handOffs: number, ms: number[]): FloorRun => {
+  const [askerMs, holderMs, postgresMs] = ms;
+  const totalMs = askerMs + holderMs + postgresMs;
+  return { kind, rate, seconds: 8, handOffs, askerMs, holderMs, postgresMs, totalMs, idlePercent: 0.25 };
+};
+
 const floor: HandOffFloor = {
   replyBytes: 4215,
   waiters: 16,
-  idle: { nodeMsPerSecond: 2.5, postgresMsPerSecond: 0 },
   runs: [
-    { rate: 270, seconds: 8, handOffs: 2160, nodeMs: 0.56, postgresMs: 0.55, totalMs: 1.11 },
-    { rate: null, seconds: 8, handOffs: 26_000, nodeMs: 0.2, postgresMs: 0.3, totalMs: 0.5 },
+    floorRun('pacing', 270, 2160, [0.05, 0, 0]),
+    floorRun('direct', 270, 2160, [0.25, 0.2, 0]),
+    floorRun('stored', 270, 2160, [0.3, 0.26, 0.55]),
+    floorRun('stored', null, 26_000, [0.1, 0.1, 0.3]),
+    floorRun('words', 270, 2160, [0.28, 0.22, 0.4]),
   ],
 };
 
@@ -66,20 +74,35 @@ describe('the scale-out section', () => {
     expect(routedRateOf({ ...routedVsLocal, measured: [] })).toBeUndefined();
   });
 
-  it('shows the bare hand-off at each load, and beside the routed target the one at its rate', () => {
+  it('shows the bare hand-off of each kind at each load, and beside the routed target the ones at its rate', () => {
     const section = renderCluster(run({ routedVsLocal, floor }));
-    expect(section).toContain('| paced at 270/s | 270 | 0.560 | 0.550 | 1.110 |');
-    expect(section).toContain('| closed loop | 3250 | 0.200 | 0.300 | 0.500 |');
-    // Routed 6.0 ms a charge against local 4.0: 2.0 more, beside the floor, and still missed.
+    expect(section).toContain(
+      '| through PostgreSQL, a row and a word each way (as the service) | paced at 270/s | 270 | 0.300 | 0.260 | 0.550 | 1.110 |',
+    );
+    expect(section).toContain(
+      '| through PostgreSQL, a row and a word each way (as the service) | closed loop | 3250 | 0.100 | 0.100 | 0.300 | 0.500 |',
+    );
+    expect(section).toContain(
+      '| through PostgreSQL, the words alone (no row) | paced at 270/s | 270 | 0.280 | 0.220 | 0.400 | 0.900 |',
+    );
+    expect(section).toContain(
+      '| a TCP connection between the two processes (no database) | paced at 270/s |',
+    );
+    expect(section).toContain(
+      "| the asker's pacing alone (no hand-off) | paced at 270/s | 270 | 0.050 | 0.000 | 0.000 | 0.050 |",
+    );
+    expect(section).toContain('(0.25–0.25 % of a core)');
+    // Routed 6.0 ms a charge against local 4.0: 2.0 more; the floors beside it, the direct one
+    // with its pacing taken off (0.45 − 0.05); still missed.
     expect(section).toMatch(
-      /\| a routed charge costs at most 0\.3 ms more CPU than a local one, all processes \| 2\.000 ms more; the bare hand-off alone, paced at 270\/s: 1\.110 ms \| \*\*missed\*\* \|/,
+      /\| a routed charge costs at most 0\.3 ms more CPU than a local one, all processes \| 2\.000 ms more; the bare hand-off alone, paced at 270\/s: 1\.110 ms through PostgreSQL, 0\.400 ms between two processes over TCP with no database \(pacing taken off\) \| \*\*missed\*\* \|/,
     );
   });
 
   it('says why the floor is missing when it did not run, and judges the routed target alone', () => {
     const section = renderCluster(run({ routedVsLocal, failures: { floor: 'not selected (BENCH_PHASES)' } }));
     expect(section).toContain(
-      '### The least a hand-off through PostgreSQL costs\n\nnot measured: not selected (BENCH_PHASES)',
+      '### A bare hand-off between two processes\n\nnot measured: not selected (BENCH_PHASES)',
     );
     expect(section).toContain('| 2.000 ms more | **missed** |');
   });

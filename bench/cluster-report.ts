@@ -107,29 +107,45 @@ export function routedRateOf(result: RoutedVsLocal): number | undefined {
 
 const rateName = (run: FloorRun): string => (run.rate === null ? 'closed loop' : `paced at ${run.rate}/s`);
 
+const FLOOR_KIND_NAMES: Record<FloorRun['kind'], string> = {
+  stored: 'through PostgreSQL, a row and a word each way (as the service)',
+  words: 'through PostgreSQL, the words alone (no row)',
+  direct: 'a TCP connection between the two processes (no database)',
+  pacing: "the asker's pacing alone (no hand-off)",
+};
+
 function floorSection(floor: HandOffFloor): string[] {
+  const idle = spread(floor.runs.map((run) => run.idlePercent));
   return [
-    "Both ends of the least hand-off the routing can make, with none of the service's code, in a",
-    'database of its own (made, then dropped): the asker stores a request and sends its word in one',
-    'statement; the holder, told, takes it (one `UPDATE`), stores the reply and sends it in its word',
-    `(one \`UPDATE\`; a sync charge's reply as a terminal sent it, ${floor.replyBytes} bytes of JSON); the asker, told, has`,
-    'the reply; the rows go in one `DELETE` a second. Unlogged table, prepared statements, as in the',
-    `service; ${floor.waiters} requests in flight. Both ends share one Node process, which wakes once where`,
-    'two replicas wake twice, so this is a floor. CPU from /proc: that process (its pacing timers',
-    "included) and the database's backends, less what the same processes spent in an idle phase of as",
-    `long first (Node ${show(floor.idle.nodeMsPerSecond / 10, 2)}, PostgreSQL ${show(
-      floor.idle.postgresMsPerSecond / 10,
+    "A hand-off between two processes, as between two replicas, with none of the service's code:",
+    "the asker in this process, the holder in a process of its own; a sync charge's reply as a",
+    `terminal sent it (${floor.replyBytes} bytes of JSON) comes back; ${floor.waiters} requests in flight. Three ways:`,
+    '- **through PostgreSQL as the service hands over**, in a database of its own (made, then',
+    '  dropped): the asker stores a request and sends its word in one statement; the holder, told,',
+    '  takes it (one `UPDATE`), stores the reply and sends it in its word (one `UPDATE`); the rows go',
+    '  in one `DELETE` a second; unlogged table, prepared statements;',
+    '- **the words alone**: the request in one `pg_notify`, the reply in another, no row;',
+    '- **a direct connection**: the request and the reply as lines of JSON on one TCP connection',
+    '  between the two processes, no database at all.',
+    '',
+    'Paced, each process sleeps between hand-offs and every word wakes it; in the closed loop, as in',
+    'the service under load, the processes are busy and one wake-up serves several words. So a paced',
+    "figure is not a lower bound of the service's routing; side by side at one pace, the rows show",
+    'what going through PostgreSQL costs against a direct connection. CPU from /proc: both processes',
+    "(the asker's pacing timers included, measured alone in the first row) and the database's",
+    `backends, less what the same processes spent idle for as long first (${show(idle.min, 2)}–${show(
+      idle.max,
       2,
     )} % of a core).`,
     '',
-    '| load | hand-offs/s | CPU, Node (both ends), ms | CPU, PostgreSQL backends, ms | CPU, all, ms |',
-    '| --- | --- | --- | --- | --- |',
+    '| hand-off | load | hand-offs/s | CPU, asker, ms | CPU, holder, ms | CPU, PostgreSQL backends, ms | CPU, all, ms |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...floor.runs.map(
       (run) =>
-        `| ${rateName(run)} | ${show(run.handOffs / run.seconds, 0)} | ${show(run.nodeMs, 3)} | ${show(
-          run.postgresMs,
+        `| ${FLOOR_KIND_NAMES[run.kind]} | ${rateName(run)} | ${show(run.handOffs / run.seconds, 0)} | ${show(
+          run.askerMs,
           3,
-        )} | ${show(run.totalMs, 3)} |`,
+        )} | ${show(run.holderMs, 3)} | ${show(run.postgresMs, 3)} | ${show(run.totalMs, 3)} |`,
     ),
   ];
 }
@@ -373,9 +389,16 @@ export function renderCluster(run: ClusterRun): string {
     const { lines, extraCpu } = routedSection(run.routedVsLocal);
     parts.push(...lines);
     const rate = routedRateOf(run.routedVsLocal);
-    const bare = run.floor?.runs.find((r) => r.rate === rate);
+    const bare = (kind: FloorRun['kind']): FloorRun | undefined =>
+      run.floor?.runs.find((r) => r.kind === kind && r.rate === rate);
+    const [stored, direct, pacing] = [bare('stored'), bare('direct'), bare('pacing')];
     const floorNote =
-      bare === undefined ? '' : `; the bare hand-off alone, paced at ${rate}/s: ${show(bare.totalMs, 3)} ms`;
+      stored === undefined || direct === undefined || pacing === undefined
+        ? ''
+        : `; the bare hand-off alone, paced at ${rate}/s: ${show(stored.totalMs, 3)} ms through PostgreSQL, ${show(
+            direct.totalMs - pacing.totalMs,
+            3,
+          )} ms between two processes over TCP with no database (pacing taken off)`;
     targets.push(
       `| a routed charge costs at most ${TARGETS.routedExtraCpuMs} ms more CPU than a local one, all processes | ${show(
         extraCpu,
@@ -418,7 +441,7 @@ export function renderCluster(run: ClusterRun): string {
     targets.push(`| paced: routed p50 and p99 | ${notMeasured('paced')} | not judged |`);
   }
 
-  parts.push('', '### The least a hand-off through PostgreSQL costs', '');
+  parts.push('', '### A bare hand-off between two processes', '');
   parts.push(...(run.floor ? floorSection(run.floor) : [notMeasured('floor')]));
 
   parts.push('', '### The load balancer', '');

@@ -3,8 +3,9 @@
  * 1. routed against local sync charges, closed-loop phases in turns: CPU per charge of every
  *    process (PostgreSQL's backends included), statements and round trips per charge;
  * 2. charges paced at a fixed rate, routed and local in turn: p50 and p99 of each;
- * 3. the bare hand-off through PostgreSQL, none of the service's code, paced at the routed phase's
- *    rate and in a closed loop: the least a routed charge can add;
+ * 3. the bare hand-off between two processes, none of the service's code, paced at the routed
+ *    phase's rate: through PostgreSQL as the service hands over (and in a closed loop), with the
+ *    words alone, over a direct TCP connection: the least a routed charge can add;
  * 4. charges through the compose profile's load balancer (HAProxy, its configuration): its CPU
  *    per charge;
  * 5. a large fleet over two replicas and two simulator shards: memory per link, idle CPU, what
@@ -129,8 +130,8 @@ async function measure(): Promise<ClusterRun> {
   // Paced at the rate the routed closed loop ran (when it did not run, about this machine's):
   // CPU per operation depends on the rate.
   const routedRate = (routedVsLocal && routedRateOf(routedVsLocal)) ?? FLOOR_RATE;
-  const floor = await part('floor', 'floor', 'the bare hand-off through PostgreSQL', () =>
-    measureHandOffFloor([routedRate, null], KNOBS.seconds),
+  const floor = await part('floor', 'floor', 'the bare hand-off between two processes', () =>
+    measureHandOffFloor(routedRate, KNOBS.seconds),
   );
   const balancer = await part('balancer', 'balancer', "charges through the compose profile's HAProxy", () =>
     measureBalancer(KNOBS.terminals, KNOBS.seconds, KNOBS.reps, KNOBS.warmupSeconds),

@@ -1,38 +1,47 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { REPO_ROOT, TEST_POSTGRES_URL } from '@tps/testing';
 import { CpuMeter } from './lib/cpu-meter';
+import { FLOOR_CHANNEL, type HolderKind } from './lib/handoff-words';
 import { withOwnDatabase } from './lib/own-database';
 import { PgBackends } from './lib/pg-backends';
 
-/** One load of bare hand-offs: paced at `rate` a second, or a closed loop (`rate` null). */
+/** A holder's kind, or `pacing`: the asker's pacing alone, with no hand-off (what every run includes). */
+export type FloorKind = HolderKind | 'pacing';
+
+/** One load of bare hand-offs of one kind: paced at `rate` a second, or a closed loop (`rate` null). */
 export interface FloorRun {
+  kind: FloorKind;
   rate: number | null;
   seconds: number;
   handOffs: number;
-  /** CPU per hand-off, ms: this one Node process (both ends), the PostgreSQL backends, both. */
-  nodeMs: number;
+  /** CPU per hand-off, ms: the asking process, the holding one, the PostgreSQL backends, all. */
+  askerMs: number;
+  holderMs: number;
   postgresMs: number;
   totalMs: number;
+  /** What the same processes spent idle, % of a core, taken off. */
+  idlePercent: number;
 }
 
 export interface HandOffFloor {
-  /** Bytes of the reply that travels back in the word and is stored in the row. */
+  /** Bytes of the reply that travels back in the word (or on the connection). */
   replyBytes: number;
   waiters: number;
-  /** CPU of the same processes with no hand-off (the sweep, the meter's sampling), ms a second: taken off each run. */
-  idle: { nodeMsPerSecond: number; postgresMsPerSecond: number };
   runs: FloorRun[];
 }
 
 /** Requests in flight at once, as terminals in the routed phase. */
 const WAITERS = 16;
 const WARMUP_SECONDS = 3;
-/** A word that never comes (a lost NOTIFY) ends the run rather than hanging it. */
+/** An answer that never comes (a lost NOTIFY) ends the run rather than hanging it. */
 const ANSWER_TIMEOUT_MS = 10_000;
-const CHANNEL = 'handoff_floor';
+const HOLDER_START_MS = 10_000;
+const REQUEST = '{"type":"authorize","amount":1234,"currency":"EUR"}';
 
 /**
  * A sync charge's reply as a terminal sends it (its four events, the order, the outcome), taken
@@ -43,58 +52,17 @@ const replyJson = (): string =>
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Both ends of the least hand-off the service's routing can make, with none of its code: the asker
- * stores a request and sends its word in one statement; the holder, told, takes it (one `UPDATE`),
- * then stores the reply and sends it in its word (one `UPDATE`); the asker, told, has the reply;
- * the rows go in one `DELETE` a second. The table is unlogged, the statements prepared, as in the
- * service. Both ends live in this one process, so the figure is a floor: two processes wake twice.
- */
-class BareHandOff {
+/** The asking end: one hand-off, answered. */
+interface Asker {
+  one(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Askers waiting for their answer, by request id, each for at most ANSWER_TIMEOUT_MS. */
+class Waiting {
   private readonly waiters = new Map<string, () => void>();
-  private done: string[] = [];
-  private sweeper: NodeJS.Timeout | undefined;
 
-  private constructor(
-    private readonly asker: Pool,
-    private readonly holder: Pool,
-    private readonly listeners: Client[],
-    private readonly reply: string,
-  ) {}
-
-  static async open(url: string, reply: string): Promise<BareHandOff> {
-    const setup = new Client({ connectionString: url });
-    await setup.connect();
-    await setup.query(`CREATE UNLOGGED TABLE routed (id varchar PRIMARY KEY, state varchar NOT NULL,
-      request text NOT NULL, reply text)`);
-    await setup.end();
-    const listeners = [new Client({ connectionString: url }), new Client({ connectionString: url })];
-    for (const listener of listeners) {
-      await listener.connect();
-      await listener.query(`LISTEN ${CHANNEL}`);
-    }
-    const pools = [new Pool({ connectionString: url, max: 4 }), new Pool({ connectionString: url, max: 4 })];
-    // A connection the server ends (its database dropped after a failed run) fails the queries on
-    // it, which end the run with their reason; unheard, its error would end the whole benchmark.
-    for (const pool of pools) pool.on('error', () => undefined);
-    for (const listener of listeners) listener.on('error', () => undefined);
-    const floor = new BareHandOff(pools[0], pools[1], listeners, reply);
-    const [askerEars, holderEars] = listeners;
-    // Each end skips the other's words by their first character, as a replica skips its own.
-    askerEars.on('notification', ({ payload }) => {
-      if (payload?.startsWith('a')) floor.answered(payload.slice(1));
-    });
-    holderEars.on('notification', ({ payload }) => {
-      // A take that fails leaves its asker to time out, which ends the run.
-      if (payload?.startsWith('h')) floor.take(payload.slice(1)).catch(() => undefined);
-    });
-    // Rows a failed sweep leaves stay until the database is dropped, after the run.
-    floor.sweeper = setInterval(() => void floor.sweep().catch(() => undefined), 1000);
-    return floor;
-  }
-
-  async one(): Promise<void> {
-    const id = randomUUID();
+  async until(id: string, send: () => Promise<unknown>): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const answered = new Promise<void>((resolve, reject) => {
       this.waiters.set(id, resolve);
@@ -104,54 +72,175 @@ class BareHandOff {
       );
     });
     try {
-      await this.asker.query({
-        name: 'hand',
-        text: `WITH handed AS (INSERT INTO routed (id, state, request) VALUES ($1, 'pending', $2) RETURNING id)
-          SELECT pg_notify('${CHANNEL}', 'h' || id) FROM handed`,
-        values: [id, '{"type":"authorize","amount":1234,"currency":"EUR"}'],
-      });
+      await send();
       await answered;
     } finally {
       clearTimeout(timer);
       this.waiters.delete(id);
     }
-    this.done.push(id);
+  }
+
+  answered(answer: string): void {
+    const { id } = JSON.parse(answer) as { id: string };
+    this.waiters.get(id)?.();
+  }
+}
+
+/**
+ * The asker through PostgreSQL. `stored`: stores a request and sends its word in one statement,
+ * as the service does; the rows go in one `DELETE` a second. `words`: the request in the word
+ * alone. Either way the holder's word carries the reply. Unlogged table, prepared statements.
+ */
+class PostgresAsker implements Asker {
+  private readonly waiting = new Waiting();
+  private done: string[] = [];
+  private sweeper: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly kind: 'stored' | 'words',
+    private readonly pool: Pool,
+    private readonly ears: Client,
+  ) {}
+
+  static async open(kind: 'stored' | 'words', url: string): Promise<PostgresAsker> {
+    const pool = new Pool({ connectionString: url, max: 4 });
+    const ears = new Client({ connectionString: url });
+    // A connection the server ends (its database dropped after a failed run) fails the queries on
+    // it, which end the run with their reason; unheard, its error would end the whole benchmark.
+    pool.on('error', () => undefined);
+    ears.on('error', () => undefined);
+    const asker = new PostgresAsker(kind, pool, ears);
+    try {
+      await ears.connect();
+      await ears.query(`LISTEN ${FLOOR_CHANNEL}`);
+    } catch (error) {
+      await asker.close();
+      throw error;
+    }
+    ears.on('notification', ({ payload }) => {
+      if (payload?.startsWith('a')) asker.waiting.answered(payload.slice(1));
+    });
+    // Rows a failed sweep leaves stay until the database is dropped, after the run.
+    if (kind === 'stored') asker.sweeper = setInterval(() => void asker.sweep().catch(() => undefined), 1000);
+    return asker;
+  }
+
+  async one(): Promise<void> {
+    const id = randomUUID();
+    await this.waiting.until(id, () =>
+      this.kind === 'stored'
+        ? this.pool.query({
+            name: 'hand',
+            text: `WITH handed AS (INSERT INTO routed (id, state, request) VALUES ($1, 'pending', $2) RETURNING id)
+              SELECT pg_notify('${FLOOR_CHANNEL}', 'h' || id) FROM handed`,
+            values: [id, REQUEST],
+          })
+        : this.pool.query({
+            name: 'hand',
+            text: `SELECT pg_notify('${FLOOR_CHANNEL}', $1)`,
+            values: [`h{"id":${JSON.stringify(id)},"request":${REQUEST}}`],
+          }),
+    );
+    if (this.kind === 'stored') this.done.push(id);
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([this.asker.end(), this.holder.end(), ...this.listeners.map((l) => l.end())]);
-  }
-
-  private answered(word: string): void {
-    const { id } = JSON.parse(word) as { id: string };
-    this.waiters.get(id)?.();
-  }
-
-  private async take(id: string): Promise<void> {
-    await this.holder.query({
-      name: 'take',
-      text: `UPDATE routed SET state = 'taken' WHERE id = $1 AND state = 'pending' RETURNING request`,
-      values: [id],
-    });
-    await this.holder.query({
-      name: 'answer',
-      text: `WITH answered AS (UPDATE routed SET state = 'answered', reply = $2 WHERE id = $1 RETURNING id)
-        SELECT pg_notify('${CHANNEL}', $3) FROM answered`,
-      values: [id, this.reply, `a{"id":${JSON.stringify(id)},"reply":${this.reply}}`],
-    });
+    await Promise.allSettled([this.pool.end(), this.ears.end()]);
   }
 
   private async sweep(): Promise<void> {
     const ids = this.done;
     this.done = [];
     if (ids.length > 0)
-      await this.asker.query({ name: 'sweep', text: 'DELETE FROM routed WHERE id = ANY($1)', values: [ids] });
+      await this.pool.query({ name: 'sweep', text: 'DELETE FROM routed WHERE id = ANY($1)', values: [ids] });
   }
 }
 
+/** The asker over a TCP connection to the holder: a newline-ended request out, its answer back. */
+class DirectAsker implements Asker {
+  private readonly waiting = new Waiting();
+  private pending = '';
+
+  private constructor(private readonly socket: Socket) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk) => {
+      this.pending += chunk.toString('utf8');
+      let end: number;
+      while ((end = this.pending.indexOf('\n')) >= 0) {
+        this.waiting.answered(this.pending.slice(0, end));
+        this.pending = this.pending.slice(end + 1);
+      }
+    });
+  }
+
+  static open(port: number): Promise<DirectAsker> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('error', reject);
+      socket.once('connect', () => {
+        // A connection lost later leaves its askers to time out, which ends the run.
+        socket.off('error', reject).on('error', () => undefined);
+        resolve(new DirectAsker(socket));
+      });
+    });
+  }
+
+  one(): Promise<void> {
+    const id = randomUUID();
+    return this.waiting.until(
+      id,
+      () =>
+        new Promise<void>((resolve, reject) =>
+          this.socket.write(`{"id":${JSON.stringify(id)},"request":${REQUEST}}\n`, (error) =>
+            error ? reject(error) : resolve(),
+          ),
+        ),
+    );
+  }
+
+  close(): Promise<void> {
+    this.socket.destroy();
+    return Promise.resolve();
+  }
+}
+
+const pacingAlone: Asker = { one: () => Promise.resolve(), close: () => Promise.resolve() };
+
+/** The holder's process (handoff-holder.ts), once it listens. */
+interface Holder {
+  pid: number | undefined;
+  port: number | undefined;
+  stop(): Promise<void>;
+}
+
+function startHolder(kind: HolderKind, url: string, reply: string): Promise<Holder> {
+  const child: ChildProcess = fork(join(__dirname, 'handoff-holder.js'), [kind, url, reply], {
+    stdio: 'inherit',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  return new Promise<Holder>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the ${kind} holder did not start`)), HOLDER_START_MS);
+    child.once('message', (message: { port?: number }) => {
+      clearTimeout(timer);
+      resolve({ pid: child.pid, port: message.port, stop });
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`the ${kind} holder ended before it was ready`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+}
+
 /** Runs hand-offs for `seconds`: WAITERS at once, each starting its next every WAITERS/rate s. */
-async function load(floor: BareHandOff, rate: number | null, seconds: number): Promise<number> {
+async function load(asker: Asker, rate: number | null, seconds: number): Promise<number> {
   const end = Date.now() + seconds * 1000;
   let count = 0;
   await Promise.all(
@@ -159,7 +248,7 @@ async function load(floor: BareHandOff, rate: number | null, seconds: number): P
       if (rate !== null) await sleep((i * 1000) / rate);
       while (Date.now() < end) {
         const started = Date.now();
-        await floor.one();
+        await asker.one();
         count++;
         if (rate !== null) await sleep(Math.max(0, (WAITERS * 1000) / rate - (Date.now() - started)));
       }
@@ -169,50 +258,139 @@ async function load(floor: BareHandOff, rate: number | null, seconds: number): P
 }
 
 /**
- * What the bare hand-off costs, all processes, at each rate (null: a closed loop), in a database
- * of its own (made, then dropped): the least a routed charge can cost above a local one. The same
- * processes' CPU with no hand-off, measured first, is taken off each run, as the routed phase's is.
+ * CPU per hand-off of one kind at each rate: this process (the asker), the holder's and the
+ * database's backends (`backends`, when the kind goes through PostgreSQL), less what the same
+ * processes spend idle, measured first for as long.
  */
-export function measureHandOffFloor(rates: Array<number | null>, seconds: number): Promise<HandOffFloor> {
-  return withOwnDatabase('handoff_floor', async (url) => {
-    const reply = replyJson();
-    const backends = await PgBackends.open(TEST_POSTGRES_URL, [url]);
-    // Each closed whatever fails, so that none is left open when the database is dropped.
-    const floor = await BareHandOff.open(url, reply).catch(async (error: unknown) => {
-      await backends.close();
-      throw error;
-    });
-    let openedMeter: CpuMeter | undefined;
+async function measureKind(
+  kind: FloorKind,
+  asker: Asker,
+  holderPid: number | undefined,
+  backends: PgBackends | undefined,
+  rates: Array<number | null>,
+  seconds: number,
+): Promise<FloorRun[]> {
+  const meter = await CpuMeter.start(
+    { asker: process.pid, holder: holderPid },
+    backends ? { postgres: () => backends.pids() } : {},
+  );
+  try {
+    const spent = async (): Promise<{ asker: number; holder: number; postgres: number }> => {
+      const reading = await meter.reading();
+      return { asker: reading.asker, holder: reading.holder, postgres: reading.postgres ?? 0 };
+    };
+    const idleBefore = await spent();
+    const idleStarted = Date.now();
+    await sleep(seconds * 1000);
+    const idleAfter = await spent();
+    const idleSeconds = (Date.now() - idleStarted) / 1000;
+    const idlePerSecond = {
+      asker: (idleAfter.asker - idleBefore.asker) / idleSeconds,
+      holder: (idleAfter.holder - idleBefore.holder) / idleSeconds,
+      postgres: (idleAfter.postgres - idleBefore.postgres) / idleSeconds,
+    };
+    const idlePercent = (idlePerSecond.asker + idlePerSecond.holder + idlePerSecond.postgres) / 10;
+    const runs: FloorRun[] = [];
+    for (const rate of rates) {
+      await load(asker, rate, WARMUP_SECONDS);
+      const before = await spent();
+      const started = Date.now();
+      const handOffs = await load(asker, rate, seconds);
+      const after = await spent();
+      const elapsed = (Date.now() - started) / 1000;
+      const per = (group: 'asker' | 'holder' | 'postgres'): number =>
+        (after[group] - before[group] - idlePerSecond[group] * elapsed) / handOffs;
+      const [askerMs, holderMs, postgresMs] = [per('asker'), per('holder'), per('postgres')];
+      runs.push({
+        kind,
+        rate,
+        seconds: elapsed,
+        handOffs,
+        askerMs,
+        holderMs,
+        postgresMs,
+        totalMs: askerMs + holderMs + postgresMs,
+        idlePercent,
+      });
+    }
+    return runs;
+  } finally {
+    meter.stop();
+  }
+}
+
+/** One kind measured with its holder in a process of its own, everything closed after. */
+async function measureHeld(
+  kind: HolderKind,
+  url: string,
+  reply: string,
+  openAsker: (holder: Holder) => Promise<Asker>,
+  backends: PgBackends | undefined,
+  rates: Array<number | null>,
+  seconds: number,
+): Promise<FloorRun[]> {
+  const holder = await startHolder(kind, url, reply);
+  let asker: Asker | undefined;
+  try {
+    asker = await openAsker(holder);
+    return await measureKind(kind, asker, holder.pid, backends, rates, seconds);
+  } finally {
+    await asker?.close();
+    await holder.stop();
+  }
+}
+
+/**
+ * The least a hand-off between two replicas can cost, with none of the service's code, each end
+ * in a process of its own: through PostgreSQL as the service hands over (`stored`, paced at `rate`
+ * and in a closed loop), with the words alone (`words`), over a direct connection with no database
+ * (`direct`), and the pacing alone, which every run includes; PostgreSQL's kinds in a database of
+ * their own (made, then dropped).
+ */
+export async function measureHandOffFloor(rate: number, seconds: number): Promise<HandOffFloor> {
+  const reply = replyJson();
+  const runs: FloorRun[] = [];
+  runs.push(...(await measureKind('pacing', pacingAlone, undefined, undefined, [rate], seconds)));
+  runs.push(
+    ...(await measureHeld(
+      'direct',
+      '',
+      reply,
+      (holder) => DirectAsker.open(holder.port ?? 0),
+      undefined,
+      [rate],
+      seconds,
+    )),
+  );
+  await withOwnDatabase('handoff_floor', async (url) => {
+    const setup = new Client({ connectionString: url });
+    await setup.connect();
     try {
-      const meter = (openedMeter = await CpuMeter.start(
-        { node: process.pid },
-        { postgres: () => backends.pids() },
-      ));
-      const idleBefore = await meter.reading();
-      const idleStarted = Date.now();
-      await sleep(seconds * 1000);
-      const idleAfter = await meter.reading();
-      const idleSeconds = (Date.now() - idleStarted) / 1000;
-      const idle = {
-        nodeMsPerSecond: (idleAfter.node - idleBefore.node) / idleSeconds,
-        postgresMsPerSecond: (idleAfter.postgres - idleBefore.postgres) / idleSeconds,
-      };
-      const runs: FloorRun[] = [];
-      for (const rate of rates) {
-        await load(floor, rate, WARMUP_SECONDS);
-        const before = await meter.reading();
-        const started = Date.now();
-        const handOffs = await load(floor, rate, seconds);
-        const after = await meter.reading();
-        const elapsed = (Date.now() - started) / 1000;
-        const nodeMs = (after.node - before.node - idle.nodeMsPerSecond * elapsed) / handOffs;
-        const postgresMs = (after.postgres - before.postgres - idle.postgresMsPerSecond * elapsed) / handOffs;
-        runs.push({ rate, seconds: elapsed, handOffs, nodeMs, postgresMs, totalMs: nodeMs + postgresMs });
-      }
-      return { replyBytes: Buffer.byteLength(reply), waiters: WAITERS, idle, runs };
+      await setup.query(`CREATE UNLOGGED TABLE routed (id varchar PRIMARY KEY, state varchar NOT NULL,
+        request text NOT NULL, reply text)`);
     } finally {
-      openedMeter?.stop();
-      await Promise.allSettled([backends.close(), floor.close()]);
+      await setup.end();
+    }
+    const backends = await PgBackends.open(TEST_POSTGRES_URL, [url]);
+    try {
+      for (const [kind, rates] of [
+        ['stored', [rate, null]],
+        ['words', [rate]],
+      ] as const)
+        runs.push(
+          ...(await measureHeld(
+            kind,
+            url,
+            reply,
+            () => PostgresAsker.open(kind, url),
+            backends,
+            [...rates],
+            seconds,
+          )),
+        );
+    } finally {
+      await backends.close();
     }
   });
+  return { replyBytes: Buffer.byteLength(reply), waiters: WAITERS, runs };
 }
