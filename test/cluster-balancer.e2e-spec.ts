@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { AppProcess, HaproxyBalancer, SignedClient, Stack, type Credentials } from '@tps/testing';
+import { request } from 'node:http';
+import { signRequest } from '@tps/contracts';
+import {
+  AppProcess,
+  HaproxyBalancer,
+  poll,
+  scenarioBody,
+  SignedClient,
+  Stack,
+  type Credentials,
+} from '@tps/testing';
 import {
   ChargeLoad,
   describeAttempt,
@@ -106,6 +116,53 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
     await charges.stop();
     expect(charges.unexpected).toEqual([]);
     expect(lostAnswers(charges.answered, await everyOnlineOf(client, accounts))).toEqual([]);
+  }
+
+  /**
+   * A signed POST sent on a connection of its own, as the first request on it. HAProxy answers
+   * 502 only then: when a request that came after others on a kept-alive connection loses its
+   * replica, it closes that connection instead, which HTTP lets a client take as "ask again".
+   */
+  function firstOnItsConnection(
+    credentials: Credentials,
+    path: string,
+    raw: string,
+    requestId: string,
+  ): Promise<{ status: number; requestId: string | undefined; body: Json }> {
+    const signed = signRequest({ ...credentials, method: 'POST', path, body: raw });
+    return new Promise((resolve, reject) => {
+      const sent = request(
+        `${balancer.url}${path}`,
+        {
+          method: 'POST',
+          agent: false,
+          headers: {
+            authorization: signed.authorization,
+            timestamp: signed.timestamp,
+            'content-type': 'application/json',
+            'request-id': requestId,
+          },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          response.on('end', () => {
+            try {
+              resolve({
+                status: response.statusCode ?? 0,
+                requestId: response.headers['request-id'] as string | undefined,
+                body: JSON.parse(text) as Json,
+              });
+            } catch (error) {
+              reject(new Error(`not JSON (${String(error)}): ${text.slice(0, 200)}`));
+            }
+          });
+          response.on('error', reject);
+        },
+      );
+      sent.on('error', reject);
+      sent.end(raw);
+    });
   }
 
   it('links the terminals through the balancer to both replicas, and reaches each terminal from it', async () => {
@@ -242,16 +299,86 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
     await finish(charges);
   }, 180_000);
 
+  it("a replica that goes away while answering: its caller gets the balancer's 502 INT-005 in the contract's shape, and a same-id retry answers the outcome", async () => {
+    const account = accounts[0];
+    const [serial] = account.serials;
+    // Scenario 97: the terminal waits for the cardholder, so the answer is under way for as long
+    // as the drill needs.
+    const body = scenarioBody('97');
+    const charge = `/terminal/v1/${serial}/sync/charge`;
+    const before = await balancer.sessions();
+    const pending = firstOnItsConnection(account.credentials, charge, JSON.stringify(body), 'lost-answer-1');
+    // The replica answering it: the one the balancer now holds one more connection to.
+    const answering = await poll(
+      'the charge to reach a replica',
+      async () => {
+        const grown = [...(await balancer.sessions())].filter(([name, n]) => n > (before.get(name) ?? 0));
+        return grown.length === 1 ? grown[0][0] : undefined;
+      },
+      3_000,
+    );
+    await poll(
+      'the charge to be recorded',
+      async () => {
+        const rows = await stack.store.rows(
+          'api',
+          'SELECT 1 FROM transactions WHERE client_transaction_id = ?',
+          [body.client_transaction_id],
+        );
+        return rows.length > 0 ? true : undefined;
+      },
+      3_000,
+    );
+    const n = Number(answering.slice(4)) - 1;
+    const port = current[n].port;
+    await current[n].kill();
+    try {
+      const lost = await pending;
+      expect({ status: lost.status, body: lost.body, requestId: lost.requestId }).toEqual({
+        status: 502,
+        body: { type: 'INTERNAL', code: 'INT-005', message: expect.any(String), request_id: 'lost-answer-1' },
+        requestId: 'lost-answer-1',
+      });
+      await balancer.waitFor(answering, 'DOWN');
+      // The terminal still waits for its cardholder, once linked again to the other replica.
+      await poll(
+        'the card to be presented',
+        async () => {
+          const card = await as(account).post<Json>(`/sandbox/terminals/${serial}/card`, {
+            action: 'present',
+            reading_type: 'CHIP',
+          });
+          return card.status === 200 ? true : undefined;
+        },
+        15_000,
+      );
+      const retried = await poll(
+        'the retry to answer the outcome',
+        async () => {
+          const answer = await as(account).post<Json>(charge, body);
+          return answer.status === 200 ? answer : undefined;
+        },
+        20_000,
+      );
+      expect(retried.body.approved).toBe(true);
+    } finally {
+      current[n] = await stack.startReplica({ PORT: String(port) });
+      await balancer.waitFor(answering, 'UP', 15_000);
+    }
+  }, 90_000);
+
   it('a replica killed under load: callers of charges under way at the kill are told "unknown", and a retry answers the outcome; nothing answered is lost', async () => {
     let killedAt = Number.POSITIVE_INFINITY;
     const charges = loadThroughBalancer((attempt) => {
       const answer = attempt.answer;
       if (answer === undefined || notTaken(attempt)) return answer !== undefined;
-      // Under way at the kill: the balancer's bare 502, or the caller's connection closed (it
+      // Under way at the kill: the balancer's 502 INT-005, or the caller's connection closed (it
       // had been sent on a connection the balancer reused), or 504 TER-002 for a charge whose
       // terminal's link the killed replica held. Each means "unknown": ask again, same id.
       const unknown =
-        'cut' in answer || answer.status === 502 || (answer.status === 504 && answer.code === 'TER-002');
+        'cut' in answer ||
+        (answer.status === 502 && answer.code === 'INT-005') ||
+        (answer.status === 504 && answer.code === 'TER-002');
       return unknown && attempt.at < killedAt;
     }, 50);
     await charges.answers(40, 30_000);

@@ -48,7 +48,10 @@ describe('docker-compose.yml, as compose reads it', () => {
     expect(balancer.volumes).toEqual([
       `${REPO_ROOT}/deploy/haproxy-cluster.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro`,
     ]);
+    // The balancer answers some requests itself: with the replicas' profile (CORS in the sandbox).
+    expect(balancer.environment).toEqual({ PROFILE: 'sandbox' });
     for (const replica of ['api-1', 'api-2']) {
+      expect(services[replica].environment).toMatchObject({ PROFILE: 'sandbox' });
       // Each replica's own liveness, never the fleet-wide /ready (contract, "Liveness and readiness").
       expect(checkedUrl(services[replica])).toBe('http://127.0.0.1:3000/health');
       // Compose waits for the drain (DRAIN_TIMEOUT_MS, 30 s by default) before it kills.

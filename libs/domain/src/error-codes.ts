@@ -38,6 +38,10 @@ export const ERROR_CATALOGUE = {
   'INT-002': { status: 503, type: 'INTERNAL' },
   'INT-003': { status: 504, type: 'INTERNAL' },
   'INT-004': { status: 500, type: 'INTERNAL' },
+  // The compose profile's load balancer answers these itself, never a replica: listed so that
+  // a client built from the OpenAPI document knows every code it may be told.
+  'INT-005': { status: 502, type: 'INTERNAL' },
+  'INT-006': { status: 504, type: 'INTERNAL' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -37,13 +37,23 @@ export class HaproxyBalancer {
     child.stderr?.on('data', keep);
   }
 
-  /** Starts it in front of `replicaPorts` (api-1, api-2, … in order); resolves once it listens. */
-  static async start(dir: string, replicaPorts: number[]): Promise<HaproxyBalancer> {
+  /**
+   * Starts it in front of `replicaPorts` (api-1, api-2, … in order), for replicas of `profile` (as
+   * compose passes PROFILE to it); resolves once it listens.
+   */
+  static async start(
+    dir: string,
+    replicaPorts: number[],
+    profile: 'sandbox' | 'production' = 'sandbox',
+  ): Promise<HaproxyBalancer> {
     const [port, statsPort] = [await freePort(), await freePort()];
     const config = configFor(readFileSync(CONFIG, 'utf8'), replicaPorts, port, statsPort);
     const file = join(dir, 'haproxy.cfg');
     writeFileSync(file, config);
-    const child = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('haproxy', ['-db', '-f', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PROFILE: profile },
+    });
     const failed = new Promise<never>((_, reject) => {
       child.once('error', (error) =>
         reject(new Error(`haproxy could not start (.ci/run installs Debian's haproxy): ${String(error)}`)),
@@ -77,15 +87,29 @@ export class HaproxyBalancer {
 
   /** Each replica's state in the rotation (api-1, api-2, …), from the statistics page. */
   async states(): Promise<Map<string, ReplicaState>> {
+    return this.replicaColumn('status');
+  }
+
+  /**
+   * How many connections the balancer holds open to each replica now (api-1, api-2, …): callers'
+   * requests under way and terminals' links, not its health checks.
+   */
+  async sessions(): Promise<Map<string, number>> {
+    const current = await this.replicaColumn('scur');
+    return new Map([...current].map(([name, count]) => [name, Number(count)]));
+  }
+
+  /** One column of the statistics page, for each replica. */
+  private async replicaColumn(column: string): Promise<Map<string, string>> {
     const csv = await (await fetch(`http://127.0.0.1:${this.statsPort}/stats;csv`)).text();
     const [header, ...rows] = csv.replace(/^# /, '').trim().split('\n');
     const columns = header.split(',');
-    const [proxy, name, status] = ['pxname', 'svname', 'status'].map((column) => columns.indexOf(column));
+    const [proxy, name, wanted] = ['pxname', 'svname', column].map((c) => columns.indexOf(c));
     return new Map(
       rows
         .map((row) => row.split(','))
         .filter((fields) => fields[proxy] === 'api_replicas' && fields[name] !== 'BACKEND')
-        .map((fields) => [fields[name], fields[status]]),
+        .map((fields) => [fields[name], fields[wanted]]),
     );
   }
 

@@ -47,4 +47,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     'the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)',
   'INT-004':
     "a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help",
+  'INT-005':
+    "the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id",
+  'INT-006':
+    "the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id",
 };

@@ -59,8 +59,9 @@ const DESCRIPTION = [
   'means "not taken": nothing moved, and a retry with the same `client_transaction_id` runs it.',
   '504 TER-002 (the terminal took it, its outcome has not arrived) and 504 INT-003 (the terminal',
   'answered, the service could not store the outcome) mean "taken": a retry with the same id answers',
-  "the outcome once known. Any other 5xx (a proxy's bare 502/503/504), a dropped connection or a",
-  'timeout on your side means "unknown": ask again with the same id, never a new one. A repeat is',
+  'the outcome once known. 502 INT-005 and 504 INT-006 (the load balancer of the compose profile lost',
+  "or never got the replica's answer), any other 5xx (another proxy's bare 502/503/504), a dropped",
+  'connection or a timeout on your side mean "unknown": ask again with the same id, never a new one. A repeat is',
   'judged on the parsed body: key order, whitespace and number spelling do not make another request.',
 ].join('\n');
 

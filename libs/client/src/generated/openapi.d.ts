@@ -2472,7 +2472,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
             /** @example amount.iva must be an integer */
             message: string;
             /**

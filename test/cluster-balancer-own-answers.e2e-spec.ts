@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, HaproxyBalancer } from '@tps/testing';
+
+/**
+ * What the compose profile's balancer (deploy/haproxy-cluster.cfg, run by Debian's HAProxy)
+ * answers itself while no replica is in its rotation: the contract's 503 INT-002, and in the
+ * sandbox profile the service's CORS headers and preflights, so that a point of sale in a browser
+ * reads that 503 instead of failing its preflight. No replica runs: the balancer's two replica
+ * addresses are ports nothing listens on, as when both replicas are down.
+ */
+const PREFLIGHT = {
+  Origin: 'http://pos.example',
+  'Access-Control-Request-Method': 'POST',
+  'Access-Control-Request-Headers': 'authorization,timestamp,content-type',
+};
+const CHARGE = '/terminal/v1/SIM0000002/sync/charge';
+
+/** The service's CORS answer to a preflight in the sandbox profile (contract, "CORS"). */
+const SANDBOX_PREFLIGHT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET,POST,PATCH,DELETE',
+  'access-control-allow-headers': 'Authorization,timestamp,Content-Type',
+  'access-control-max-age': '600',
+};
+
+describe.each(['sandbox', 'production'] as const)("the balancer's own answers, %s profile", (profile) => {
+  let dir: string;
+  let balancer: HaproxyBalancer;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tps-balancer-own-'));
+    balancer = await HaproxyBalancer.start(dir, [await freePort(), await freePort()], profile);
+    await balancer.waitFor('api-1', 'DOWN');
+    await balancer.waitFor('api-2', 'DOWN');
+  }, 30_000);
+
+  afterAll(async () => {
+    await balancer?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers a request with the contract's 503 INT-002, its Request-Id and, in the sandbox, CORS", async () => {
+    const answer = await fetch(`${balancer.url}${CHARGE}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'request-id': 'no-replica-1',
+        origin: 'http://pos.example',
+      },
+      body: '{}',
+    });
+    expect({
+      status: answer.status,
+      body: await answer.json(),
+      retryAfter: answer.headers.get('retry-after'),
+      requestId: answer.headers.get('request-id'),
+      allowOrigin: answer.headers.get('access-control-allow-origin'),
+      exposed: answer.headers.get('access-control-expose-headers'),
+    }).toEqual({
+      status: 503,
+      body: { type: 'INTERNAL', code: 'INT-002', message: expect.any(String), request_id: 'no-replica-1' },
+      retryAfter: '1',
+      requestId: 'no-replica-1',
+      ...(profile === 'sandbox'
+        ? { allowOrigin: '*', exposed: 'Retry-After,Location,Request-Id' }
+        : { allowOrigin: null, exposed: null }),
+    });
+  });
+
+  it('gives a Request-Id of its own when the caller sent none, or one the service would not take', async () => {
+    for (const sent of [undefined, 'x'.repeat(129)]) {
+      const answer = await fetch(`${balancer.url}${CHARGE}`, {
+        method: 'POST',
+        headers: sent === undefined ? {} : { 'request-id': sent },
+      });
+      const body = (await answer.json()) as { request_id: string };
+      expect(answer.headers.get('request-id')).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+      expect(body.request_id).toBe(answer.headers.get('request-id'));
+    }
+  });
+
+  if (profile === 'sandbox') {
+    it("answers a browser's preflight itself, as the service would, so that the browser reads the 503", async () => {
+      const answer = await fetch(`${balancer.url}${CHARGE}`, { method: 'OPTIONS', headers: PREFLIGHT });
+      expect(answer.status).toBe(204);
+      expect(Object.fromEntries(answer.headers)).toMatchObject(SANDBOX_PREFLIGHT_HEADERS);
+      expect(answer.headers.get('request-id')).toEqual(expect.any(String));
+    });
+  } else {
+    it('grants no origin and answers no preflight, as the production profile', async () => {
+      const answer = await fetch(`${balancer.url}${CHARGE}`, { method: 'OPTIONS', headers: PREFLIGHT });
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    });
+  }
+});
