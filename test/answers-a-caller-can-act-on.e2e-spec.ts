@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { poll, scenarioBody, Stack } from '@tps/testing';
-import { searchPath, type Json } from './payment-helpers';
+import { recorded, searchPath, type Json } from './payment-helpers';
 import { unwritableApiStorage } from './storage-faults';
 import { describeOnStores } from './stores';
 
@@ -54,18 +54,7 @@ describeOnStores('answers a caller can act on', (store) => {
     const body = scenarioBody('97');
     const id = body.client_transaction_id;
     const pending = stack.client().post<Json>(CHARGE, body);
-    await poll(
-      'the charge to be recorded',
-      async () => {
-        const rows = await stack.store.rows(
-          'api',
-          'SELECT 1 FROM transactions WHERE client_transaction_id = ?',
-          [id],
-        );
-        return rows.length > 0 ? true : undefined;
-      },
-      10_000,
-    );
+    await recorded(stack, id, 10_000);
     const storage = await unwritableApiStorage(stack, 'read-only');
     let answer: Awaited<typeof pending>;
     try {

@@ -18,7 +18,7 @@ import {
   type Attempt,
   type DrillAccount,
 } from './cluster-load';
-import { amountOf, lostAnswers, type Json } from './payment-helpers';
+import { amountOf, lostAnswers, recorded, type Json } from './payment-helpers';
 import { startShard } from './simulator-shard';
 import { cutOff, restore } from './storage-faults';
 
@@ -317,18 +317,7 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
       },
       3_000,
     );
-    await poll(
-      'the charge to be recorded',
-      async () => {
-        const rows = await stack.store.rows(
-          'api',
-          'SELECT 1 FROM transactions WHERE client_transaction_id = ?',
-          [body.client_transaction_id],
-        );
-        return rows.length > 0 ? true : undefined;
-      },
-      3_000,
-    );
+    await recorded(stack, body.client_transaction_id, 3_000);
     const n = Number(answering.slice(4)) - 1;
     const port = current[n].port;
     await current[n].kill();

@@ -22,6 +22,22 @@ export function searchPath(form: Form, where: 'online' | 'local', serial = SERIA
   return form === 'local' ? `/terminal/v1/${route}` : `/terminal/v1/${serial}/${route}`;
 }
 
+/** Waits until the API has stored the transaction's record: the operation is under way. */
+export async function recorded(stack: Stack, clientTransactionId: string, timeoutMs: number): Promise<void> {
+  await poll(
+    `transaction ${clientTransactionId} to be recorded`,
+    async () => {
+      const rows = await stack.store.rows(
+        'api',
+        'SELECT 1 FROM transactions WHERE client_transaction_id = ?',
+        [clientTransactionId],
+      );
+      return rows.length > 0 ? true : undefined;
+    },
+    timeoutMs,
+  );
+}
+
 /** An amount of `total` centavos, split as a point of sale would (16 % IVA on the rest). */
 export function amountOf(total: number): Json {
   const iva = Math.floor(total * 0.16);
