@@ -2,45 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { answerWith, neverAnswer, poll, scenarioBody, Stack, WebhookReceiver } from '@tps/testing';
 import { finished } from './payment-helpers';
-
-/** One scrape, as Prometheus reads it: each sample by its name and labels. */
-class Scrape {
-  private constructor(private readonly samples: Array<{ name: string; labels: string; value: number }>) {}
-
-  static parse(text: string): Scrape {
-    const samples = text
-      .split('\n')
-      .filter((line) => line !== '' && !line.startsWith('#'))
-      .map((line) => {
-        const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{.*\})? (\S+)$/.exec(line);
-        if (match === null) throw new Error(`not a Prometheus sample: ${line}`);
-        return { name: match[1], labels: match[2] ?? '', value: Number(match[3]) };
-      });
-    return new Scrape(samples);
-  }
-
-  get lines(): ReadonlyArray<{ name: string; labels: string }> {
-    return this.samples;
-  }
-
-  /** The sum of the samples of `name` that carry every one of `labels`. */
-  value(name: string, labels: Record<string, string> = {}): number {
-    const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-    return this.samples
-      .filter((sample) => sample.name === name && wanted.every((label) => sample.labels.includes(label)))
-      .reduce((sum, sample) => sum + sample.value, 0);
-  }
-
-  has(name: string): boolean {
-    return this.samples.some((sample) => sample.name === name);
-  }
-}
-
-async function scrape(url: string, headers: Record<string, string> = {}): Promise<Scrape> {
-  const response = await fetch(`${url}/metrics`, { headers });
-  if (response.status !== 200) throw new Error(`GET /metrics answered ${response.status}`);
-  return Scrape.parse(await response.text());
-}
+import { scrape, Scrape } from './prometheus-scrape';
 
 /** Waits until `probe` of a fresh scrape is `expected`, and answers that scrape. */
 async function scrapeUntil(url: string, what: string, probe: (s: Scrape) => boolean): Promise<Scrape> {

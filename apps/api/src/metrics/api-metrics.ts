@@ -28,6 +28,7 @@ export class ApiMetrics implements OnModuleDestroy {
   private readonly attempts: Counter<'outcome'>;
   private readonly unsent: Counter;
   private readonly storageFailures: Counter;
+  private readonly routed: Counter<'link'>;
   private readLinks: () => number = () => 0;
   private readOutbox: () => Promise<OutboxBacklog> = async () => ({ depth: 0, oldestAgeSeconds: 0 });
   private readonly unsubscribe: Unsubscribe;
@@ -71,6 +72,12 @@ export class ApiMetrics implements OnModuleDestroy {
     this.storageFailures = new Counter({
       name: 'tps_storage_failures_total',
       help: 'Requests refused because the storage failed (503 INT-002)',
+      registers,
+    });
+    this.routed = new Counter({
+      name: 'tps_routed_requests_total',
+      help: "Requests for a terminal this replica handed to the replica holding the link, by link: uplink (the terminal's) or control (its simulator's)",
+      labelNames: ['link'],
       registers,
     });
     // One read of the outbox for both of its gauges: a scrape collects them together.
@@ -131,5 +138,10 @@ export class ApiMetrics implements OnModuleDestroy {
 
   storageFailed(): void {
     this.storageFailures.inc();
+  }
+
+  /** A request handed through the database to the replica holding the terminal's link. */
+  requestRouted(link: 'uplink' | 'control'): void {
+    this.routed.inc({ link });
   }
 }

@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { PostgresMessagePort } from '@tps/messaging';
 import { ApiConfig } from '../config/api-config';
 import type { ApiMessages, ApiTopics } from '../messages/api-messages';
+import type { ApiMetrics } from '../metrics/api-metrics';
 import { sharedStore } from '../messages/messages.module';
 import { LOCAL_ONLY, type LinkRouting } from './link-routing';
 import { PostgresRoutingStore } from './postgres-routing-store';
@@ -59,7 +60,7 @@ export class ReplicaRouting implements OnApplicationShutdown {
     private readonly repairs?: NodeJS.Timeout,
   ) {}
 
-  static async open(config: ApiConfig, messages: ApiMessages): Promise<ReplicaRouting> {
+  static async open(config: ApiConfig, messages: ApiMessages, metrics: ApiMetrics): Promise<ReplicaRouting> {
     if (!sharedStore(config)) return new ReplicaRouting(LOCAL_ONLY, undefined);
     const port = postgresPort(messages);
     const logger = new Logger('Routing');
@@ -84,6 +85,7 @@ export class ReplicaRouting implements OnApplicationShutdown {
       REAL_TIMER,
       { pollMs: ROUTER_POLL_MS, graceMs: ROUTER_GRACE_MS, forgetMs: ROUTER_FORGET_MS },
       onError,
+      (link) => metrics.requestRouted(link),
     );
     logger.log(`replica ${replica.id}, epoch ${replica.epoch}`);
     const routing = new StoredLinkRouting(pool, replica, router, onError, (serial, notice) =>

@@ -138,6 +138,25 @@ describe('RequestRouter', () => {
     expect(handed).toEqual([]);
   });
 
+  it('tells of each request it hands over, by link, and of none it keeps', async () => {
+    const store = new MemoryStore({ SIM1: 'b' });
+    const { signals, handed, tellAnswered } = signalsOf(store);
+    const links: string[] = [];
+    const router = new RequestRouter(store, signals, new SteppingTimer(), OPTIONS, undefined, (link) =>
+      links.push(link),
+    );
+    await expect(
+      router.route('uplink', 'SIM2', 'SIM2', { type: 'operation' }, 5000),
+    ).resolves.toBeUndefined();
+    expect(links).toEqual([]);
+    const routed = router.route('uplink', 'SIM1', 'SIM1', { type: 'operation' }, 5000);
+    await new Promise((resolve) => setImmediate(resolve));
+    await store.answer(handed[0].id, { ok: { events: [] } });
+    tellAnswered(handed[0].id);
+    await routed;
+    expect(links).toEqual(['uplink']);
+  });
+
   it("answers the holder's stored reply once told it is there", async () => {
     const store = new MemoryStore({ SIM1: 'b' });
     const { signals, handed, tellAnswered } = signalsOf(store);

@@ -65,6 +65,7 @@ export class RequestRouter {
     private readonly timer: RouterTimer,
     private readonly options: RouterOptions,
     onError: (error: unknown) => void = () => undefined,
+    private readonly onHanded: (link: LinkKind) => void = () => undefined,
   ) {
     this.taken = new TakenReplies(store, timer, options.forgetMs, onError);
     signals.onAnswered((id, reply) => this.waiters.get(id)?.(reply));
@@ -93,6 +94,7 @@ export class RequestRouter {
     try {
       const replica = await this.store.hand(id, link, key, serial, request, timeoutMs);
       if (replica === undefined) return undefined;
+      this.onHanded(link);
       const deadline = this.timer.now() + timeoutMs + this.options.graceMs;
       for (;;) {
         const left = deadline - this.timer.now();

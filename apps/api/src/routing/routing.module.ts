@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiConfig } from '../config/api-config';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
+import { ApiMetrics } from '../metrics/api-metrics';
 import { LINK_ROUTING } from './link-routing';
 import { ReplicaRouting } from './replica-routing';
 
@@ -12,9 +13,9 @@ import { ReplicaRouting } from './replica-routing';
     {
       provide: ReplicaRouting,
       // After the data source: its migrations made the tables a replica joins in.
-      useFactory: (config: ApiConfig, messages: ApiMessages, _migrated: DataSource) =>
-        ReplicaRouting.open(config, messages),
-      inject: [ApiConfig, API_MESSAGES, DataSource],
+      useFactory: (config: ApiConfig, messages: ApiMessages, metrics: ApiMetrics, _migrated: DataSource) =>
+        ReplicaRouting.open(config, messages, metrics),
+      inject: [ApiConfig, API_MESSAGES, ApiMetrics, DataSource],
     },
     {
       provide: LINK_ROUTING,
