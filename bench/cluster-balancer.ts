@@ -33,8 +33,9 @@ const SETTLE_MS = 2000;
 /**
  * Sync charges in a closed loop through HAProxy running the compose profile's configuration
  * (deploy/haproxy-cluster.cfg, its request log on), in front of two replicas on one database, the
- * terminals linked to the first: round robin makes half the charges local and half routed. The
- * replicas do what they do without it; what the balancer adds is its own CPU, read from /proc.
+ * terminals linked to the first (directly): the balancer sends each terminal's charges to the
+ * replica its serial hashes to, so some are local and the rest routed. The replicas do what they
+ * do without it; what the balancer adds is its own CPU, read from /proc.
  */
 export async function measureBalancer(
   terminals: number,

@@ -19,6 +19,7 @@ import {
   type DrillAccount,
 } from './cluster-load';
 import { amountOf, lostAnswers, recorded, type Json } from './payment-helpers';
+import { scrape } from './prometheus-scrape';
 import { startShard } from './simulator-shard';
 import { cutOff, restore } from './storage-faults';
 
@@ -31,6 +32,8 @@ const SHARES = 2;
 const TERMINALS = 8;
 /** The service's own 503s: "not taken, nothing moved" (contract, "Answers a caller can act on"). */
 const NOT_TAKEN = ['TER-001', 'INT-002'];
+
+const METRICS_TOKEN = 'cluster-balancer-metrics-token';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,6 +68,8 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
         TERMINAL_REPLY_TIMEOUT_MS: '5000',
         // As compose's `uniquelocal`: the balancer, on the same host here, is trusted.
         TRUSTED_PROXIES: 'loopback',
+        // Each replica's count of requests it handed over, read on its own port.
+        METRICS_TOKEN,
       },
     });
     current.push(...stack.replicas);
@@ -182,6 +187,42 @@ describe('the compose profile `cluster` behind its HAProxy configuration [postgr
         approved: true,
       });
     }
+  });
+
+  /** Requests the replicas have handed to each other through the database so far, all replicas. */
+  async function routedSoFar(): Promise<number> {
+    let routed = 0;
+    for (const replica of current) {
+      const now = await scrape(replica.url, { authorization: `Bearer ${METRICS_TOKEN}` });
+      routed += now.value('tps_routed_requests_total');
+    }
+    return routed;
+  }
+
+  it("sends a terminal's own requests to the replica that holds its link: none is handed over", async () => {
+    const account = as(accounts[0]);
+    const before = await routedSoFar();
+    for (const serial of accounts[0].serials) {
+      for (let n = 0; n < 3; n++) {
+        const answer = await account.post<Json>(`/terminal/v1/${serial}/sync/charge`, {
+          amount: amountOf(10_000),
+          client_transaction_id: randomUUID(),
+        });
+        expect({ serial, status: answer.status }).toEqual({ serial, status: 200 });
+      }
+    }
+    expect(await routedSoFar()).toBe(before);
+    // Asked of each replica directly, as a balancer that ignores the serial would, half are.
+    for (const serial of accounts[0].serials) {
+      for (const replica of current) {
+        const answer = await new SignedClient(replica.url, accounts[0].credentials).post<Json>(
+          `/terminal/v1/${serial}/sync/charge`,
+          { amount: amountOf(10_000), client_transaction_id: randomUUID() },
+        );
+        expect({ serial, status: answer.status }).toEqual({ serial, status: 200 });
+      }
+    }
+    expect(await routedSoFar()).toBe(before + accounts[0].serials.length);
   });
 
   it("answers an offline terminal's 503 TER-001 and keeps both replicas in the rotation", async () => {

@@ -7,7 +7,7 @@ import { poll } from './stack';
 
 /** The `cluster` profile's load balancer configuration, as docker-compose.yml mounts it. */
 const CONFIG = join(REPO_ROOT, 'deploy/haproxy-cluster.cfg');
-const REPLICA = /^(\s*server api-(\d+)) api-\d+:3000$/gm;
+const REPLICA = /^(\s*server api-(\d+)) api-\d+:3000(.*)$/gm;
 
 /** The most of HAProxy's output kept (its request log grows with every request): the latest. */
 const OUTPUT_KEPT = 256 * 1024;
@@ -87,30 +87,29 @@ export class HaproxyBalancer {
 
   /** Each replica's state in the rotation (api-1, api-2, …), from the statistics page. */
   async states(): Promise<Map<string, ReplicaState>> {
-    return this.replicaColumn('status');
+    const rows = (await this.serverRows()).filter((row) => row.pxname === 'api_replicas');
+    return new Map(rows.map((row) => [row.svname, row.status]));
   }
 
   /**
-   * How many connections the balancer holds open to each replica now (api-1, api-2, …): callers'
-   * requests under way and terminals' links, not its health checks.
+   * How many connections the balancer holds open to each replica now (api-1, api-2, …), over both
+   * of its backends: callers' requests under way and terminals' links, not its health checks.
    */
   async sessions(): Promise<Map<string, number>> {
-    const current = await this.replicaColumn('scur');
-    return new Map([...current].map(([name, count]) => [name, Number(count)]));
+    const sessions = new Map<string, number>();
+    for (const row of await this.serverRows())
+      sessions.set(row.svname, (sessions.get(row.svname) ?? 0) + Number(row.scur));
+    return sessions;
   }
 
-  /** One column of the statistics page, for each replica. */
-  private async replicaColumn(column: string): Promise<Map<string, string>> {
+  /** The statistics page's rows of the replicas, in each backend. */
+  private async serverRows(): Promise<Array<Record<string, string>>> {
     const csv = await (await fetch(`http://127.0.0.1:${this.statsPort}/stats;csv`)).text();
     const [header, ...rows] = csv.replace(/^# /, '').trim().split('\n');
     const columns = header.split(',');
-    const [proxy, name, wanted] = ['pxname', 'svname', column].map((c) => columns.indexOf(c));
-    return new Map(
-      rows
-        .map((row) => row.split(','))
-        .filter((fields) => fields[proxy] === 'api_replicas' && fields[name] !== 'BACKEND')
-        .map((fields) => [fields[name], fields[wanted]]),
-    );
+    return rows
+      .map((row) => Object.fromEntries(row.split(',').map((field, n) => [columns[n], field])))
+      .filter((row) => row.pxname.startsWith('api_') && /^api-\d+$/.test(row.svname));
   }
 
   /** Waits until replica `name` (api-1, …) stands `state` (UP, DOWN) in the rotation. */
@@ -132,7 +131,8 @@ export class HaproxyBalancer {
 
 /** The configuration with the replicas at `replicaPorts`, callers on `port`, statistics on `statsPort`. */
 function configFor(config: string, replicaPorts: number[], port: number, statsPort: number): string {
-  const servers = [...config.matchAll(REPLICA)].map((match) => Number(match[2]));
+  // Each replica is a server of each backend: api-1, api-2, … in each.
+  const servers = [...new Set([...config.matchAll(REPLICA)].map((match) => Number(match[2])))];
   const binds = [...config.matchAll(/^\s*bind :(\d+)$/gm)].map((match) => match[1]);
   // The drill is about this file: one that changed its shape must change the drill too.
   if (servers.join() !== replicaPorts.map((_, n) => n + 1).join() || binds.join() !== '8080,8404') {
@@ -141,7 +141,11 @@ function configFor(config: string, replicaPorts: number[], port: number, statsPo
     );
   }
   return config
-    .replace(REPLICA, (_, server: string, n: string) => `${server} 127.0.0.1:${replicaPorts[Number(n) - 1]}`)
+    .replace(
+      REPLICA,
+      (_, server: string, n: string, rest: string) =>
+        `${server} 127.0.0.1:${replicaPorts[Number(n) - 1]}${rest}`,
+    )
     .replace(/bind :8080$/m, `bind 127.0.0.1:${port}`)
     .replace(/bind :8404$/m, `bind 127.0.0.1:${statsPort}`);
 }
