@@ -12,8 +12,11 @@ const DASHBOARD = join(__dirname, '../../../../docs/grafana-dashboard.json');
 
 interface Panel {
   title: string;
+  gridPos: Record<string, unknown>;
   targets: Array<{ expr: string }>;
 }
+
+const panelsOf = (): Panel[] => (JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: Panel[] }).panels;
 
 /** The metric names a PromQL expression reads (functions and keywords are followed by "("). */
 function metricNames(expr: string): string[] {
@@ -37,9 +40,15 @@ describe('the Grafana dashboard in docs/', () => {
       ),
     );
     metrics.onModuleDestroy();
-    const panels = (JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { panels: Panel[] }).panels;
-    const read = panels.flatMap((panel) => panel.targets.flatMap((target) => metricNames(target.expr)));
+    const read = panelsOf().flatMap((panel) => panel.targets.flatMap((target) => metricNames(target.expr)));
     expect(read.length).toBeGreaterThan(10);
     expect(read.filter((name) => !exposed.has(name))).toEqual([]);
+  });
+
+  it('places every panel on the grid with whole numbers: Grafana lays out nothing else', () => {
+    const misplaced = panelsOf().filter(
+      ({ gridPos }) => !['x', 'y', 'w', 'h'].every((key) => Number.isInteger(gridPos[key])),
+    );
+    expect(misplaced.map((panel) => [panel.title, panel.gridPos])).toEqual([]);
   });
 });
