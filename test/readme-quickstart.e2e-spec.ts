@@ -32,6 +32,14 @@ describe('the README quickstart', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  const sandboxLog = (): string => {
+    try {
+      return readFileSync(join(dir, 'sandbox.log'), 'utf8');
+    } catch (error) {
+      return `(none: ${String(error)})`;
+    }
+  };
+
   it('runs pasted top to bottom: every step answers as the README says', async () => {
     const [api, simulator, receiver] = [await freePort(), await freePort(), await freePort()];
     // The only changes: ports free on this machine, its own data files, and no second install
@@ -58,6 +66,9 @@ describe('the README quickstart', () => {
         maxBuffer: 16 * 1024 * 1024,
       },
     );
+    // A sandbox that never got ready says why in its log (a port taken meanwhile, a slow start).
+    if (!stdout.includes('sandbox ready at'))
+      throw new Error(`step 1 never saw the sandbox ready; sandbox.log:\n${sandboxLog()}`);
     expect(stdout).toContain('sandbox ready at');
     expect(stdout).toMatch(/"merchant_id":"acct_[0-9a-f]{24}"/);
     // Step 4's receiver prints the async charge's three webhooks.
