@@ -2618,6 +2618,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -2631,6 +2648,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -2724,6 +2758,23 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
             /** @description this replica cannot serve: the database does not answer, or it is stopping */
             503: {
                 headers: {
@@ -2732,6 +2783,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiHealthDoc"];
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
+                    };
                 };
             };
         };
@@ -2824,6 +2892,23 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
             /** @description not ready yet, with what it waits for */
             503: {
                 headers: {
@@ -2832,6 +2917,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadinessDoc"];
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
+                    };
                 };
             };
         };
@@ -3026,6 +3128,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -3048,6 +3167,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -3059,7 +3179,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -3261,6 +3381,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -3283,6 +3420,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -3294,7 +3432,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -3486,6 +3624,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -3508,6 +3663,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -3519,7 +3675,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -3717,6 +3873,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -3739,6 +3912,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -3750,7 +3924,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -3946,6 +4120,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -3968,6 +4159,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -3979,7 +4171,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -4181,6 +4373,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -4203,6 +4412,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -4214,7 +4424,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -4406,6 +4616,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -4428,6 +4655,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -4439,7 +4667,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -4637,6 +4865,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -4659,6 +4904,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -4670,7 +4916,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -4867,6 +5113,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -4889,6 +5152,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -4900,7 +5164,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -5103,6 +5367,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -5125,6 +5406,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -5136,7 +5418,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -5329,6 +5611,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -5351,6 +5650,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -5362,7 +5662,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -5561,6 +5861,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -5583,6 +5900,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -5594,7 +5912,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -5796,6 +6114,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -5818,6 +6153,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -5829,7 +6165,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -6037,6 +6373,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -6059,6 +6412,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -6070,7 +6424,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -6268,6 +6622,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -6290,6 +6661,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -6301,7 +6673,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -6505,6 +6877,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -6527,6 +6916,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -6538,7 +6928,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -6736,6 +7126,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -6758,6 +7165,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -6769,7 +7177,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -6973,6 +7381,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -6995,6 +7420,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -7006,7 +7432,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -7200,6 +7626,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -7222,6 +7665,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -7233,7 +7677,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -7433,6 +7877,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -7455,6 +7916,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -7466,7 +7928,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -7663,6 +8125,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -7685,6 +8164,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -7696,7 +8176,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -7899,6 +8379,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -7921,6 +8418,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -7932,7 +8430,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -8125,6 +8623,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -8147,6 +8662,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -8158,7 +8674,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -8357,6 +8873,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -8379,6 +8912,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -8390,7 +8924,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -8587,6 +9121,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -8609,6 +9160,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -8620,7 +9172,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -8823,6 +9375,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -8845,6 +9414,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -8856,7 +9426,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -9052,6 +9622,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -9074,6 +9661,7 @@ export interface operations {
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -9085,7 +9673,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002" | "INT-003";
+                        code?: "TER-002" | "INT-003" | "INT-006";
                     };
                 };
             };
@@ -9251,6 +9839,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -9264,6 +9869,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -9435,6 +10057,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -9448,6 +10087,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -9613,6 +10269,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -9634,6 +10307,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -9643,7 +10317,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -9815,6 +10489,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -9836,6 +10527,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -9845,7 +10537,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -10022,6 +10714,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -10044,6 +10753,7 @@ export interface operations {
              *
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -10055,7 +10765,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-003" | "TER-002";
+                        code?: "INT-003" | "TER-002" | "INT-006";
                     };
                 };
             };
@@ -10238,6 +10948,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -10260,6 +10987,7 @@ export interface operations {
              *
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -10271,7 +10999,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-003" | "TER-002";
+                        code?: "INT-003" | "TER-002" | "INT-006";
                     };
                 };
             };
@@ -10453,6 +11181,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -10475,6 +11220,7 @@ export interface operations {
              *
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -10486,7 +11232,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-003" | "TER-002";
+                        code?: "INT-003" | "TER-002" | "INT-006";
                     };
                 };
             };
@@ -10674,6 +11420,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -10696,6 +11459,7 @@ export interface operations {
              *
              *     - `INT-003`: the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -10707,7 +11471,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "INT-003" | "TER-002";
+                        code?: "INT-003" | "TER-002" | "INT-006";
                     };
                 };
             };
@@ -10892,6 +11656,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -10913,6 +11694,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -10922,7 +11704,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -11113,6 +11895,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -11134,6 +11933,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -11143,7 +11943,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -11301,6 +12101,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -11314,6 +12131,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -11476,6 +12310,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -11489,6 +12340,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -11626,6 +12494,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -11639,6 +12524,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -11805,6 +12707,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -11826,6 +12745,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -11835,7 +12755,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -12002,6 +12922,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -12023,6 +12960,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -12032,7 +12970,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -12217,6 +13155,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -12238,6 +13193,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -12247,7 +13203,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -12405,6 +13361,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -12426,6 +13399,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -12435,7 +13409,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -12593,6 +13567,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -12614,6 +13605,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -12623,7 +13615,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -12761,6 +13753,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -12774,6 +13783,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -12920,6 +13946,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -12933,6 +13976,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -13073,6 +14133,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -13086,6 +14163,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -13242,6 +14336,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -13255,6 +14366,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -13392,6 +14520,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -13405,6 +14550,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -13540,6 +14702,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -13553,6 +14732,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -13699,6 +14895,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -13712,6 +14925,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -13849,6 +15079,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -13862,6 +15109,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -14004,6 +15268,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -14018,6 +15299,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "TER-001" | "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -14170,6 +15468,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -14183,6 +15498,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -14320,6 +15652,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-001`: the terminal is offline or unreachable: nothing was recorded, retry with the same id
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
@@ -14341,6 +15690,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `TER-002`: outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
              */
             504: {
                 headers: {
@@ -14350,7 +15700,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-002";
+                        code?: "TER-002" | "INT-006";
                     };
                 };
             };
@@ -14488,6 +15838,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -14501,6 +15868,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -14652,6 +16036,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -14665,6 +16066,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -14832,6 +16250,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -14845,6 +16280,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -15011,6 +16463,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -15024,6 +16493,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
@@ -15161,6 +16647,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `INT-005`: the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id
+             */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `INT-002`: the service cannot write to its storage right now: nothing of the request was kept; retry after Retry-After with the same id
              */
             503: {
@@ -15174,6 +16677,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "INT-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `INT-006`: the load balancer's own (the compose profile's): the replica did not answer within the balancer's timeout; outcome unknown, retry with the same id
+             */
+            504: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "INT-006";
                     };
                 };
             };
