@@ -164,8 +164,9 @@ describe('a replica stopped with SIGTERM drains', () => {
 
   it('refuses what its callers still send after the last request in flight, rather than closing under them', async () => {
     // Nothing in flight when the signal comes: a replica that closed at once would reset the
-    // requests its callers had already sent on their kept-alive connections.
-    const [c] = await replicas.start(1);
+    // requests its callers had already sent on their kept-alive connections. Its quiet time is
+    // longer than the time this suite takes to see the drain start in the log, on a busy machine.
+    const [c] = await replicas.start(1, { DRAIN_QUIET_MS: '3000' });
     const client = new SignedClient(c.url);
     expect((await client.post<Json>('/sandbox/clock', { advance_seconds: 0 })).status).toBe(200);
     const exited = c.terminate();

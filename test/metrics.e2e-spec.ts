@@ -25,7 +25,9 @@ describe('metrics on a port of their own (METRICS_PORT)', () => {
     receiver = await WebhookReceiver.start((request, n, response) =>
       request.path === '/stuck' ? neverAnswer(request, n, response) : answerWith(200)(request, n, response),
     );
-    stack = await Stack.start({ apiEnv: { METRICS_PORT: '0', REPLICA_ID: 'replica-e2e' } });
+    stack = await Stack.start({
+      apiEnv: { METRICS_PORT: '0', REPLICA_ID: 'replica-e2e', METRICS_REFRESH_MS: '200' },
+    });
     // Port 0 takes any free port: the API names it in its log.
     const port = /metrics on port (\d+)/.exec(stack.api.log)?.[1];
     expect(port).toBeDefined();
@@ -48,14 +50,49 @@ describe('metrics on a port of their own (METRICS_PORT)', () => {
       'nodejs_eventloop_lag_seconds',
       'http_requests_total',
       'tps_terminal_links_up',
-      'tps_outbox_depth',
-      'tps_outbox_oldest_age_seconds',
       'tps_storage_failures_total',
+      'tps_routed_requests_total',
     ]) {
       expect({ family, present: now.has(family) }).toEqual({ family, present: true });
     }
     expect(now.value('tps_terminal_links_up')).toBe(3);
     expect(now.value('tps_storage_failures_total')).toBe(0);
+    // One process holds the outbox's readings: it exports them once read.
+    const read = await scrapeUntil(metricsUrl, 'the outbox read', (next) => next.has('tps_outbox_depth'));
+    for (const family of ['tps_outbox_depth', 'tps_outbox_oldest_age_seconds', 'tps_outbox_read_age_seconds'])
+      expect({ family, present: read.has(family) }).toEqual({ family, present: true });
+  });
+
+  it("has every route's 5xx series at zero before its first 5xx, under the label its requests get", async () => {
+    const first = await scrape(metricsUrl);
+    const zeroed = (status: string): Set<string> =>
+      new Set(
+        first.lines
+          .filter(
+            (sample) => sample.name === 'http_requests_total' && sample.labels.includes(`status="${status}"`),
+          )
+          .map((sample) => /route="([^"]*)"/.exec(sample.labels)?.[1] ?? ''),
+      );
+    for (const route of [
+      '/terminal/v1/:terminalSerial/sync/charge',
+      '/terminal/v1/sync/charge',
+      '/terminal/v1/:terminalSerial/async/capture',
+      '/sandbox/terminals/:serial/offline',
+      '/health',
+      '(unrouted)',
+    ]) {
+      for (const status of ['500', '503', '504'])
+        expect({ route, status, zeroed: zeroed(status).has(route) }).toEqual({ route, status, zeroed: true });
+    }
+    // Every route a request was counted under is one of those given series at the start.
+    const counted = new Set(
+      first.lines
+        .filter((sample) => sample.name === 'http_requests_total')
+        .map((sample) => /route="([^"]*)"/.exec(sample.labels)?.[1] ?? ''),
+    );
+    expect([...counted].filter((route) => !zeroed('503').has(route))).toEqual([]);
+    expect(first.value('tps_routed_requests_total', { link: 'uplink' })).toBe(0);
+    expect(first.value('tps_webhook_attempts_total', { outcome: 'failed' })).toBe(0);
   });
 
   it('serves only GET /metrics there, and nothing on the API port', async () => {
@@ -104,7 +141,7 @@ describe('metrics on a port of their own (METRICS_PORT)', () => {
     expect(delta(after, 'tps_operation_duration_seconds_bucket', { ...approved, le: '+Inf' })).toBe(2);
   });
 
-  it('counts webhook attempts by outcome, and reads the outbox when scraped', async () => {
+  it('counts webhook attempts by outcome, and reads the outbox in the background', async () => {
     const client = stack.client();
     const before = await scrape(metricsUrl);
     expect(before.value('tps_outbox_depth')).toBe(0);
@@ -132,6 +169,8 @@ describe('metrics on a port of their own (METRICS_PORT)', () => {
     const backlog = await scrapeUntil(metricsUrl, 'three pending deliveries', (now) => {
       return now.value('tps_outbox_depth') === 3 && now.value('tps_outbox_oldest_age_seconds') > 0;
     });
+    // Read a moment ago, not by the scrape.
+    expect(backlog.value('tps_outbox_read_age_seconds')).toBeLessThan(5);
     expect(backlog.value('tps_webhook_attempts_total', { outcome: 'delivered' })).toBe(
       afterDelivered.value('tps_webhook_attempts_total', { outcome: 'delivered' }),
     );

@@ -20,6 +20,7 @@ import { ConformanceModule } from './conformance/conformance.module';
 import { ConsoleModule } from './console/console.module';
 import { ApiConfig } from './config/api-config';
 import { DeliveriesModule } from './deliveries/deliveries.module';
+import { OpenConnections } from './drain/open-connections';
 import { RequestDrain } from './drain/request-drain';
 import { FleetModule } from './fleet/fleet.module';
 import { WebhookDestinationGuard } from './destinations/webhook-destination.guard';
@@ -104,6 +105,7 @@ export class AppModule {
         },
         { provide: ApiConfig, useValue: config },
         { provide: RequestDrain, useFactory: () => new RequestDrain() },
+        { provide: OpenConnections, useFactory: () => new OpenConnections() },
         { provide: APP_FILTER, useClass: MeteredExceptionFilter },
         // Global guards run in this order: authentication first, then the destination check.
         { provide: APP_GUARD, useExisting: MerchantAuthGuard },

@@ -10,6 +10,7 @@ import { assignRequestId, contractValidationPipe, onAnswered, useContractJsonBod
 import { Tracing, traceRequests } from '@tps/observability';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
+import { OpenConnections } from './drain/open-connections';
 import { RequestDrain } from './drain/request-drain';
 import { ApiMetrics } from './metrics/api-metrics';
 import { serveMetrics } from './metrics/metrics-endpoint';
@@ -37,31 +38,35 @@ export async function createApi(
     // request that half works. The JSON parser keeps the raw bytes for the signature itself.
     bodyParser: false,
     logger: options.logger ?? ['log', 'warn', 'error'],
-    // A stop must not wait on keep-alive clients or terminal links: the requests in flight have
-    // drained and the shutdown hooks have settled the outbox by the time the server closes.
+    // By the time the server closes, a drain has answered every request and ended every kept-alive
+    // connection whose client let go of it; what is left (the console's live stream) closes now.
     forceCloseConnections: true,
   });
   holdIdleConnections(app.getHttpServer());
+  // What a stopping replica ends once their clients let go of them (drain/stop-on-signals.ts).
+  app.get(OpenConnections).watch(app.getHttpServer());
   // Before anything that may answer: a preflight, a refused body and an error carry them too.
   app.use(advertiseIdleTime);
   app.use(assignRequestId);
   app.use(traceRequests(Tracing.get()));
   app.use(onAnswered(requestLogging(config.PROFILE === 'sandbox' ? app.get(RequestLog) : undefined)));
-  // Then the count of what is in flight, which a stopping replica waits for (main.ts).
-  app.use(app.get(RequestDrain).middleware);
-  app.use(securityHeaders(config.PROFILE));
   if (config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined) {
     const metrics = app.get(ApiMetrics);
     const token = config.METRICS_TOKEN;
-    // On the API's own port only behind its token; scrapes are not counted as requests.
+    // On the API's own port only behind its token; scrapes are not counted as requests, and are
+    // answered while the replica drains (before the drain's refusal).
     if (config.METRICS_PORT === undefined && token !== undefined) {
       app.use((request: Request, response: Response, next: NextFunction) => {
         if (request.method !== 'GET' || request.path !== '/metrics') return next();
-        void serveMetrics(metrics.registry, token, request, response);
+        void serveMetrics(metrics, token, request, response);
       });
     }
+    // Before the drain, so that its refusals are counted too.
     app.use(requestMetrics(metrics));
   }
+  // Then the count of what is in flight, which a stopping replica waits for (main.ts).
+  app.use(app.get(RequestDrain).middleware);
+  app.use(securityHeaders(config.PROFILE));
   // Before the body parser, so that a preflight is answered before any check of a body it does not have.
   if (config.PROFILE === 'sandbox') app.enableCors(SANDBOX_CORS);
   useContractJsonBody(app);

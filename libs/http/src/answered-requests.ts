@@ -17,20 +17,34 @@ export interface AnsweredRequest {
   requestId: string | undefined;
 }
 
+/**
+ * The status a request is told with when its caller hung up before its answer went (nginx's
+ * "client closed request"): it still has its one log line, and its count.
+ */
+export const CALLER_GONE_STATUS = 499;
+
 const ARRIVED = Symbol('requestArrived');
 type Timed = Request & { [ARRIVED]?: { at: Date; started: number } };
 
 /**
- * Middleware that tells `listener` of every answered request, after its answer has gone (so that
- * the guard's merchant and the route are known). One listener function for all requests.
+ * Middleware that tells `listener` of every request once, after its answer has gone (so that
+ * the guard's merchant and the route are known), or when its caller hung up first (status 499).
+ * One pair of listener functions for all requests.
  */
 export function onAnswered(
   listener: (answered: AnsweredRequest, request: Request) => void,
 ): (request: Request, response: Response, next: NextFunction) => void {
   function ended(this: Response): void {
-    const request = this.req as Timed;
+    told(this, this.statusCode);
+  }
+  function closed(this: Response): void {
+    if (!this.writableFinished) told(this, CALLER_GONE_STATUS);
+  }
+  function told(response: Response, status: number): void {
+    const request = response.req as Timed;
     const arrived = request[ARRIVED];
     if (arrived === undefined) return;
+    request[ARRIVED] = undefined;
     const route = (request.route as { path?: unknown } | undefined)?.path;
     listener(
       {
@@ -38,9 +52,9 @@ export function onAnswered(
         method: request.method,
         route: typeof route === 'string' ? route : undefined,
         path: request.originalUrl,
-        status: this.statusCode,
+        status,
         durationMs: Math.round((performance.now() - arrived.started) * 10) / 10,
-        requestId: requestIdOf(this),
+        requestId: requestIdOf(response),
       },
       request,
     );
@@ -48,6 +62,7 @@ export function onAnswered(
   return (request, response, next) => {
     (request as Timed)[ARRIVED] = { at: new Date(), started: performance.now() };
     response.on('finish', ended);
+    response.on('close', closed);
     next();
   };
 }

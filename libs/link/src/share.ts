@@ -24,6 +24,14 @@ export const SHARE_HELD_CLOSE_CODE = 4009;
 export const NOT_HOLDER_CLOSE_CODE = 4010;
 /** Close code of a control link for a share that is not one of those the fleet is split over. */
 export const UNKNOWN_SHARE_CLOSE_CODE = 4011;
+/**
+ * Close code of an idle uplink the service asks to link again: its requests mostly reach another
+ * replica, and a balancer that follows the serial sends the new link there. Any simulator links
+ * again after a close, so a simulator that predates the code does the same.
+ */
+export const RELINK_CLOSE_CODE = 4012;
+/** Close code of a link whose replica is stopping: the terminal links again, to another one. */
+export const GOING_AWAY_CLOSE_CODE = 1001;
 
 /** A WebSocket close reason may hold 123 bytes (RFC 6455 §5.5); ours are ASCII. */
 const CLOSE_REASON_MAX = 123;

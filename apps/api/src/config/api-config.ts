@@ -62,13 +62,14 @@ export class ApiConfig extends RetentionSettings {
   TERMINAL_REPLY_TIMEOUT_MS = 90_000;
 
   /**
-   * How long a stopping replica (SIGTERM) waits for the requests it has in flight before it
-   * closes anyway; what is still running then is cut, and its callers get an unknown outcome.
+   * How long a stopping replica (SIGTERM) takes at most, by design: under Kubernetes' default
+   * grace period of 30 s. What still runs near its end is cut and answered 504 TER-002 (outcome
+   * unknown: the same request asked again answers it); the last fifth (3 s at most) is the close's.
    */
   @Type(() => Number)
   @IsInt()
   @Min(0)
-  DRAIN_TIMEOUT_MS = 30_000;
+  DRAIN_TIMEOUT_MS = 25_000;
 
   /**
    * How long a stopping replica must have gone without a request (each one refused) before it
@@ -207,6 +208,16 @@ export class ApiConfig extends RetentionSettings {
   @Min(50)
   LINK_HEARTBEAT_MS = 5000;
 
+  /**
+   * Several replicas: how many idle terminals a second a replica asks to link again through the
+   * balancer when their requests mostly reach another replica (link/uplink-rebalance.ts); 0: never.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  LINK_REBALANCE_PER_SECOND = 4;
+
   /** Production only: let webhooks and callbacks reach loopback, private and link-local addresses. */
   @IsIn(['true', 'false'])
   ALLOW_PRIVATE_WEBHOOKS = 'false';
@@ -280,6 +291,15 @@ export class ApiConfig extends RetentionSettings {
   @IsString()
   @MinLength(16)
   METRICS_TOKEN: string | undefined = undefined;
+
+  /**
+   * How often the figures that live in the database (the outbox's depth and oldest age) are read
+   * for the metrics, in the background by one replica: a scrape reads nothing from the database.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  METRICS_REFRESH_MS = 5000;
 
   /**
    * The keys that seal merchant secret keys and webhook secrets at rest: `<id>:<key>` entries

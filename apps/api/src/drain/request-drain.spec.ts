@@ -6,15 +6,40 @@ function request(path = '/terminal/v1/sync/charge'): Request {
   return { path } as Request;
 }
 
-/** An answer as the drain sees it: headers set, and 'close' once it ends. */
+/** An answer as the drain sees it: headers set, made by `end`, and 'close' once its connection lets go. */
 class FakeResponse extends EventEmitter {
   readonly headers: Record<string, string> = {};
+  headersSent = false;
+  writableEnded = false;
+  statusCode = 200;
+  body: unknown;
 
   setHeader(name: string, value: string): void {
     this.headers[name] = value;
   }
 
+  getHeader(name: string): string | undefined {
+    return this.headers[name];
+  }
+
+  status(code: number): this {
+    this.statusCode = code;
+    return this;
+  }
+
+  json(body: unknown): void {
+    this.body = body;
+    this.end();
+  }
+
   end(): void {
+    this.headersSent = true;
+    this.writableEnded = true;
+    this.emit('close');
+  }
+
+  /** The caller hung up: the connection closes, the answer is not made yet. */
+  hangUp(): void {
     this.emit('close');
   }
 }
@@ -55,6 +80,46 @@ describe('RequestDrain', () => {
     expect(error).toMatchObject({ status: 503, code: 'INT-002', retryAfterSeconds: 1 });
     expect(answer.headers.Connection).toBe('close');
     expect(drain.requestsInFlight).toBe(0);
+  });
+
+  it('counts a request whose caller hung up until its answer is made: its work goes on until then', () => {
+    const drain = new RequestDrain();
+    const answer = response();
+    pass(drain, answer, jest.fn());
+    answer.hangUp();
+    expect(drain.requestsInFlight).toBe(1);
+    answer.end();
+    expect(drain.requestsInFlight).toBe(0);
+  });
+
+  it('closes the connections of the requests in flight once draining: after their answer, never under one', () => {
+    const drain = new RequestDrain();
+    const answer = response();
+    pass(drain, answer, jest.fn());
+    drain.start();
+    expect(answer.headers.Connection).toBe('close');
+  });
+
+  it('answers what is still under way at its deadline 504 TER-002, and counts it ended', () => {
+    const drain = new RequestDrain();
+    const late = response();
+    late.setHeader('Request-Id', 'late-1');
+    const streaming = response();
+    pass(drain, late, jest.fn());
+    pass(drain, streaming, jest.fn());
+    streaming.headersSent = true;
+    drain.start();
+    expect(drain.answerUnknown()).toBe(1);
+    expect([late.statusCode, late.body]).toEqual([
+      504,
+      {
+        type: 'TERMINAL',
+        code: 'TER-002',
+        message: expect.stringMatching(/same client_transaction_id/),
+        request_id: 'late-1',
+      },
+    ]);
+    expect(drain.requestsInFlight).toBe(1);
   });
 
   it('tells when the last request in flight has ended', async () => {

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
 import { TerminalRepository } from '../terminals/terminal.repository';
@@ -11,11 +11,12 @@ import { FleetPass } from './fleet-pass';
  * whose hosting was lost is asked for again. Offline terminals are left as the sandbox set them.
  */
 @Injectable()
-export class FleetSync implements OnApplicationBootstrap, OnApplicationShutdown {
+export class FleetSync implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('FleetSync');
   private readonly pass: FleetPass;
   private timer: NodeJS.Timeout | undefined;
-  private syncing = false;
+  /** The pass under way: a stop waits for it, so that the database closes after its last user. */
+  private running: Promise<void> | undefined;
 
   constructor(
     private readonly config: ApiConfig,
@@ -30,8 +31,9 @@ export class FleetSync implements OnApplicationBootstrap, OnApplicationShutdown 
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    await this.running;
   }
 
   /** Runs `work` while these terminals are left alone. */
@@ -40,15 +42,11 @@ export class FleetSync implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   /** One pass, unless one is still running: a slow store does not pile them up. */
-  async sync(): Promise<void> {
-    if (this.syncing) return;
-    this.syncing = true;
-    try {
-      await this.pass.run();
-    } catch (error) {
-      this.logger.warn(`fleet sync: ${String(error)}`);
-    } finally {
-      this.syncing = false;
-    }
+  sync(): Promise<void> {
+    this.running ??= this.pass
+      .run()
+      .catch((error: unknown) => this.logger.warn(`fleet sync: ${String(error)}`))
+      .finally(() => (this.running = undefined));
+    return this.running;
   }
 }

@@ -6,7 +6,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type OnModuleDestroy,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -43,6 +43,7 @@ import { BatchedLookup } from './batched-lookup';
 import { ShareHolding } from './share-holding';
 import { ShareRegistry, type ShareGrant } from './share-registry';
 import { TerminalLinks, terminalProfile, type UplinkOwner } from './terminal-links';
+import { UplinkRebalance } from './uplink-rebalance';
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -65,7 +66,7 @@ interface UplinkTerminal extends TerminalIdentity {
 
 /** Accepts the WebSocket links that terminals and the simulator open to the service. */
 @Injectable()
-export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Links');
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private heartbeat: NodeJS.Timeout | undefined;
@@ -81,6 +82,7 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly ingest: EventIngest,
     private readonly printReports: PrintReportIngest,
     private readonly shares: ShareRegistry,
+    private readonly rebalance: UplinkRebalance,
     @Inject(LINK_ROUTING) routing: LinkRouting,
   ) {
     this.holding = new ShareHolding(shares, routing, () => Date.now(), config.LINK_HEARTBEAT_MS);
@@ -119,7 +121,8 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
     this.links.pingControls();
   }
 
-  onApplicationShutdown(): void {
+  /** Before the pools close: the links' closes write their holders' rows (stored-link-routing.ts). */
+  onModuleDestroy(): void {
     clearInterval(this.heartbeat);
     for (const client of this.wss.clients) client.terminate();
     this.wss.close();
@@ -197,6 +200,7 @@ export class LinkServer implements OnApplicationBootstrap, OnApplicationShutdown
       (error) => this.logger.warn(`uplink ${serial}: ${String(error)}`),
     );
     this.links.attachUplink(serial, peer, owner);
+    this.rebalance.uplinkOpened(serial);
   }
 
   private async onUplinkRequest(

@@ -8,6 +8,7 @@ import { LinkServer } from './link-server';
 import { RoutedRequestDesk } from './routed-request-desk';
 import { ShareRegistry } from './share-registry';
 import { TerminalLinks } from './terminal-links';
+import { UplinkRebalance } from './uplink-rebalance';
 
 /** A simulator that answers no ping for this many heartbeat intervals is gone. */
 const HEARTBEATS_MISSED = 3;
@@ -21,6 +22,7 @@ const HEARTBEATS_MISSED = 3;
     LinkMetrics,
     RoutedRequestDesk,
     LinkHandBack,
+    UplinkRebalance,
     {
       provide: ShareRegistry,
       useFactory: (config: ApiConfig) =>

@@ -3,7 +3,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type OnModuleDestroy,
 } from '@nestjs/common';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ReplicaRouting } from '../routing/replica-routing';
@@ -15,7 +15,7 @@ const POLL_MS = 500;
 
 /** Takes the requests other replicas hand to this one, for the links it holds. */
 @Injectable()
-export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RoutedRequestDesk implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Routing');
   private timer: NodeJS.Timeout | undefined;
   private readonly stops: Array<() => void> = [];
@@ -32,7 +32,7 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationS
     if (cluster === undefined) return;
     const worker = (this.worker = new RoutedRequestWorker(
       cluster.store,
-      (link, serial, request, timeoutMs) => this.links.sendHere(link, serial, request, timeoutMs),
+      (link, serial, request, timeoutMs) => this.links.sendRouted(link, serial, request, timeoutMs),
       (error) => this.logger.warn(`a routed request: ${String(error)}`),
     ));
     this.stops.push(
@@ -59,7 +59,7 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnApplicationS
     return this.worker?.inFlight ?? 0;
   }
 
-  onApplicationShutdown(): void {
+  onModuleDestroy(): void {
     clearInterval(this.timer);
     this.stops.forEach((stop) => stop());
   }

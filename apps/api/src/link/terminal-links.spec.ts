@@ -50,11 +50,13 @@ describe('TerminalLinks', () => {
     /** An uplink whose terminal answers when told to. */
     function uplinkAnsweringLater() {
       let answer: (reply: unknown) => void = () => undefined;
+      const closed: number[] = [];
       const peer = {
         isOpen: true,
         request: () => new Promise((resolve) => (answer = resolve)),
+        close: (code: number) => closed.push(code),
       } as unknown as LinkPeer;
-      return { peer, answer: (reply: unknown) => answer(reply) };
+      return { peer, answer: (reply: unknown) => answer(reply), closed };
     }
 
     it('counts the requests under way on its links until their replies come', async () => {
@@ -74,7 +76,7 @@ describe('TerminalLinks', () => {
       const sent = jest.spyOn(uplink.peer, 'request');
       links.attachUplink('SIM0000002', uplink.peer, { share: 'shard-1', instance: 'i', epoch: 1 });
       const underWay = links.sendHere('uplink', 'SIM0000002', { type: 'operation' }, 5000);
-      links.stopSending();
+      links.handBack();
       await expect(links.sendHere('uplink', 'SIM0000002', { type: 'operation' }, 5000)).rejects.toMatchObject(
         {
           code: 'TER-001',
@@ -82,9 +84,23 @@ describe('TerminalLinks', () => {
         },
       );
       expect(sent).toHaveBeenCalledTimes(1);
+      expect(uplink.closed).toEqual([]);
       uplink.answer({ events: [] });
       await expect(underWay).resolves.toEqual({ events: [] });
       expect(links.requestsInFlight).toBe(0);
+      // Nothing under way on it any more: it is closed, and its terminal links again elsewhere.
+      expect(uplink.closed).toEqual([1001]);
+    });
+
+    it('closes the links with nothing under way at once', () => {
+      const links = new TerminalLinks(LOCAL_ONLY, { FLEET_SHARES: 1 } as ApiConfig);
+      const idle = uplinkAnsweringLater();
+      const busy = uplinkAnsweringLater();
+      links.attachUplink('SIM0000001', idle.peer, { share: 'fleet', instance: 'i', epoch: 1 });
+      links.attachUplink('SIM0000002', busy.peer, { share: 'fleet', instance: 'i', epoch: 1 });
+      void links.sendHere('uplink', 'SIM0000002', { type: 'operation' }, 5000);
+      links.handBack();
+      expect([idle.closed, busy.closed]).toEqual([[1001], []]);
     });
   });
 });

@@ -3,6 +3,7 @@ import { ContractError } from '@tps/domain';
 import {
   fleetShares,
   shareOfTerminal,
+  GOING_AWAY_CLOSE_CODE,
   LinkPeer,
   LinkUnavailableError,
   controlReply,
@@ -18,6 +19,7 @@ import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';
 import type { LinkKind } from '../routing/routing-ports';
 import type { TerminalEntity } from '../terminals/terminal.entity';
 import type { RequestForm } from '../terminals/request-form';
+import { ArrivalMix } from './arrival-mix';
 import type { ShareGrant } from './share-registry';
 
 /** Who opened an uplink: the simulator instance, and the share and epoch it held then. */
@@ -43,6 +45,12 @@ export type LinkState = 'up' | 'down' | 'offline';
 
 /** How often a wait for uplinks held by other replicas reads the store. */
 const UP_POLL_MS = 100;
+/**
+ * How long a request for a link that no replica holds waits for it to come back before it is
+ * refused 503 TER-001: a link moves between replicas (its replica stops, or asked it to link
+ * again through the balancer) in a few tenths of a second, and its terminal is not offline.
+ */
+const LINK_RETURN_MS = 3000;
 
 /** Why a sent request has no usable answer: in each case the outcome is unknown (contract §13). */
 const LOST_REPLY: Record<LinkUnavailableError['reason'], (serial: string) => string> = {
@@ -79,8 +87,12 @@ export class TerminalLinks {
   private changeCount = 0;
   /** Requests sent over the links held here whose reply has not come: a drain waits for them. */
   private sending = 0;
+  /** The same, by link (`uplink:<serial>`, `control:<share>`): a link is handed back once it has none. */
+  private readonly sendingOn = new Map<string, number>();
   /** Set while the replica drains: nothing new is sent over its links. */
   private handingBack = false;
+  /** Whether each uplink's latest requests were asked here or handed over (uplink-rebalance.ts). */
+  readonly arrivals = new ArrivalMix();
 
   constructor(
     @Inject(LINK_ROUTING) private readonly routing: LinkRouting,
@@ -104,6 +116,7 @@ export class TerminalLinks {
 
   attachUplink(serial: string, peer: LinkPeer, owner: UplinkOwner): void {
     this.changeCount++;
+    this.arrivals.forget(serial);
     const previous = this.uplinks.get(serial);
     this.uplinks.set(serial, { peer, owner });
     previous?.peer.terminate();
@@ -187,6 +200,7 @@ export class TerminalLinks {
   detachUplink(serial: string, peer: LinkPeer): void {
     if (this.uplinks.get(serial)?.peer !== peer) return;
     this.uplinks.delete(serial);
+    this.arrivals.forget(serial);
     this.routing.uplinkClosed(serial);
     this.changeCount++;
   }
@@ -290,14 +304,39 @@ export class TerminalLinks {
     const serial = terminal.serialNumber;
     if (form === 'cloud') {
       if (terminal.offline) throw new ContractError('TER-001', `terminal ${serial} is offline`);
+      if (this.holds('uplink', serial)) {
+        this.arrivals.arrived(serial, false);
+        return this.sendHere('uplink', serial, request, timeoutMs) as Promise<T>;
+      }
+      const routed = await this.routing.route('uplink', serial, serial, request, timeoutMs);
+      if (routed !== undefined) return routed.reply as T;
+      // Its link may be on its way to another replica: once it is up somewhere, the request goes there.
+      if (!this.routing.linksMove || !(await this.uplinkReturned(serial)))
+        throw new ContractError('TER-001', `terminal ${serial} is offline`);
       if (this.holds('uplink', serial))
         return this.sendHere('uplink', serial, request, timeoutMs) as Promise<T>;
-      const routed = await this.routing.route('uplink', serial, serial, request, timeoutMs);
-      if (routed === undefined) throw new ContractError('TER-001', `terminal ${serial} is offline`);
-      return routed.reply as T;
+      const again = await this.routing.route('uplink', serial, serial, request, timeoutMs);
+      if (again === undefined) throw new ContractError('TER-001', `terminal ${serial} is offline`);
+      return again.reply as T;
     }
     const local: ControlRequest = { type: 'terminal', serial, request };
     return (await this.control(serial, local, timeoutMs)) as T;
+  }
+
+  /** Whether the terminal's uplink is up on some replica within LINK_RETURN_MS. */
+  private async uplinkReturned(serial: string): Promise<boolean> {
+    await this.waitUp([serial], LINK_RETURN_MS);
+    return this.upHere(serial) || ((await this.uplinksAnywhere([serial]))?.has(serial) ?? false);
+  }
+
+  /** Whether the share's control link is up on some replica within LINK_RETURN_MS. */
+  private async controlReturned(share: string): Promise<boolean> {
+    const deadline = Date.now() + LINK_RETURN_MS;
+    while (!(await this.controlLinked(share).catch(() => false))) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, UP_POLL_MS));
+    }
+    return true;
   }
 
   /**
@@ -305,12 +344,15 @@ export class TerminalLinks {
    * holds it; TER-001 when none does. The reply has passed the schema of the request's kind.
    */
   async control(serial: string, request: ControlRequest, timeoutMs: number): Promise<unknown> {
-    if (this.holds('control', serial)) return this.sendHere('control', serial, request, timeoutMs);
-    const routed = await this.routing.route('control', this.shareOf(serial), serial, request, timeoutMs);
-    if (routed === undefined) {
-      throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
+    const share = this.shareOf(serial);
+    for (let tries = 0; ; tries++) {
+      if (this.holds('control', serial)) return this.sendHere('control', serial, request, timeoutMs);
+      const routed = await this.routing.route('control', share, serial, request, timeoutMs);
+      if (routed !== undefined) return routed.reply;
+      // Its control link may be on its way to another replica, as an uplink's may.
+      if (tries > 0 || !this.routing.linksMove || !(await this.controlReturned(share)))
+        throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
     }
-    return routed.reply;
   }
 
   /** Whether this replica holds the link a request for `serial` travels on. */
@@ -328,12 +370,51 @@ export class TerminalLinks {
     if (this.handingBack) {
       throw new ContractError('TER-001', `the replica that holds terminal ${serial}'s link is stopping`);
     }
+    const key = this.linkKey(link, serial);
     this.sending++;
+    this.sendingOn.set(key, (this.sendingOn.get(key) ?? 0) + 1);
     try {
       return await this.sendOver(link, serial, request, timeoutMs);
     } finally {
       this.sending--;
+      const left = (this.sendingOn.get(key) ?? 1) - 1;
+      if (left > 0) this.sendingOn.set(key, left);
+      else {
+        this.sendingOn.delete(key);
+        if (this.handingBack) this.closeLink(link, serial);
+      }
     }
+  }
+
+  /** A request another replica handed to this one, for a link held here (routing). */
+  sendRouted(link: LinkKind, serial: string, request: unknown, timeoutMs: number): Promise<unknown> {
+    if (link === 'uplink') this.arrivals.arrived(serial, true);
+    return this.sendHere(link, serial, request, timeoutMs);
+  }
+
+  /** Whether the replica is handing its links back (it drains). */
+  get isHandingBack(): boolean {
+    return this.handingBack;
+  }
+
+  /** The link a request for `serial` travels on, as a key: the uplink's serial, or the control link's share. */
+  private linkKey(link: LinkKind, serial: string): string {
+    return link === 'uplink' ? `uplink:${serial}` : `control:${this.shareOf(serial)}`;
+  }
+
+  /** Whether a request is under way on the terminal's uplink here. */
+  busyUplink(serial: string): boolean {
+    return this.sendingOn.has(`uplink:${serial}`);
+  }
+
+  /** The terminals whose uplink this replica holds. */
+  uplinkSerials(): string[] {
+    return [...this.uplinks.keys()];
+  }
+
+  /** Closes the terminal's uplink with a close code that asks it to link again. */
+  closeUplink(serial: string, code: number, reason: string): void {
+    this.uplinks.get(serial)?.peer.close(code, reason);
   }
 
   /** Requests under way on the links held here, own or handed over by another replica. */
@@ -344,10 +425,28 @@ export class TerminalLinks {
   /**
    * The replica drains (contract, "Several replicas"): from now on a request for a link held here
    * is refused 503 TER-001 (nothing was sent: asked again, it finds the terminal linked elsewhere
-   * once this replica has closed its links), so that what is under way can finish first.
+   * once this replica has closed its links), and each link is closed once nothing is under way on
+   * it (at once for those idle), so that its terminal links again, to another replica.
    */
-  stopSending(): void {
+  handBack(): void {
     this.handingBack = true;
+    for (const serial of this.uplinks.keys())
+      if (!this.sendingOn.has(`uplink:${serial}`)) this.closeLink('uplink', serial);
+    for (const [share, control] of this.controls)
+      if (!this.sendingOn.has(`control:${share}`))
+        control.peer.close(GOING_AWAY_CLOSE_CODE, 'the service is stopping');
+  }
+
+  /** Closes every link at once, what is under way on them included (its callers: 504 TER-002). */
+  closeAll(): void {
+    for (const uplink of this.uplinks.values()) uplink.peer.terminate();
+    for (const control of this.controls.values()) control.peer.terminate();
+  }
+
+  private closeLink(link: LinkKind, serial: string): void {
+    if (link === 'uplink')
+      this.uplinks.get(serial)?.peer.close(GOING_AWAY_CLOSE_CODE, 'the service is stopping');
+    else this.controlPeerOf(this.shareOf(serial))?.close(GOING_AWAY_CLOSE_CODE, 'the service is stopping');
   }
 
   private async sendOver(

@@ -6,7 +6,7 @@ import {
   Injectable,
   Logger,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type OnModuleDestroy,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -54,7 +54,7 @@ function resultOf(answer: ListenAnswer): PostResult {
  * answers only attempts it was sent, so it can neither see nor settle another merchant's.
  */
 @Injectable()
-export class ListenServer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Listen');
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly listeners = new Map<string, Listener>();
@@ -101,7 +101,7 @@ export class ListenServer implements OnApplicationBootstrap, OnApplicationShutdo
     this.beat.unref();
   }
 
-  onApplicationShutdown(): void {
+  onModuleDestroy(): void {
     clearInterval(this.beat);
     this.unsubscribe();
     for (const listener of this.listeners.values()) listener.ws.terminate();

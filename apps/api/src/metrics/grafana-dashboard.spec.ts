@@ -32,10 +32,12 @@ describe('the Grafana dashboard in docs/', () => {
       { REPLICA_ID: 'spec' } as ApiConfig,
       { subscribe: () => () => undefined } as unknown as ApiMessages,
     );
+    // The replica that reads the cluster's figures exports them too.
+    metrics.exportClusterFigures(true);
     // Each family of a scrape by its TYPE line (a family with no sample yet has no sample line);
     // a histogram's samples are its _bucket, _count and _sum.
     const exposed = new Set(
-      [...(await metrics.registry.metrics()).matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap(([, name, type]) =>
+      [...(await metrics.scrape()).matchAll(/^# TYPE (\S+) (\S+)$/gm)].flatMap(([, name, type]) =>
         type === 'histogram' ? [`${name}_bucket`, `${name}_count`, `${name}_sum`] : [name],
       ),
     );

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ContractError } from '@tps/domain';
-import type { Registry } from 'prom-client';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -22,10 +21,11 @@ function answerError(response: ServerResponse, error: ContractError): void {
 
 /**
  * Answers `GET /metrics` in the Prometheus text format; with a token, only a request that
- * carries it (401 AUTH-001 otherwise, in the contract's error body).
+ * carries it (401 AUTH-001 otherwise, in the contract's error body). It reads nothing outside
+ * the process, so it answers while the database is away and while the replica drains.
  */
 export async function serveMetrics(
-  registry: Registry,
+  metrics: { scrape(): Promise<string>; contentType: string },
   token: string | undefined,
   request: IncomingMessage,
   response: ServerResponse,
@@ -36,11 +36,12 @@ export async function serveMetrics(
     return;
   }
   try {
-    const text = await registry.metrics();
-    response.setHeader('Content-Type', registry.contentType);
+    const text = await metrics.scrape();
+    response.setHeader('Content-Type', metrics.contentType);
     response.end(text);
   } catch {
-    // A gauge read at scrape time failed (the outbox's storage): this scrape is lost, not the service.
+    // Nothing a scrape reads can fail (it reads nothing outside the process); should it, the
+    // scrape is lost, not the service.
     answerError(response, new ContractError('INT-001', 'metrics could not be read'));
   }
 }

@@ -22,7 +22,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     const server = createServer((request, response) => {
       const path = (request.url ?? '').split('?')[0];
       if (request.method === 'GET' && path === '/metrics') {
-        void serveMetrics(this.metrics.registry, this.config.METRICS_TOKEN, request, response);
+        void serveMetrics(this.metrics, this.config.METRICS_TOKEN, request, response);
         return;
       }
       response.statusCode = 404;

@@ -1,11 +1,14 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { ApiMetrics } from './api-metrics';
 import { MetricsServer } from './metrics-server';
+import { ServedRoutes } from './served-routes';
 
 /** The service's metrics, in every profile; served only when METRICS_PORT or METRICS_TOKEN is set. */
 @Global()
 @Module({
-  providers: [ApiMetrics, MetricsServer],
+  imports: [DiscoveryModule],
+  providers: [ApiMetrics, MetricsServer, ServedRoutes],
   exports: [ApiMetrics],
 })
 export class MetricsModule {}

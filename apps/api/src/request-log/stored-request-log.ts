@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OnApplicationShutdown } from '@nestjs/common';
+import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { AnsweredRequest } from '@tps/http';
 import type { Pool } from 'pg';
 import { RequestLog, recordOf, REQUESTS_PER_MERCHANT, type RequestRecord } from './request-log';
@@ -33,7 +33,7 @@ interface RecordRow {
  * FLUSH_MS at most, never once per request; each batch keeps only the last REQUESTS_PER_MERCHANT
  * of the merchants it wrote for. A replica's own records not yet written are listed too.
  */
-export class StoredRequestLog extends RequestLog implements OnApplicationShutdown {
+export class StoredRequestLog extends RequestLog implements BeforeApplicationShutdown {
   private waiting: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writes: Promise<void> = Promise.resolve();
@@ -81,7 +81,8 @@ export class StoredRequestLog extends RequestLog implements OnApplicationShutdow
     return [...mine, ...stored].slice(0, REQUESTS_PER_MERCHANT);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the pools close (onApplicationShutdown): its last writes go first. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.flush();
     await this.writes;
   }

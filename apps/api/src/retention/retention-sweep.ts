@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { SerialWriter, sqlOf, type Sql } from '@tps/database';
@@ -33,10 +33,11 @@ interface MerchantPageRow {
  * `DELETE /sandbox/accounts/me` would (their activity first, in the same small batches).
  */
 @Injectable()
-export class RetentionSweep implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RetentionSweep implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Retention');
   private timer: NodeJS.Timeout | undefined;
-  private sweeping = false;
+  /** The sweep under way: a stop waits for it, so that the database closes after its last user. */
+  private running: Promise<void> | undefined;
   private stopping = false;
 
   constructor(
@@ -54,22 +55,24 @@ export class RetentionSweep implements OnApplicationBootstrap, OnApplicationShut
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
+    await this.running;
   }
 
-  private async sweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
+  private sweep(): Promise<void> {
+    this.running ??= this.sweepOnce().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweepOnce(): Promise<void> {
     try {
       const leaseMs = Math.max(MIN_LEASE_MS, 2 * this.config.RETENTION_SWEEP_INTERVAL_MS);
       if (await this.lease.claim('retention', leaseMs)) await this.sweepMerchants();
     } catch (error) {
       // A storage failure midway: the next sweep goes on from what is left.
       this.logger.warn(`retention sweep stopped: ${(error as Error).message}`);
-    } finally {
-      this.sweeping = false;
     }
   }
 

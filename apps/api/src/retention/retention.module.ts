@@ -1,8 +1,12 @@
 import { Module } from '@nestjs/common';
 import { MaintenanceLease } from './maintenance-lease';
+import { OutboxReadings } from './outbox-readings';
 import { RetentionSweep } from './retention-sweep';
 import { RoutedRequestSweep } from './routed-request-sweep';
 
-/** Retention (contract, "Retention"), in every profile; and what dead replicas' callers left behind. */
-@Module({ providers: [MaintenanceLease, RetentionSweep, RoutedRequestSweep] })
+/**
+ * Retention (contract, "Retention"), in every profile; what dead replicas' callers left behind;
+ * and the readings of the whole cluster's outbox for the metrics. Each by one replica at a time.
+ */
+@Module({ providers: [MaintenanceLease, RetentionSweep, RoutedRequestSweep, OutboxReadings] })
 export class RetentionModule {}

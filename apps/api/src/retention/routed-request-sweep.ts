@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ApiConfig } from '../config/api-config';
 import { ReplicaRouting } from '../routing/replica-routing';
 import { MaintenanceLease } from './maintenance-lease';
@@ -19,10 +19,11 @@ const LEFT_BEHIND_AFTER_MS = 10_000;
  * a small batch per statement.
  */
 @Injectable()
-export class RoutedRequestSweep implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RoutedRequestSweep implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Routing');
   private timer: NodeJS.Timeout | undefined;
-  private sweeping = false;
+  /** The sweep under way: a stop waits for it, so that the database closes after its last user. */
+  private running: Promise<void> | undefined;
 
   constructor(
     private readonly config: ApiConfig,
@@ -37,14 +38,19 @@ export class RoutedRequestSweep implements OnApplicationBootstrap, OnApplication
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    await this.running;
   }
 
-  private async sweep(): Promise<void> {
+  private sweep(): Promise<void> {
+    this.running ??= this.sweepOnce().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweepOnce(): Promise<void> {
     const cluster = this.replicaRouting.cluster;
-    if (this.sweeping || cluster === undefined) return;
-    this.sweeping = true;
+    if (cluster === undefined) return;
     try {
       // Two sweeps long: a replica that stopped hands the sweep over after it.
       if (!(await this.lease.claim('routed-requests', 2 * this.config.ROUTED_REQUEST_SWEEP_INTERVAL_MS)))
@@ -61,8 +67,6 @@ export class RoutedRequestSweep implements OnApplicationBootstrap, OnApplication
     } catch (error) {
       // The store is away: the next sweep goes on from what is left.
       this.logger.warn(`routed request sweep stopped: ${(error as Error).message}`);
-    } finally {
-      this.sweeping = false;
     }
   }
 }

@@ -6,6 +6,11 @@ import type { LinkKind } from './routing-ports';
  * by another one (contract, scale-out). On one process (SQLite) it does nothing and costs nothing.
  */
 export interface LinkRouting {
+  /**
+   * Whether links move between replicas (several replicas): a request that finds no holder waits a
+   * moment for its link to come up elsewhere.
+   */
+  readonly linksMove: boolean;
   uplinkOpened(serial: string): void;
   uplinkClosed(serial: string): void;
   controlOpened(share: string, instance: string, epoch: number): void;
@@ -38,12 +43,21 @@ export interface LinkRouting {
    * stored: a new link has a new value); undefined on one process.
    */
   uplinksAnywhere(serials: string[]): Promise<Map<string, string> | undefined>;
+  /**
+   * Stops being stored as the holder of these uplinks, which are about to close (a drain, or a
+   * terminal asked to link again): the other replicas hand this one nothing more for them and
+   * wait for the link to come up elsewhere. Resolves once written (or once the write failed).
+   */
+  letGo(serials: readonly string[]): Promise<void>;
+  /** Resolves once the holder writes queued so far are done (a stop waits for them before the pool closes). */
+  flush(): Promise<void>;
 }
 
 export const LINK_ROUTING = Symbol('LinkRouting');
 
 /** One process: every link is this process's own. */
 export const LOCAL_ONLY: LinkRouting = {
+  linksMove: false,
   uplinkOpened: () => undefined,
   uplinkClosed: () => undefined,
   controlOpened: () => undefined,
@@ -53,4 +67,6 @@ export const LOCAL_ONLY: LinkRouting = {
   linkedAnywhere: () => Promise.resolve(undefined),
   shareHolder: () => Promise.resolve(undefined),
   uplinksAnywhere: () => Promise.resolve(undefined),
+  letGo: () => Promise.resolve(),
+  flush: () => Promise.resolve(),
 };

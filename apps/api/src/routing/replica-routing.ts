@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type BeforeApplicationShutdown, type OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { PostgresMessagePort } from '@tps/messaging';
 import { ApiConfig } from '../config/api-config';
@@ -53,7 +53,7 @@ export interface ClusterParts {
  * This process as one replica among several on a shared PostgreSQL database (contract, scale-out),
  * or alone (SQLite): then it routes nothing and stores nothing.
  */
-export class ReplicaRouting implements OnApplicationShutdown {
+export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationShutdown {
   private constructor(
     readonly routing: LinkRouting,
     readonly cluster: ClusterParts | undefined,
@@ -97,11 +97,20 @@ export class ReplicaRouting implements OnApplicationShutdown {
     return new ReplicaRouting(routing, { pool, replica, store, router }, repairs);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Once the links have closed (onModuleDestroy): their holders' rows are written, then this
+   * replica leaves the cluster. The pool closes after, in onApplicationShutdown, when nothing
+   * uses it any more.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.repairs);
     if (this.cluster === undefined) return;
+    await this.routing.flush();
     await this.cluster.router.stop();
     await this.cluster.replica.leave().catch(() => undefined);
-    await this.cluster.pool.end().catch(() => undefined);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.cluster?.pool.end().catch(() => undefined);
   }
 }

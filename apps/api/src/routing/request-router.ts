@@ -58,6 +58,8 @@ function replyOf(reply: RoutedReply): unknown {
 export class RequestRouter {
   private readonly waiters = new Map<string, (reply?: RoutedReply) => void>();
   private readonly taken: TakenReplies;
+  /** Set when the replica's drain is out of time: nobody waits any longer. */
+  private givenUp = false;
 
   constructor(
     private readonly store: RoutedRequestStore,
@@ -110,12 +112,22 @@ export class RequestRouter {
         const reply = await this.store.takeReply(id);
         if (reply !== undefined && reply !== 'holder gone') return { reply: replyOf(reply) };
         // A holder that died will never answer: its callers hear so now, not at the timeout.
-        if (deadline - this.timer.now() <= 0 || reply === 'holder gone')
+        if (deadline - this.timer.now() <= 0 || reply === 'holder gone' || this.givenUp)
           return { reply: replyOf(await this.abandoned(id, link, serial)) };
       }
     } finally {
       this.waiters.delete(id);
     }
+  }
+
+  /**
+   * The replica's drain is out of time: every caller still waiting reads the store once more and
+   * is answered as the request stands (its reply; 503 TER-001 if the holder never took it; else
+   * 504 TER-002, outcome unknown).
+   */
+  giveUp(): void {
+    this.givenUp = true;
+    for (const wake of [...this.waiters.values()]) wake();
   }
 
   /** Removes the rows still to be removed (the replica is stopping). */

@@ -20,6 +20,7 @@ const LIVE_HOLDER = `JOIN api_replicas r ON r.id = o.replica_id AND r.epoch = o.
  * elsewhere go through the router.
  */
 export class StoredLinkRouting implements LinkRouting {
+  readonly linksMove = true;
   /** Ownership writes, one after another, so that a close never overtakes its open. */
   private writes: Promise<void> = Promise.resolve();
   /** The uplink changes of the last queued write, while it has not started: later ones join it. */
@@ -134,6 +135,19 @@ export class StoredLinkRouting implements LinkRouting {
     if (!this.stale) return;
     this.stale = false;
     this.enqueue(() => rewriteHolders(this.pool, this.replica, this.held));
+  }
+
+  letGo(serials: readonly string[]): Promise<void> {
+    for (const serial of serials) this.held.uplinks.delete(serial);
+    const changes = new Map(serials.map((serial): [string, boolean] => [serial, false]));
+    return new Promise((written) =>
+      // A failure leaves the rows to the repair, which writes what `held` says: not these.
+      this.enqueue(() => writeUplinkChanges(this.pool, this.replica, changes).finally(written)),
+    );
+  }
+
+  flush(): Promise<void> {
+    return this.writes;
   }
 
   /** Queues an uplink change: into the last queued write while it waits, so that the order holds. */

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { cardholderAt } from '@tps/domain';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
@@ -17,10 +17,11 @@ const MIN_SWEEP_INTERVAL_MS = 50;
  * merchant forgot does not make everyone's charges wait for a card.
  */
 @Injectable()
-export class CardholderLapse implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CardholderLapse implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('CardholderLapse');
   private timer: NodeJS.Timeout | undefined;
-  private sweeping = false;
+  /** The pass under way: a stop waits for it, so that the database closes after its last user. */
+  private running: Promise<void> | undefined;
 
   constructor(
     private readonly config: ApiConfig,
@@ -36,17 +37,22 @@ export class CardholderLapse implements OnApplicationBootstrap, OnApplicationShu
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    await this.running;
   }
 
   /**
    * One pass: every `manual` past its lapse is hosted `auto`, then stored so. In that order, a
    * record that reads `auto` never has a simulator still waiting for a card behind it.
    */
-  async sweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
+  sweep(): Promise<void> {
+    // One pass at a time: a slow store does not pile them up.
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async pass(): Promise<void> {
     try {
       const now = this.clock.nowMs();
       for (const terminal of await this.terminals.listManual()) {
@@ -63,8 +69,6 @@ export class CardholderLapse implements OnApplicationBootstrap, OnApplicationShu
     } catch (error) {
       // The next pass tries again: what is not stored `auto` is still listed `manual`.
       this.logger.warn(`cardholder lapse: ${String(error)}`);
-    } finally {
-      this.sweeping = false;
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { ApiConfig } from '../config/api-config';
 import { ReplicaRouting } from '../routing/replica-routing';
@@ -28,13 +28,14 @@ const FILL_PENDING = `UPDATE webhook_deliveries d SET payload = e.envelope FROM 
  * pending deliveries stored without one, which that replica may take over.
  */
 @Injectable()
-export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Webhooks');
   private everywhere: boolean;
   private advertised = false;
   /** Deliveries may have been stored without a payload since the last fill. */
   private fillOwed = false;
   private timer: NodeJS.Timeout | undefined;
+  private looking: Promise<void> | undefined;
 
   constructor(
     private readonly config: ApiConfig,
@@ -51,15 +52,16 @@ export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap,
     const cluster = this.routing.cluster;
     if (cluster === undefined) return;
     await this.look(cluster.pool, cluster.replica);
-    this.timer = setInterval(
-      () => void this.look(cluster.pool, cluster.replica),
-      this.config.REPLICA_HEARTBEAT_MS,
-    );
+    this.timer = setInterval(() => {
+      // One look at a time; a stop waits for it, so that the pool closes after its last user.
+      this.looking ??= this.look(cluster.pool, cluster.replica).finally(() => (this.looking = undefined));
+    }, this.config.REPLICA_HEARTBEAT_MS);
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.timer);
+    await this.looking;
   }
 
   private async look(pool: Pool, replica: ThisReplica): Promise<void> {

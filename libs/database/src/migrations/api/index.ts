@@ -19,6 +19,7 @@ import { ConformanceRuns1795420020000 } from './1795420020000-conformance-runs';
 import { RoutedRequestsUnlogged1795460000000 } from './1795460000000-routed-requests-unlogged';
 import { DeliveryBodiesFromEvents1795470000000 } from './1795470000000-delivery-bodies-from-events';
 import { TransactionWriteCost1795490000000 } from './1795490000000-transaction-write-cost';
+import { OutboxReadingsLease1796500000000 } from './1796500000000-outbox-readings-lease';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -43,4 +44,5 @@ export const API_MIGRATIONS = [
   RoutedRequestsUnlogged1795460000000,
   DeliveryBodiesFromEvents1795470000000,
   TransactionWriteCost1795490000000,
+  OutboxReadingsLease1796500000000,
 ];
