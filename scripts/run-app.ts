@@ -2,14 +2,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const root = join(__dirname, '..');
+/** This checkout's build: `dist/`. */
+export const BUILD_ROOT = join(__dirname, '..');
 
 /**
- * One of the built apps as a child process, its output passed on in whole lines, never a chunk
+ * One of the built apps (of `root`, this checkout's build by default) as a child process, its output passed on in whole lines, never a chunk
  * cut mid-line. A JSON line already names its app and replica; a line for people
  * (LOG_FORMAT=pretty) gets the process's name in front.
  */
-export function runApp(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+export function runApp(
+  name: string,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  root: string = BUILD_ROOT,
+): ChildProcess {
   const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
   const child = spawn(process.execPath, [join(root, entry)], {
     env: { ...process.env, ...defined },

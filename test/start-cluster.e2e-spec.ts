@@ -40,7 +40,7 @@ describe('npm run start:cluster', () => {
     expect(output).toMatch(/API_DATABASE_URL/);
   });
 
-  it('starts replicas behind one front on one database, and stops them all on SIGTERM', async () => {
+  it('starts replicas behind one front on one database, each with its own metrics port; keeps them running; rolls them on SIGHUP; stops them all on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
       [join(REPO_ROOT, 'dist/scripts/start-cluster.js'), '--replicas', '2', '--shards', '1'],
@@ -52,6 +52,7 @@ describe('npm run start:cluster', () => {
           API_DATABASE_URL: await store.url('api'),
           API_PORT: String(BASE),
           SIMULATOR_PORT: String(BASE + 50),
+          METRICS_PORT: String(BASE + 60),
           LINK_SECRET,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,14 +62,13 @@ describe('npm run start:cluster', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const healthy = (port: number): Promise<boolean> =>
+      status(`http://127.0.0.1:${port}/health`).then((answer) => answer === 200);
+    const waitHealthy = async (port: number): Promise<void> => {
+      await poll(`the replica on ${port}`, async () => ((await healthy(port)) ? true : undefined), 60_000);
+    };
     try {
-      for (const port of [BASE + 1, BASE + 2]) {
-        await poll(
-          `the replica on ${port}`,
-          async () => ((await status(`http://127.0.0.1:${port}/health`)) === 200 ? true : undefined),
-          60_000,
-        );
-      }
+      for (const port of [BASE + 1, BASE + 2]) await waitHealthy(port);
       // Through the front, the answers come from both replicas in turn.
       const answers = await Promise.all([0, 1, 2, 3].map(() => status(`http://127.0.0.1:${BASE}/health`)));
       expect(answers).toEqual([200, 200, 200, 200]);
@@ -77,17 +77,51 @@ describe('npm run start:cluster', () => {
         async () => ((await status(`http://127.0.0.1:${BASE + 50}/health`)) === 200 ? true : undefined),
         30_000,
       );
+      // Each replica's metrics on a port of its own, named by its replica.
+      for (const [n, port] of [BASE + 60, BASE + 61].entries()) {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        expect(text).toContain(`replica="api-${n + 1}"`);
+      }
+
+      // A replica that dies is started again; the launcher and the other replica go on.
+      const pid = Number(/\[api-2\] started, pid (\d+)/.exec(output)?.[1]);
+      process.kill(pid, 'SIGKILL');
+      await poll(
+        'api-2 started again',
+        async () => (/\[api-2\] stopped by itself/.test(output) ? true : undefined),
+        10_000,
+      );
+      await poll(
+        'api-2 serving again',
+        async () =>
+          (await healthy(BASE + 2)) && output.split('[api-2] started, pid').length === 3 ? true : undefined,
+        60_000,
+      );
+      expect(child.exitCode).toBeNull();
+
+      // SIGHUP: each replica drains and starts again, one at a time.
+      const drainsBefore = output.split('SIGTERM: draining').length;
+      child.kill('SIGHUP');
+      await poll(
+        'the rolling restart',
+        async () => (/rolling restart done/.test(output) ? true : undefined),
+        120_000,
+      );
+      expect(output.split('SIGTERM: draining').length - drainsBefore).toBe(2);
+      const rolled = output.slice(output.indexOf('rolling restart: api-1 drains'));
+      expect(rolled.indexOf('api-1 is ready')).toBeLessThan(rolled.indexOf('rolling restart: api-2 drains'));
+      for (const port of [BASE + 1, BASE + 2]) expect(await healthy(port)).toBe(true);
     } finally {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
-    // Each replica said, in a JSON line of its own, that it drained.
+    // Each replica said, in a JSON line of its own, that it drained; the last time, on SIGTERM.
     const draining = output
       .split('\n')
       .filter((line) => line.startsWith('{') && line.includes('SIGTERM: draining'))
       .map((line) => (JSON.parse(line) as { replica?: string }).replica);
-    expect(draining.sort()).toEqual(['api-1', 'api-2']);
+    expect(draining.slice(-2).sort()).toEqual(['api-1', 'api-2']);
     const runs = await store.rows<{ runs: number }>('api', 'SELECT COUNT(*) AS runs FROM migrations');
     expect(runs[0].runs).toBeGreaterThan(0);
-  }, 150_000);
+  }, 300_000);
 });
