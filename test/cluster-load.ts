@@ -19,7 +19,7 @@ export interface Attempt {
   replica: number | undefined;
   /** When it was sent (epoch ms). */
   at: number;
-  answer?: { status: number; code: string | null } | { cut: string };
+  answer?: { status: number; code: string | null; retryAfter?: string | null } | { cut: string };
 }
 
 /** The accounts a drill's fleet is made of, `terminals` each (instant), in daytime. */
@@ -126,12 +126,13 @@ export class ChargeLoad {
   private turn = 0;
   private loops: Promise<void> | undefined;
 
+  /** `stack`: the replicas asked in turn; none when every charge goes through `options.balancer`. */
   constructor(
-    private readonly stack: Stack,
+    private readonly stack: Stack | undefined,
     private readonly accounts: DrillAccount[],
     private readonly options: ChargeLoadOptions,
   ) {
-    this.live = stack.replicas.map((_, n) => n);
+    this.live = stack?.replicas.map((_, n) => n) ?? [];
   }
 
   start(): void {
@@ -178,6 +179,8 @@ export class ChargeLoad {
       let asked = this.options.balancer;
       let replica: number | undefined;
       if (asked === undefined) {
+        if (this.stack === undefined)
+          throw new Error('a charge load without replicas goes through a balancer');
         replica = this.live[this.turn++ % this.live.length];
         asked = this.stack.clientOf(replica);
       }
@@ -192,6 +195,7 @@ export class ChargeLoad {
         attempt.answer = {
           status: response.status,
           code: (response.body.code as string | undefined) ?? null,
+          retryAfter: response.headers.get('retry-after'),
         };
         if (response.status === 200) {
           const raw = response.body.rawResponse as Json;

@@ -13,3 +13,4 @@ export * from './share-holder';
 export * from './test-store';
 export * from './free-port';
 export * from './haproxy-balancer';
+export * from './previous-build';

@@ -1,0 +1,180 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LINK_SECRET, poll, previousBuild, REPO_ROOT, SignedClient, TestStore } from '@tps/testing';
+import { ChargeLoad, everyOnlineOf, makeAccounts, type Attempt, type DrillAccount } from './cluster-load';
+import { lostAnswers } from './payment-helpers';
+import { Scrape } from './prometheus-scrape';
+
+/** The launcher's ports: the front on a base picked at random, replicas, shards and metrics after it. */
+const BASE = 20_000 + Math.floor(Math.random() * 20_000);
+const REPLICAS = 3;
+const SHARDS = 2;
+/** 25 terminals, each charging again half a second after its answer: about 50 charges a second. */
+const TERMINALS = 25;
+const PAUSE_MS = 450;
+/** Once the replicas are rolled, the share of Cloud-form charges handed over must fall this low… */
+const ROUTED_SHARE_AFTER = 0.05;
+/** …within this long, as the replicas ask the terminals linked elsewhere to link again. */
+const SETTLED_WITHIN_MS = 60_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Only what the client is told to retry: the service's own 503 with Retry-After (nothing was taken). */
+function retriedRefusal(attempt: Attempt): boolean {
+  const answer = attempt.answer;
+  return answer !== undefined && 'status' in answer && answer.status === 503 && answer.retryAfter === '1';
+}
+
+/**
+ * `npm run start:cluster` deploys a new version replica by replica (README, "Run a cluster"): the
+ * cluster runs the previous commit's build, the build on disk is switched to this one, and
+ * `kill -HUP` restarts each replica in turn, drained first, from the build on disk. Under about 50
+ * charges a second through the launcher's front, callers see nothing but 200s and Retry-After
+ * 503s they retried, nothing answered is lost, and once the replicas are rolled their terminals
+ * link back to where the front sends their requests: the share of handed-over charges falls to 5 %.
+ */
+describe('a rolling restart of start:cluster from the previous build to this one, under load [postgres]', () => {
+  let dir: string;
+  let store: TestStore;
+  let launcher: ChildProcess | undefined;
+  let output = '';
+  let load: ChargeLoad | undefined;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tps-rolling-'));
+    store = new TestStore('postgres', dir);
+  });
+
+  afterAll(async () => {
+    await load?.halt();
+    if (launcher !== undefined && launcher.exitCode === null) {
+      const exited = new Promise((resolve) => launcher?.once('exit', resolve));
+      launcher.kill('SIGTERM');
+      await exited;
+    }
+    await store.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Handed-over requests and answered requests, summed over the replicas' metrics. */
+  async function counts(): Promise<{ routed: number; answered: number }> {
+    let routed = 0;
+    let answered = 0;
+    for (let n = 0; n < REPLICAS; n++) {
+      const text = await (await fetch(`http://127.0.0.1:${BASE + 100 + n}/metrics`)).text();
+      const scrape = Scrape.parse(text);
+      routed += scrape.value('tps_routed_requests_total', { link: 'uplink' });
+      answered += scrape.value('http_requests_total', {
+        route: '/terminal/v1/:terminalSerial/sync/charge',
+        status: '200',
+      });
+    }
+    return { routed, answered };
+  }
+
+  it('callers see only 200s and retried 503s, nothing is lost, and the links follow the requests again', async () => {
+    const previous = previousBuild();
+    // The build the launcher starts apps from: the previous one now, this one for the roll.
+    const build = join(dir, 'build');
+    symlinkSync(join(previous, 'dist'), build);
+    launcher = spawn(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'dist/scripts/start-cluster.js'),
+        '--replicas',
+        String(REPLICAS),
+        '--shards',
+        String(SHARDS),
+      ],
+      {
+        cwd: dir,
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          API_DATABASE_URL: await store.url('api'),
+          API_PORT: String(BASE),
+          SIMULATOR_PORT: String(BASE + 50),
+          METRICS_PORT: String(BASE + 100),
+          CLUSTER_BUILD_DIR: build,
+          LINK_SECRET,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    launcher.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    launcher.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    for (let n = 1; n <= REPLICAS; n++) {
+      await poll(
+        `replica ${n}`,
+        async () =>
+          (await fetch(`http://127.0.0.1:${BASE + n}/health`).catch(() => undefined))?.status === 200
+            ? true
+            : undefined,
+        90_000,
+      );
+    }
+    const front = new SignedClient(`http://127.0.0.1:${BASE}`);
+    await poll(
+      'the fleet linked',
+      async () => ((await front.get('/ready')).status === 200 ? true : undefined),
+      60_000,
+    );
+    const accounts: DrillAccount[] = await makeAccounts(front, 1, TERMINALS);
+
+    load = new ChargeLoad(undefined, accounts, {
+      balancer: front,
+      pauseMs: PAUSE_MS,
+      giveUpAfterMs: 60_000,
+      allowed: retriedRefusal,
+    });
+    load.start();
+    await load.answers(200, 60_000);
+
+    // This commit's build on disk, then the rolling restart.
+    unlinkSync(build);
+    symlinkSync(join(REPO_ROOT, 'dist'), build);
+    launcher.kill('SIGHUP');
+    await poll(
+      'the rolling restart',
+      async () => (/rolling restart done/.test(output) ? true : undefined),
+      240_000,
+    );
+    const rolledAt = Date.now();
+    // Every replica runs this build now: its metrics have a family the previous one lacks.
+    for (let n = 0; n < REPLICAS; n++) {
+      const text = await (await fetch(`http://127.0.0.1:${BASE + 100 + n}/metrics`)).text();
+      expect({ replica: n + 1, rolled: text.includes('tps_uplink_relinks_total') }).toEqual({
+        replica: n + 1,
+        rolled: true,
+      });
+    }
+
+    // Within a minute, a 10-second window where at most 5 % of the charges were handed over.
+    let share = 1;
+    let before = await counts();
+    while (Date.now() - rolledAt < SETTLED_WITHIN_MS) {
+      await sleep(10_000);
+      const now = await counts();
+      const charges = now.answered - before.answered;
+      share = charges === 0 ? 1 : (now.routed - before.routed) / charges;
+      before = now;
+      if (share <= ROUTED_SHARE_AFTER) break;
+    }
+    await load.stop();
+    expect(load.unexpected).toEqual([]);
+    expect(lostAnswers(load.answered, await everyOnlineOf(front, accounts))).toEqual([]);
+    expect(share).toBeLessThanOrEqual(ROUTED_SHARE_AFTER);
+    const refusals = load.attempts.filter(
+      (attempt) => !('cut' in (attempt.answer ?? {})) && retriedRefusal(attempt),
+    );
+    process.stdout.write(
+      `rolling restart: ${load.answered.size} charges answered, ${refusals.length} retried 503s, handed over at the end ${(share * 100).toFixed(1)} %\n`,
+    );
+
+    const exited = new Promise<number | null>((resolve) => launcher?.once('exit', resolve));
+    launcher.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 600_000);
+});
