@@ -26,6 +26,13 @@ export class Scrape {
       .reduce((sum, sample) => sum + sample.value, 0);
   }
 
+  /** The sum of the samples of `name` whose labels (as written, `{a="1",b="2"}`) pass `test`. */
+  valueWhere(name: string, test: (labels: string) => boolean): number {
+    return this.samples
+      .filter((sample) => sample.name === name && test(sample.labels))
+      .reduce((sum, sample) => sum + sample.value, 0);
+  }
+
   has(name: string): boolean {
     return this.samples.some((sample) => sample.name === name);
   }

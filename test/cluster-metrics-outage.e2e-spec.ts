@@ -1,0 +1,125 @@
+import { Stack } from '@tps/testing';
+import { ChargeLoad, makeAccounts, type Attempt } from './cluster-load';
+import { PostgresStallProxy } from './postgres-stall-proxy';
+import { Scrape } from './prometheus-scrape';
+import { cutOff, restore } from './storage-faults';
+
+/**
+ * What an operator sees while the database is away (README, "Metrics"): every scrape of every
+ * replica answers 200 while PostgreSQL is cut off for 5 s and then stalled for 10 s (a proxy in
+ * between holds every byte), under a paced load; and the replicas' counts of the 5xx they
+ * answered are exactly what the load was told.
+ */
+const REPLICAS = 2;
+const TERMINALS = 8;
+const PAUSE_MS = 200;
+const SCRAPE_EVERY_MS = 500;
+const CUT_MS = 5000;
+const STALL_MS = 10_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** While the database is away: not taken (503), or taken and unknown (504), never anything else. */
+function allowedWhileAway(attempt: Attempt): boolean {
+  const answer = attempt.answer;
+  if (answer === undefined || 'cut' in answer) return false;
+  return (
+    (answer.status === 503 && ['INT-002', 'TER-001'].includes(answer.code ?? '')) ||
+    (answer.status === 504 && ['INT-003', 'TER-002'].includes(answer.code ?? ''))
+  );
+}
+
+/** The 5xx answers counted by every replica so far. */
+function served5xx(scrapes: Scrape[]): number {
+  return scrapes.reduce(
+    (sum, scrape) =>
+      sum + scrape.valueWhere('http_requests_total', (labels) => /status="5\d\d"/.test(labels)),
+    0,
+  );
+}
+
+describe('metrics while PostgreSQL is cut off and stalled, two replicas under load [postgres]', () => {
+  let stack: Stack;
+  let proxy: PostgresStallProxy;
+  let database: string;
+  let load: ChargeLoad | undefined;
+  const metricsUrls: string[] = [];
+
+  beforeAll(async () => {
+    proxy = await PostgresStallProxy.start();
+    stack = await Stack.start({
+      store: 'postgres',
+      replicas: REPLICAS,
+      apiEnv: { METRICS_PORT: '0', METRICS_REFRESH_MS: '500' },
+      // The replicas reach their database through the proxy; the simulator directly.
+      routeDatabase: (app, url) => (app === 'api' ? proxy.route(url) : url),
+    });
+    for (const replica of stack.replicas)
+      metricsUrls.push(`http://127.0.0.1:${/metrics on port (\d+)/.exec(replica.log)?.[1]}`);
+    database = new URL(await stack.store.url('api')).pathname.slice(1);
+  }, 180_000);
+
+  afterAll(async () => {
+    await load?.halt();
+    proxy?.release();
+    if (database !== undefined) await restore(database).catch(() => undefined);
+    await stack?.stop();
+    await proxy?.close();
+  });
+
+  it('answers every scrape 200 throughout, and counts the 5xx the load was told', async () => {
+    const accounts = await makeAccounts(stack.clientOf(0), 1, TERMINALS);
+    const scrapeAll = async (): Promise<Scrape[]> =>
+      Promise.all(metricsUrls.map(async (url) => Scrape.parse(await (await fetch(`${url}/metrics`)).text())));
+    const before = await scrapeAll();
+
+    // Every replica scraped every half second, each answer's status kept.
+    const statuses: Array<number | string> = [];
+    let scraping = true;
+    const scraper = (async () => {
+      while (scraping) {
+        for (const url of metricsUrls) {
+          statuses.push(
+            await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) }).then(
+              (response) => response.status,
+              (error: unknown) => String(error),
+            ),
+          );
+        }
+        await sleep(SCRAPE_EVERY_MS);
+      }
+    })();
+
+    load = new ChargeLoad(stack, accounts, {
+      pauseMs: PAUSE_MS,
+      giveUpAfterMs: 90_000,
+      allowed: allowedWhileAway,
+    });
+    load.start();
+    await load.answers(40, 30_000);
+    const scrapesBefore = statuses.length;
+    await cutOff(database);
+    await sleep(CUT_MS);
+    await restore(database);
+    const duringCut = statuses.length - scrapesBefore;
+    await load.answers(20, 60_000);
+    proxy.stall();
+    await sleep(STALL_MS);
+    proxy.release();
+    await load.answers(40, 60_000);
+    await load.stop();
+    scraping = false;
+    await scraper;
+
+    expect(load.unexpected).toEqual([]);
+    expect(duringCut).toBeGreaterThan(REPLICAS * 4);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const told5xx = load.attempts.filter(
+      (attempt) => attempt.answer !== undefined && 'status' in attempt.answer && attempt.answer.status >= 500,
+    ).length;
+    expect(told5xx).toBeGreaterThan(0);
+    const after = await scrapeAll();
+    expect(served5xx(after) - served5xx(before)).toBe(told5xx);
+    process.stdout.write(`metrics outage: ${statuses.length} scrapes, all 200; ${told5xx} answers 5xx\n`);
+  }, 300_000);
+});
