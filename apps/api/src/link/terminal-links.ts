@@ -51,6 +51,19 @@ const UP_POLL_MS = 100;
  * again through the balancer) in a few tenths of a second, and its terminal is not offline.
  */
 const LINK_RETURN_MS = 3000;
+/**
+ * How long a request whose holder could not send it (503 TER-001 from the replica holding the
+ * link: it is stopping, or the link just closed there; nothing was sent) is asked again while
+ * the link moves, every MOVE_RETRY_MS: a stopping replica of a version before this one hands its
+ * links back only after its requests in flight.
+ */
+const LINK_MOVE_MS = 10_000;
+const MOVE_RETRY_MS = 200;
+
+/** Whether an error is "nothing was sent: the terminal is not reachable there". */
+function notSent(error: unknown): boolean {
+  return error instanceof ContractError && error.code === 'TER-001';
+}
 
 /** Why a sent request has no usable answer: in each case the outcome is unknown (contract §13). */
 const LOST_REPLY: Record<LinkUnavailableError['reason'], (serial: string) => string> = {
@@ -304,23 +317,51 @@ export class TerminalLinks {
     const serial = terminal.serialNumber;
     if (form === 'cloud') {
       if (terminal.offline) throw new ContractError('TER-001', `terminal ${serial} is offline`);
-      if (this.holds('uplink', serial)) {
-        this.arrivals.arrived(serial, false);
-        return this.sendHere('uplink', serial, request, timeoutMs) as Promise<T>;
-      }
-      const routed = await this.routing.route('uplink', serial, serial, request, timeoutMs);
-      if (routed !== undefined) return routed.reply as T;
-      // Its link may be on its way to another replica: once it is up somewhere, the request goes there.
-      if (!this.routing.linksMove || !(await this.uplinkReturned(serial)))
-        throw new ContractError('TER-001', `terminal ${serial} is offline`);
-      if (this.holds('uplink', serial))
-        return this.sendHere('uplink', serial, request, timeoutMs) as Promise<T>;
-      const again = await this.routing.route('uplink', serial, serial, request, timeoutMs);
-      if (again === undefined) throw new ContractError('TER-001', `terminal ${serial} is offline`);
-      return again.reply as T;
+      return (await this.sendMoving(
+        'uplink',
+        serial,
+        request,
+        timeoutMs,
+        () => this.uplinkReturned(serial),
+        () => new ContractError('TER-001', `terminal ${serial} is offline`),
+      )) as T;
     }
     const local: ControlRequest = { type: 'terminal', serial, request };
     return (await this.control(serial, local, timeoutMs)) as T;
+  }
+
+  /**
+   * Sends over the link that the request travels on, here or through the replica that holds it,
+   * while links move between replicas: a link no replica holds is waited for (LINK_RETURN_MS),
+   * and a request its holder could not send is asked again (LINK_MOVE_MS). On one process, once.
+   */
+  private async sendMoving(
+    link: LinkKind,
+    serial: string,
+    request: unknown,
+    timeoutMs: number,
+    returned: () => Promise<boolean>,
+    unreachable: () => ContractError,
+  ): Promise<unknown> {
+    const movedBy = Date.now() + LINK_MOVE_MS;
+    let waitedForReturn = false;
+    for (;;) {
+      if (this.holds(link, serial)) {
+        if (link === 'uplink') this.arrivals.arrived(serial, false);
+        return this.sendHere(link, serial, request, timeoutMs);
+      }
+      const key = link === 'uplink' ? serial : this.shareOf(serial);
+      try {
+        const routed = await this.routing.route(link, key, serial, request, timeoutMs);
+        if (routed !== undefined) return routed.reply;
+      } catch (error) {
+        if (!notSent(error) || !this.routing.linksMove || Date.now() >= movedBy) throw error;
+        await new Promise((resolve) => setTimeout(resolve, MOVE_RETRY_MS));
+        continue;
+      }
+      if (!this.routing.linksMove || waitedForReturn || !(await returned())) throw unreachable();
+      waitedForReturn = true;
+    }
   }
 
   /** Whether the terminal's uplink is up on some replica within LINK_RETURN_MS. */
@@ -344,15 +385,14 @@ export class TerminalLinks {
    * holds it; TER-001 when none does. The reply has passed the schema of the request's kind.
    */
   async control(serial: string, request: ControlRequest, timeoutMs: number): Promise<unknown> {
-    const share = this.shareOf(serial);
-    for (let tries = 0; ; tries++) {
-      if (this.holds('control', serial)) return this.sendHere('control', serial, request, timeoutMs);
-      const routed = await this.routing.route('control', share, serial, request, timeoutMs);
-      if (routed !== undefined) return routed.reply;
-      // Its control link may be on its way to another replica, as an uplink's may.
-      if (tries > 0 || !this.routing.linksMove || !(await this.controlReturned(share)))
-        throw new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`);
-    }
+    return this.sendMoving(
+      'control',
+      serial,
+      request,
+      timeoutMs,
+      () => this.controlReturned(this.shareOf(serial)),
+      () => new ContractError('TER-001', `terminal ${serial} cannot be reached on its local network`),
+    );
   }
 
   /** Whether this replica holds the link a request for `serial` travels on. */
