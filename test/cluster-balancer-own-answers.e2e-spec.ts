@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, HaproxyBalancer } from '@tps/testing';
+import { freePort, HaproxyBalancer, poll } from '@tps/testing';
 
 /**
  * What the compose profile's balancer (deploy/haproxy-cluster.cfg, run by Debian's HAProxy)
@@ -68,6 +69,51 @@ describe.each(['sandbox', 'production'] as const)("the balancer's own answers, %
         : { allowOrigin: null, exposed: null }),
     });
   });
+
+  it('logs each of its answers with the Request-Id the answer carries', async () => {
+    const answer = await fetch(`${balancer.url}${CHARGE}`, {
+      method: 'POST',
+      headers: { 'request-id': 'logged-1' },
+    });
+    expect(answer.headers.get('request-id')).toBe('logged-1');
+    await poll(
+      'the log line',
+      async () => (/ 503 .*request_id=logged-1/.test(balancer.log) ? true : undefined),
+      5000,
+    );
+  });
+
+  if (profile === 'sandbox') {
+    it("answers a body that never arrives whole with the contract's 408 PAR-007 and its Request-Id, and logs it", async () => {
+      // Headers whole, a body of 100 bytes of which 10 come: the balancer waits 10 s for the rest.
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(balancer.port, '127.0.0.1', () =>
+          socket.write(
+            `POST ${CHARGE} HTTP/1.1\r\nHost: balancer\r\nContent-Type: application/json\r\nContent-Length: 100\r\nRequest-Id: unfinished-1\r\n\r\n{"amount":`,
+          ),
+        );
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+        socket.setTimeout(20_000, () => socket.destroy());
+      });
+      const [head, body] = raw.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 408 /);
+      expect(head.toLowerCase()).toContain('request-id: unfinished-1');
+      expect(JSON.parse(body)).toEqual({
+        type: 'PARAMETER',
+        code: 'PAR-007',
+        message: expect.any(String),
+        request_id: 'unfinished-1',
+      });
+      await poll(
+        'the log line',
+        async () => (/ 408 .*request_id=unfinished-1/.test(balancer.log) ? true : undefined),
+        5000,
+      );
+    }, 30_000);
+  }
 
   it('gives a Request-Id of its own when the caller sent none, or one the service would not take', async () => {
     for (const sent of [undefined, 'x'.repeat(129)]) {
