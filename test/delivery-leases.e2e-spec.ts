@@ -108,6 +108,18 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
       ]);
     }
 
+    /** When the lease `replica` holds on a transaction's deliveries ends (epoch ms). */
+    async function leaseEndOf(clientTransactionId: string, replica: string): Promise<number> {
+      const rows = await stack.store.rows<{ lease_owner: string | null; lease_until: string | null }>(
+        'api',
+        'SELECT lease_owner, lease_until FROM webhook_deliveries WHERE client_transaction_id = ? AND lease_until IS NOT NULL',
+        [clientTransactionId],
+      );
+      const held = rows.filter((row) => (row.lease_owner ?? '').split('/')[0] === replica);
+      expect(held.length).toBeGreaterThan(0);
+      return Math.min(...held.map((row) => Date.parse(row.lease_until ?? '')));
+    }
+
     /** Waits for a transaction's deliveries to be recorded as expected: a record follows its answer. */
     async function expectRecorded(clientTransactionId: string, replica: string): Promise<void> {
       const expected = LATER_STATUSES.map((status) => [status, 'delivered', 1, replica]);
@@ -291,20 +303,24 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
 
       receiver.respondWith((_request, _n, response) => response.end());
       await stack.simulator?.stop();
-      const stoppedAt = Date.now();
-      await stack.api.stop();
-      await receiver.waitFor(
-        () => receivedFor(receiver, id).some(([status]) => status === 'APPROVAL'),
-        LEASE_MS,
-      );
-      const got = receivedFor(receiver, id);
-      expect(got.map(([status]) => status)).toEqual(['CARD_PRESENTED', ...LATER_STATUSES]);
-      expect(got[1][1]).toBe(webhookId);
-      // Well before a lease could have ended.
-      const takenAt = receiver.received.filter((request) => request.path === '/stopped')[1].at;
-      expect(takenAt - stoppedAt).toBeLessThan(LEASE_MS / 3);
-      await expectRecorded(id, 'replica-b');
-      await restartFirst();
+      // The end of the lease A holds as it stops: renewing only moves it later.
+      const leaseEnds = await leaseEndOf(id, 'replica-a');
+      try {
+        await stack.api.stop();
+        await receiver.waitFor(
+          () => receivedFor(receiver, id).some(([status]) => status === 'APPROVAL'),
+          LEASE_MS,
+        );
+        const got = receivedFor(receiver, id);
+        expect(got.map(([status]) => status)).toEqual(['CARD_PRESENTED', ...LATER_STATUSES]);
+        expect(got[1][1]).toBe(webhookId);
+        // Given back, not ended: B sent it before A's lease could have run out.
+        const takenAt = receiver.received.filter((request) => request.path === '/stopped')[1].at;
+        expect(takenAt).toBeLessThan(leaseEnds);
+        await expectRecorded(id, 'replica-b');
+      } finally {
+        await restartFirst();
+      }
     });
 
     it('a replica started again under its REPLICA_ID takes back what its killed predecessor held, at once', async () => {
@@ -313,22 +329,26 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
       await second.stop();
       const id = await charge(stack.client(), 'SIM0000002', receiver.url('/restarted'));
       await receiver.waitFor(() => receivedFor(receiver, id).length === 1);
-      await stack.api.kill();
-      receiver.respondWith((_request, _n, response) => response.end());
-      const killedAt = Date.now();
-      await restartFirst();
-      await receiver.waitFor(
-        () => receivedFor(receiver, id).some(([status]) => status === 'APPROVAL'),
-        LEASE_MS,
-      );
-      const takenAt = receiver.received.filter((request) => request.path === '/restarted')[1].at;
-      expect(takenAt - killedAt).toBeLessThan(LEASE_MS);
-      expect(receivedFor(receiver, id).map(([status]) => status)).toEqual([
-        'CARD_PRESENTED',
-        ...LATER_STATUSES,
-      ]);
-      await expectRecorded(id, 'replica-a');
-      await startSecond();
+      try {
+        const leaseEnds = await leaseEndOf(id, 'replica-a');
+        await stack.api.kill();
+        receiver.respondWith((_request, _n, response) => response.end());
+        await restartFirst();
+        await receiver.waitFor(
+          () => receivedFor(receiver, id).some(([status]) => status === 'APPROVAL'),
+          LEASE_MS,
+        );
+        // Taken back by the new process at once, not once the killed one's lease ran out.
+        const takenAt = receiver.received.filter((request) => request.path === '/restarted')[1].at;
+        expect(takenAt).toBeLessThan(leaseEnds);
+        expect(receivedFor(receiver, id).map(([status]) => status)).toEqual([
+          'CARD_PRESENTED',
+          ...LATER_STATUSES,
+        ]);
+        await expectRecorded(id, 'replica-a');
+      } finally {
+        await startSecond();
+      }
     });
   },
 );

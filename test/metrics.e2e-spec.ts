@@ -64,6 +64,9 @@ describe('metrics on a port of their own (METRICS_PORT)', () => {
   });
 
   it("has every route's 5xx series at zero before its first 5xx, under the label its requests get", async () => {
+    // The pages and documents are served by the OpenAPI module, not by a controller.
+    for (const path of ['/docs', '/docs/', '/docs/swagger-ui-init.js', '/openapi.json', '/openapi.yaml'])
+      expect({ path, status: (await fetch(`${stack.apiUrl}${path}`)).status }).toEqual({ path, status: 200 });
     const first = await scrape(metricsUrl);
     const zeroed = (status: string): Set<string> =>
       new Set(
@@ -79,6 +82,7 @@ describe('metrics on a port of their own (METRICS_PORT)', () => {
       '/terminal/v1/:terminalSerial/async/capture',
       '/sandbox/terminals/:serial/offline',
       '/health',
+      '/openapi.json',
       '(unrouted)',
     ]) {
       for (const status of ['500', '503', '504'])

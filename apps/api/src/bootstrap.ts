@@ -23,6 +23,7 @@ import { advertiseIdleTime, holdIdleConnections } from './http/idle-connections'
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { securityHeaders } from './http/security-headers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
+import { DOCUMENT_ROUTES } from './openapi/document-routes';
 import { chooseSecretKeyring } from './secrets/secrets-keyring';
 
 export async function createApi(
@@ -91,5 +92,7 @@ export async function createApi(
     // The timestamp field shows the time the page was opened, never a fixed, stale example.
     swaggerOptions: { requestInterceptor: signDocsRequest, parameterMacro: currentTimestamp },
   });
+  if (config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined)
+    app.get(ApiMetrics).routesServed(DOCUMENT_ROUTES);
   return app;
 }
