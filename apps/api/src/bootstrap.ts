@@ -6,7 +6,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { installSecretKeyring } from '@tps/database';
-import { assignRequestId, contractValidationPipe, onAnswered, useContractJsonBody } from '@tps/http';
+import {
+  answerUnparsableRequests,
+  assignRequestId,
+  contractValidationPipe,
+  onAnswered,
+  useContractJsonBody,
+} from '@tps/http';
 import { Tracing, traceRequests } from '@tps/observability';
 import { AppModule } from './app.module';
 import type { ApiConfig } from './config/api-config';
@@ -44,6 +50,7 @@ export async function createApi(
     forceCloseConnections: true,
   });
   holdIdleConnections(app.getHttpServer());
+  answerUnparsableRequests(app.getHttpServer());
   // What a stopping replica ends once their clients let go of them (drain/stop-on-signals.ts).
   app.get(OpenConnections).watch(app.getHttpServer());
   // Before anything that may answer: a preflight, a refused body and an error carry them too.

@@ -40,6 +40,7 @@ export const ERROR_CATALOGUE = {
   'INT-004': { status: 500, type: 'INTERNAL' },
   // The compose profile's load balancer answers these itself, never a replica: listed so that
   // a client built from the OpenAPI document knows every code it may be told.
+  'PAR-007': { status: 408, type: 'PARAMETER' },
   'INT-005': { status: 502, type: 'INTERNAL' },
   'INT-006': { status: 504, type: 'INTERNAL' },
 } as const;

@@ -4,3 +4,4 @@ export * from './json-body';
 export * from './json-scan';
 export * from './request-id';
 export * from './answered-requests';
+export * from './client-errors';

@@ -18,8 +18,8 @@ export const ApiErrors = (...codeSets: ReadonlyArray<ErrorCode | readonly ErrorC
  * surrogate, a number beyond a double), PAR-005 (over 1 MiB) and PAR-006 (a body that is not
  * JSON); INT-001; and INT-002, which a replica that is stopping answers to every request (its
  * own liveness and readiness answer their own 503 instead). Behind the compose profile's load
- * balancer, any request may also meet its own INT-005 and INT-006 (its replica went away, or said
- * nothing in time): declared so that a caller checking answers against the document knows them.
+ * balancer, any request may also meet its own PAR-007 (the request did not arrive whole in time),
+ * INT-005 and INT-006 (its replica went away, or said nothing in time): declared so that a caller checking answers against the document knows them.
  */
 export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = [
   'PAR-001',
@@ -28,6 +28,7 @@ export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = [
   'PAR-006',
   'INT-001',
   'INT-002',
+  'PAR-007',
   'INT-005',
   'INT-006',
 ];

@@ -47,6 +47,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
     'the terminal took the operation and answered, but the service could not store its outcome: retry after Retry-After with the same id to read it (never a new id)',
   'INT-004':
     "a secret of this account is sealed under a key the service's SECRETS_KEY does not hold (the message names its id): the operator must add that key; a retry does not help",
+  'PAR-007':
+    "the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is",
   'INT-005':
     "the load balancer's own (the compose profile's): the replica answering went away before its answer was complete; outcome unknown, retry with the same id",
   'INT-006':
