@@ -4,7 +4,7 @@ const { availableParallelism } = require('node:os');
 const moduleNameMapper = {
   '^@tps/contracts/dto$': '<rootDir>/libs/contracts/src/dto',
   '^@tps/database/testing$': '<rootDir>/libs/database/src/testing',
-  '^@tps/(domain|contracts|delivery|database|testing|link|http|messaging|client|observability)$':
+  '^@tps/(domain|contracts|delivery|database|testing|link|http|messaging|client|observability|background)$':
     '<rootDir>/libs/$1/src',
 };
 // Transpile only: with `isolatedModules` in tsconfig.json, ts-jest compiles each file on its own

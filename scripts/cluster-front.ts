@@ -11,6 +11,7 @@ import {
 } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { PeriodicTask } from '@tps/background';
 
 /** How often each replica's own liveness (`GET /health`) is checked, and how long a check may take. */
 const CHECK_EVERY_MS = 1000;
@@ -101,7 +102,7 @@ export class ClusterFront {
   private readonly agent = new Agent({ keepAlive: true });
   private readonly healthy = new Map<number, boolean>();
   private readonly skippedUntil = new Map<number, number>();
-  private readonly checks: NodeJS.Timeout;
+  private readonly checks: PeriodicTask;
   private turn = 0;
 
   constructor(
@@ -113,8 +114,11 @@ export class ClusterFront {
     this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
       this.upgrade(request, socket as Socket, head),
     );
-    this.checks = setInterval(() => this.checkAll(), CHECK_EVERY_MS);
-    this.checks.unref();
+    this.checks = new PeriodicTask({
+      name: 'front-health-checks',
+      everyMs: CHECK_EVERY_MS,
+      run: () => this.checkAll(),
+    }).start();
   }
 
   listen(port: number, listening: () => void): this {
@@ -123,7 +127,7 @@ export class ClusterFront {
   }
 
   close(): void {
-    clearInterval(this.checks);
+    void this.checks.stop();
     this.server.close();
     this.server.closeAllConnections();
     this.agent.destroy();

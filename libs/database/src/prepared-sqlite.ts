@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import sqlite3 from 'sqlite3';
+import { PeriodicTask } from '@tps/background';
 import { CannotExecuteNotConnectedError } from 'typeorm';
 
 /** What a statement may be bound to. */
@@ -173,11 +174,15 @@ const COUNT_WRITE_MS = 100;
 export class StatementCounter {
   private count = 0;
 
-  private readonly timer: NodeJS.Timeout;
+  private readonly writes = new PeriodicTask({
+    name: 'statement-count',
+    everyMs: COUNT_WRITE_MS,
+    run: () => this.write(),
+  });
   private readonly writeAtExit = (): void => this.write();
 
   constructor(private readonly file: string) {
-    this.timer = setInterval(() => this.write(), COUNT_WRITE_MS).unref();
+    this.writes.start();
     process.once('exit', this.writeAtExit);
   }
 
@@ -186,7 +191,7 @@ export class StatementCounter {
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    void this.writes.stop();
     process.off('exit', this.writeAtExit);
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PeriodicTask } from '@tps/background';
 import { InProcessMessagePort } from './in-process-port';
 import type { MessagePort, MessageScope, TopicMap, Unsubscribe } from './message-port';
 import { TopicWants } from './topic-wants';
@@ -79,7 +80,7 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
   private readonly othersWant: TopicWants;
   /** This process's subscribers of scope `cluster` to each on-demand topic. */
   private readonly ownWants = new Map<string, number>();
-  private readonly wantsTimer: NodeJS.Timeout;
+  private readonly wantsTimer: PeriodicTask;
   /**
    * Until then every on-demand topic is sent: this process may not have heard every other's word
    * yet (it just started, or its listener broke), and each says it again within that time.
@@ -110,10 +111,14 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
     this.wantsLastMs = 3 * wantsEveryMs;
     this.othersWant = new TopicWants(this.wantsLastMs, this.now);
     this.unsureUntil = this.now() + this.wantsLastMs;
-    this.wantsTimer = setInterval(() => {
-      if (this.ownWants.size > 0) this.sayWants();
-    }, wantsEveryMs);
-    this.wantsTimer.unref();
+    this.wantsTimer = new PeriodicTask({
+      name: 'topic-wants',
+      everyMs: wantsEveryMs,
+      run: () => {
+        if (this.ownWants.size > 0) this.sayWants();
+      },
+      failed: (name, error) => options.onError(name, error),
+    }).start();
   }
 
   /** Listens; resolves once listening, or once the first attempt failed (it is tried again). */
@@ -124,7 +129,7 @@ export class PostgresMessagePort<Topics extends TopicMap> implements MessagePort
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.relistenTimer);
-    clearInterval(this.wantsTimer);
+    await this.wantsTimer.stop();
     await this.session?.close().catch(() => undefined);
     await this.connector.close().catch(() => undefined);
   }

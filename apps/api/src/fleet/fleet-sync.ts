@@ -1,4 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { PeriodicTask } from '@tps/background';
+import { BackgroundTasks } from '../background/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
 import { TerminalRepository } from '../terminals/terminal.repository';
@@ -12,28 +14,29 @@ import { FleetPass } from './fleet-pass';
  */
 @Injectable()
 export class FleetSync implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('FleetSync');
   private readonly pass: FleetPass;
-  private timer: NodeJS.Timeout | undefined;
-  /** The pass under way: a stop waits for it, so that the database closes after its last user. */
-  private running: Promise<void> | undefined;
+  private readonly task: PeriodicTask;
 
   constructor(
-    private readonly config: ApiConfig,
+    config: ApiConfig,
     terminals: TerminalRepository,
     links: TerminalLinks,
+    tasks: BackgroundTasks,
   ) {
     this.pass = new FleetPass(terminals, links, () => Date.now());
+    this.task = tasks.every({
+      name: 'fleet-sync',
+      everyMs: config.FLEET_SYNC_INTERVAL_MS,
+      run: () => this.pass.run(),
+    });
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sync(), this.config.FLEET_SYNC_INTERVAL_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
   /** Runs `work` while these terminals are left alone. */
@@ -41,12 +44,8 @@ export class FleetSync implements OnApplicationBootstrap, OnModuleDestroy {
     return this.pass.holding(serials, work);
   }
 
-  /** One pass, unless one is still running: a slow store does not pile them up. */
+  /** One pass now, or the one under way: a slow store does not pile them up. */
   sync(): Promise<void> {
-    this.running ??= this.pass
-      .run()
-      .catch((error: unknown) => this.logger.warn(`fleet sync: ${String(error)}`))
-      .finally(() => (this.running = undefined));
-    return this.running;
+    return this.task.runNow();
   }
 }

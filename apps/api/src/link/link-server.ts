@@ -10,6 +10,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { PeriodicTask } from '@tps/background';
 import { LISTEN_PATH } from '@tps/contracts';
 import { ContractError } from '@tps/domain';
 import {
@@ -33,6 +34,7 @@ import {
   type ShareNotice,
   type UplinkRequest,
 } from '@tps/link';
+import { BackgroundTasks } from '../background/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';
 import { PrintReportIngest } from '../print-jobs/print-report-ingest';
@@ -69,7 +71,7 @@ interface UplinkTerminal extends TerminalIdentity {
 export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Links');
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly heartbeat: PeriodicTask;
   private readonly holding: ShareHolding;
   /** The terminals of the uplinks being opened, read together when many open at once. */
   private readonly uplinkTerminals: BatchedLookup<UplinkTerminal>;
@@ -84,7 +86,13 @@ export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly shares: ShareRegistry,
     private readonly rebalance: UplinkRebalance,
     @Inject(LINK_ROUTING) routing: LinkRouting,
+    tasks: BackgroundTasks,
   ) {
+    this.heartbeat = tasks.every({
+      name: 'link-heartbeat',
+      everyMs: config.LINK_HEARTBEAT_MS,
+      run: () => this.beat(),
+    });
     this.holding = new ShareHolding(shares, routing, () => Date.now(), config.LINK_HEARTBEAT_MS);
     this.uplinkTerminals = new BatchedLookup(async (serials) => {
       const found = await terminals.findBySerials(serials);
@@ -105,8 +113,7 @@ export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
         socket.destroy();
       });
     });
-    this.heartbeat = setInterval(() => this.beat(), this.config.LINK_HEARTBEAT_MS);
-    this.heartbeat.unref();
+    this.heartbeat.start();
   }
 
   /** Closes the control links whose holder stopped answering, and pings the others. */
@@ -122,8 +129,8 @@ export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Before the pools close: the links' closes write their holders' rows (stored-link-routing.ts). */
-  onModuleDestroy(): void {
-    clearInterval(this.heartbeat);
+  async onModuleDestroy(): Promise<void> {
+    await this.heartbeat.stop();
     for (const client of this.wss.clients) client.terminate();
     this.wss.close();
   }

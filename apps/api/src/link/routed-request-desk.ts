@@ -5,6 +5,8 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import type { PeriodicTask } from '@tps/background';
+import { BackgroundTasks } from '../background/background-tasks';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ReplicaRouting } from '../routing/replica-routing';
 import { RoutedRequestWorker } from '../routing/routed-request-worker';
@@ -17,7 +19,7 @@ const POLL_MS = 500;
 @Injectable()
 export class RoutedRequestDesk implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Routing');
-  private timer: NodeJS.Timeout | undefined;
+  private poll: PeriodicTask | undefined;
   private readonly stops: Array<() => void> = [];
   private worker: RoutedRequestWorker | undefined;
 
@@ -25,6 +27,7 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnModuleDestro
     private readonly replicaRouting: ReplicaRouting,
     private readonly links: TerminalLinks,
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
+    private readonly tasks: BackgroundTasks,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -50,8 +53,9 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnModuleDestro
       ),
       this.messages.onGap(() => worker.take(undefined)),
     );
-    this.timer = setInterval(() => worker.take(undefined), POLL_MS);
-    this.timer.unref();
+    this.poll = this.tasks
+      .every({ name: 'routed-request-poll', everyMs: POLL_MS, run: () => worker.take(undefined) })
+      .start();
   }
 
   /** Requests other replicas handed to this one, being taken or not yet answered. */
@@ -59,8 +63,8 @@ export class RoutedRequestDesk implements OnApplicationBootstrap, OnModuleDestro
     return this.worker?.inFlight ?? 0;
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  async onModuleDestroy(): Promise<void> {
+    await this.poll?.stop();
     this.stops.forEach((stop) => stop());
   }
 }

@@ -5,7 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
+import type { PeriodicTask } from '@tps/background';
 import { RELINK_CLOSE_CODE } from '@tps/link';
+import { BackgroundTasks } from '../background/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';
@@ -34,8 +36,7 @@ const BUSY_POLL_MS = 20;
 @Injectable()
 export class UplinkRebalance implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Links');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private task: PeriodicTask | undefined;
   /** When each terminal was last asked to link again. */
   private readonly askedAt = new Map<string, number>();
   /** Terminals left alone until then: their new link came back here. */
@@ -46,20 +47,19 @@ export class UplinkRebalance implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly links: TerminalLinks,
     private readonly metrics: ApiMetrics,
     @Inject(LINK_ROUTING) private readonly routing: LinkRouting,
+    private readonly tasks: BackgroundTasks,
   ) {}
 
   onApplicationBootstrap(): void {
     const perSecond = this.config.LINK_REBALANCE_PER_SECOND;
     if (!this.routing.linksMove || perSecond === 0) return;
-    this.timer = setInterval(() => {
-      this.running ??= this.step().finally(() => (this.running = undefined));
-    }, 1000 / perSecond);
-    this.timer.unref();
+    this.task = this.tasks
+      .every({ name: 'uplink-rebalance', everyMs: 1000 / perSecond, run: () => this.step() })
+      .start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.task?.stop();
   }
 
   /** A terminal's link opened here: one asked to link again that came straight back is left alone. */

@@ -53,6 +53,7 @@ export class ApiMetrics implements OnModuleDestroy {
   private readonly storageFailures: Counter;
   private readonly routed: Counter<'link'>;
   private readonly relinks: Counter;
+  private readonly taskFailures: Counter<'task'>;
   private readLinks: () => number = () => 0;
   private readOutbox: () => Promise<OutboxBacklog> = async () => ({ depth: 0, oldestAgeSeconds: 0 });
   /** The last reading of the outbox, and when it was taken (epoch ms). */
@@ -110,6 +111,12 @@ export class ApiMetrics implements OnModuleDestroy {
     this.relinks = new Counter({
       name: 'tps_uplink_relinks_total',
       help: 'Idle terminals this replica asked to link again through the balancer: their requests mostly reached another replica',
+      registers,
+    });
+    this.taskFailures = new Counter({
+      name: 'tps_background_task_failures_total',
+      help: 'Turns of a background task (a sweep, a heartbeat, a reading) that failed, by task; the next turn comes anyway',
+      labelNames: ['task'],
       registers,
     });
     for (const outcome of ATTEMPT_OUTCOMES) this.attempts.inc({ outcome }, 0);
@@ -208,6 +215,15 @@ export class ApiMetrics implements OnModuleDestroy {
 
   storageFailed(): void {
     this.storageFailures.inc();
+  }
+
+  /** A background task of this process: its failures' series starts at zero. */
+  backgroundTaskKnown(task: string): void {
+    this.taskFailures.inc({ task }, 0);
+  }
+
+  backgroundTaskFailed(task: string): void {
+    this.taskFailures.inc({ task });
   }
 
   /** An idle terminal asked to link again, so that its link reaches where its requests go. */

@@ -1,14 +1,15 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { BackgroundTasks } from '../background/background-tasks';
 import { ApiMetrics } from './api-metrics';
 import { MetricsServer } from './metrics-server';
 import { ServedRoutes } from './served-routes';
 
-/** The service's metrics, in every profile; served only when METRICS_PORT or METRICS_TOKEN is set. */
+/** The service's metrics and the background tasks they count, in every profile; served only when METRICS_PORT or METRICS_TOKEN is set. */
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [ApiMetrics, MetricsServer, ServedRoutes],
-  exports: [ApiMetrics],
+  providers: [ApiMetrics, BackgroundTasks, MetricsServer, ServedRoutes],
+  exports: [ApiMetrics, BackgroundTasks],
 })
 export class MetricsModule {}

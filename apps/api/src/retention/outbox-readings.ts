@@ -1,4 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { PeriodicTask } from '@tps/background';
+import { BackgroundTasks } from '../background/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { MaintenanceLease } from './maintenance-lease';
@@ -18,44 +20,39 @@ const LEASE_READINGS = 3;
 @Injectable()
 export class OutboxReadings implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Metrics');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly task: PeriodicTask;
   private failing = false;
+  /** Whether a metrics route serves the readings: without one, nobody reads them. */
+  private readonly wanted: boolean;
 
   constructor(
-    private readonly config: ApiConfig,
+    config: ApiConfig,
     private readonly lease: MaintenanceLease,
     private readonly metrics: ApiMetrics,
-  ) {}
+    tasks: BackgroundTasks,
+  ) {
+    this.task = tasks.every({
+      name: 'outbox-readings',
+      everyMs: config.METRICS_REFRESH_MS,
+      run: () => this.read(LEASE_READINGS * config.METRICS_REFRESH_MS),
+    });
+    this.wanted = config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined;
+  }
 
   onApplicationBootstrap(): void {
-    // No metrics route, nobody to read them for.
-    if (this.config.METRICS_PORT === undefined && this.config.METRICS_TOKEN === undefined) return;
-    this.schedule(0);
+    if (!this.wanted) return;
+    void this.task.runNow();
+    this.task.start();
   }
 
   /** Stops reading, and waits for a reading under way: the database closes after its last user. */
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.read().finally(() => {
-        this.running = undefined;
-        this.schedule(this.config.METRICS_REFRESH_MS);
-      });
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  private async read(): Promise<void> {
+  private async read(leaseMs: number): Promise<void> {
     try {
-      const held = await this.lease.claim(LEASE, LEASE_READINGS * this.config.METRICS_REFRESH_MS);
+      const held = await this.lease.claim(LEASE, leaseMs);
       this.metrics.exportClusterFigures(held);
       if (held) await this.metrics.readOutboxNow();
       if (this.failing) this.logger.log('the outbox is read again');

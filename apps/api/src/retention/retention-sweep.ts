@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import type { PeriodicTask } from '@tps/background';
 import { DataSource } from 'typeorm';
 import { SerialWriter, sqlOf, type Sql } from '@tps/database';
 import { SandboxAccounts } from '../accounts/sandbox-accounts';
 import { AccountActivity, SANDBOX_ACCOUNT_PREFIX } from '../auth/account-activity';
 import { MerchantRepository } from '../auth/merchant.repository';
+import { BackgroundTasks } from '../background/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { MaintenanceLease } from './maintenance-lease';
 
@@ -35,10 +37,7 @@ interface MerchantPageRow {
 @Injectable()
 export class RetentionSweep implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Retention');
-  private timer: NodeJS.Timeout | undefined;
-  /** The sweep under way: a stop waits for it, so that the database closes after its last user. */
-  private running: Promise<void> | undefined;
-  private stopping = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly config: ApiConfig,
@@ -48,32 +47,24 @@ export class RetentionSweep implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly activity: AccountActivity,
     private readonly merchants: MerchantRepository,
     private readonly modules: ModuleRef,
-  ) {}
+    tasks: BackgroundTasks,
+  ) {
+    const leaseMs = Math.max(MIN_LEASE_MS, 2 * config.RETENTION_SWEEP_INTERVAL_MS);
+    // A storage failure midway: the next sweep goes on from what is left.
+    this.task = tasks.every({
+      name: 'retention',
+      everyMs: config.RETENTION_SWEEP_INTERVAL_MS,
+      held: () => this.lease.claim('retention', leaseMs),
+      run: () => this.sweepMerchants(),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.config.RETENTION_SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopping = true;
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private sweep(): Promise<void> {
-    this.running ??= this.sweepOnce().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async sweepOnce(): Promise<void> {
-    try {
-      const leaseMs = Math.max(MIN_LEASE_MS, 2 * this.config.RETENTION_SWEEP_INTERVAL_MS);
-      if (await this.lease.claim('retention', leaseMs)) await this.sweepMerchants();
-    } catch (error) {
-      // A storage failure midway: the next sweep goes on from what is left.
-      this.logger.warn(`retention sweep stopped: ${(error as Error).message}`);
-    }
+    await this.task.stop();
   }
 
   private async sweepMerchants(): Promise<void> {
@@ -93,7 +84,7 @@ export class RetentionSweep implements OnApplicationBootstrap, OnModuleDestroy {
         [after, MERCHANT_PAGE],
       );
       for (const row of page) {
-        if (this.stopping) return;
+        if (this.task.stopping) return;
         if (this.isIdleAccount(row, now)) await this.removeAccount(row.merchant_id);
         else {
           const merchantNow = now + Number(row.clock_offset_seconds) * 1000;
@@ -122,7 +113,7 @@ export class RetentionSweep implements OnApplicationBootstrap, OnModuleDestroy {
         this.purgeBatch(sqlOf(manager), merchantId, beforeMs),
       );
       removed += taken;
-      if (taken < batch || this.stopping) return removed;
+      if (taken < batch || this.task.stopping) return removed;
       await sleep(BATCH_PAUSE_MS);
     }
   }
@@ -166,7 +157,7 @@ export class RetentionSweep implements OnApplicationBootstrap, OnModuleDestroy {
   private async removeAccount(merchantId: string): Promise<void> {
     if (!(await this.merchants.exists(merchantId))) return;
     await this.purge(merchantId, EVERYTHING_MS);
-    if (this.stopping) return;
+    if (this.task.stopping) return;
     await this.modules.get(SandboxAccounts, { strict: false }).remove(merchantId);
     this.activity.forget(merchantId);
     this.logger.log(`sandbox account ${merchantId} deleted: idle for ${this.config.ACCOUNT_IDLE_DAYS} days`);

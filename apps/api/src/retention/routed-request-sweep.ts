@@ -1,4 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { PeriodicTask } from '@tps/background';
+import { BackgroundTasks } from '../background/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { ReplicaRouting } from '../routing/replica-routing';
 import { MaintenanceLease } from './maintenance-lease';
@@ -20,53 +22,45 @@ const LEFT_BEHIND_AFTER_MS = 10_000;
  */
 @Injectable()
 export class RoutedRequestSweep implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('Routing');
-  private timer: NodeJS.Timeout | undefined;
-  /** The sweep under way: a stop waits for it, so that the database closes after its last user. */
-  private running: Promise<void> | undefined;
+  private readonly task: PeriodicTask;
 
   constructor(
-    private readonly config: ApiConfig,
+    config: ApiConfig,
     private readonly replicaRouting: ReplicaRouting,
     private readonly lease: MaintenanceLease,
-  ) {}
+    tasks: BackgroundTasks,
+  ) {
+    const everyMs = config.ROUTED_REQUEST_SWEEP_INTERVAL_MS;
+    // The store away: the next sweep goes on from what is left.
+    this.task = tasks.every({
+      name: 'routed-request-sweep',
+      everyMs,
+      // Two sweeps long: a replica that stopped hands the sweep over after it.
+      held: () => this.lease.claim('routed-requests', 2 * everyMs),
+      run: () => this.sweep(),
+    });
+  }
 
   onApplicationBootstrap(): void {
     // One process routes nothing, and leaves no row.
-    if (this.replicaRouting.cluster === undefined) return;
-    this.timer = setInterval(() => void this.sweep(), this.config.ROUTED_REQUEST_SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    if (this.replicaRouting.cluster !== undefined) this.task.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 
-  private sweep(): Promise<void> {
-    this.running ??= this.sweepOnce().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async sweepOnce(): Promise<void> {
+  private async sweep(): Promise<void> {
     const cluster = this.replicaRouting.cluster;
     if (cluster === undefined) return;
-    try {
-      // Two sweeps long: a replica that stopped hands the sweep over after it.
-      if (!(await this.lease.claim('routed-requests', 2 * this.config.ROUTED_REQUEST_SWEEP_INTERVAL_MS)))
-        return;
-      for (let batch = 0; batch < BATCHES_PER_SWEEP; batch++) {
-        const { rowCount } = await cluster.pool.query(
-          `DELETE FROM routed_requests WHERE id IN (
-             SELECT id FROM routed_requests
-             WHERE created_at < now() - (timeout_ms + $1) * interval '1 millisecond' LIMIT $2)`,
-          [LEFT_BEHIND_AFTER_MS, BATCH],
-        );
-        if ((rowCount ?? 0) < BATCH) return;
-      }
-    } catch (error) {
-      // The store is away: the next sweep goes on from what is left.
-      this.logger.warn(`routed request sweep stopped: ${(error as Error).message}`);
+    for (let batch = 0; batch < BATCHES_PER_SWEEP; batch++) {
+      const { rowCount } = await cluster.pool.query(
+        `DELETE FROM routed_requests WHERE id IN (
+           SELECT id FROM routed_requests
+           WHERE created_at < now() - (timeout_ms + $1) * interval '1 millisecond' LIMIT $2)`,
+        [LEFT_BEHIND_AFTER_MS, BATCH],
+      );
+      if ((rowCount ?? 0) < BATCH) return;
     }
   }
 }

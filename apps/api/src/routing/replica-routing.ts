@@ -1,5 +1,6 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
+import { PeriodicTask } from '@tps/background';
 import { PostgresMessagePort } from '@tps/messaging';
 import { ApiConfig } from '../config/api-config';
 import type { ApiMessages, ApiTopics } from '../messages/api-messages';
@@ -57,7 +58,7 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
   private constructor(
     readonly routing: LinkRouting,
     readonly cluster: ClusterParts | undefined,
-    private readonly repairs?: NodeJS.Timeout,
+    private readonly repairs?: PeriodicTask,
   ) {}
 
   static async open(config: ApiConfig, messages: ApiMessages, metrics: ApiMetrics): Promise<ReplicaRouting> {
@@ -72,7 +73,11 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       connectionTimeoutMillis: 3000,
     });
     pool.on('error', onError);
-    const replica = new ThisReplica(pool, config.REPLICA_ID, config.REPLICA_HEARTBEAT_MS, onError);
+    metrics.backgroundTaskKnown('replica-heartbeat');
+    const replica = new ThisReplica(pool, config.REPLICA_ID, config.REPLICA_HEARTBEAT_MS, (error) => {
+      onError(error);
+      metrics.backgroundTaskFailed('replica-heartbeat');
+    });
     await replica.join();
     const store = new PostgresRoutingStore(pool, replica, (topic) => port.wordStart(topic));
     const router = new RequestRouter(
@@ -92,8 +97,11 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       messages.publish('route.notice', { serial, notice }),
     );
     // Link changes whose write failed (the database was away) are written once it is back.
-    const repairs = setInterval(() => routing.repair(), config.REPLICA_HEARTBEAT_MS);
-    repairs.unref();
+    const repairs = new PeriodicTask({
+      name: 'link-repair',
+      everyMs: config.REPLICA_HEARTBEAT_MS,
+      run: () => routing.repair(),
+    }).start();
     return new ReplicaRouting(routing, { pool, replica, store, router }, repairs);
   }
 
@@ -103,7 +111,7 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
    * uses it any more.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.repairs);
+    await this.repairs?.stop();
     if (this.cluster === undefined) return;
     await this.routing.flush();
     await this.cluster.router.stop();

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { PeriodicTask } from '@tps/background';
 
 /** A replica not heard from for this many heartbeats is dead: it holds no link any more. */
 const HEARTBEATS_MISSED = 3;
@@ -10,7 +11,7 @@ const HEARTBEATS_MISSED = 3;
  */
 export class ThisReplica {
   private current = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private heartbeat: PeriodicTask | undefined;
   /** When a heartbeat of this replica last failed (the store away), on the real clock. */
   private lastFailedAt = Number.NEGATIVE_INFINITY;
 
@@ -37,18 +38,19 @@ export class ThisReplica {
       [this.id],
     );
     this.current = Number(rows[0].epoch);
-    this.timer = setInterval(() => {
-      this.pool
-        .query('UPDATE api_replicas SET heartbeat_at = now() WHERE id = $1 AND epoch = $2', [
+    this.heartbeat = new PeriodicTask({
+      name: 'replica-heartbeat',
+      everyMs: this.heartbeatMs,
+      run: () =>
+        this.pool.query('UPDATE api_replicas SET heartbeat_at = now() WHERE id = $1 AND epoch = $2', [
           this.id,
           this.current,
-        ])
-        .catch((error: unknown) => {
-          this.lastFailedAt = Date.now();
-          this.onError(error);
-        });
-    }, this.heartbeatMs);
-    this.timer.unref();
+        ]),
+      failed: (_name, error) => {
+        this.lastFailedAt = Date.now();
+        this.onError(error);
+      },
+    }).start();
   }
 
   /**
@@ -62,7 +64,7 @@ export class ThisReplica {
 
   /** Leaves the cluster: what it held is held by nobody, at once rather than after its heartbeat lapses. */
   async leave(): Promise<void> {
-    clearInterval(this.timer);
+    await this.heartbeat?.stop();
     await this.pool.query('DELETE FROM api_replicas WHERE id = $1 AND epoch = $2', [this.id, this.current]);
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Pool } from 'pg';
+import type { PeriodicTask } from '@tps/background';
+import { BackgroundTasks } from '../background/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { ReplicaRouting } from '../routing/replica-routing';
 import type { ThisReplica } from '../routing/this-replica';
@@ -34,12 +36,12 @@ export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap,
   private advertised = false;
   /** Deliveries may have been stored without a payload since the last fill. */
   private fillOwed = false;
-  private timer: NodeJS.Timeout | undefined;
-  private looking: Promise<void> | undefined;
+  private task: PeriodicTask | undefined;
 
   constructor(
     private readonly config: ApiConfig,
     private readonly routing: ReplicaRouting,
+    private readonly tasks: BackgroundTasks,
   ) {
     this.everywhere = routing.cluster === undefined;
   }
@@ -52,16 +54,17 @@ export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap,
     const cluster = this.routing.cluster;
     if (cluster === undefined) return;
     await this.look(cluster.pool, cluster.replica);
-    this.timer = setInterval(() => {
-      // One look at a time; a stop waits for it, so that the pool closes after its last user.
-      this.looking ??= this.look(cluster.pool, cluster.replica).finally(() => (this.looking = undefined));
-    }, this.config.REPLICA_HEARTBEAT_MS);
-    this.timer.unref();
+    this.task = this.tasks
+      .every({
+        name: 'delivery-bodies',
+        everyMs: this.config.REPLICA_HEARTBEAT_MS,
+        run: () => this.look(cluster.pool, cluster.replica),
+      })
+      .start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.looking;
+    await this.task?.stop();
   }
 
   private async look(pool: Pool, replica: ThisReplica): Promise<void> {

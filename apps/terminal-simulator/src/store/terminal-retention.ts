@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { PeriodicTask } from '@tps/background';
 import type { TerminalPurge } from './terminal-purge';
 
 const DAY_MS = 86_400_000;
@@ -21,9 +22,7 @@ export interface TerminalRetentionSettings {
  */
 export class TerminalRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Retention');
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping = false;
-  private stopping = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly settings: TerminalRetentionSettings,
@@ -31,39 +30,36 @@ export class TerminalRetention implements OnApplicationBootstrap, OnApplicationS
     /** The serials of the terminals this process hosts: each process sweeps its own, once. */
     private readonly serials: () => string[],
     private readonly now: () => number = Date.now,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.settings.RETENTION_SWEEP_INTERVAL_MS);
-    this.timer.unref();
+  ) {
+    this.task = new PeriodicTask({
+      name: 'terminal-retention',
+      everyMs: settings.RETENTION_SWEEP_INTERVAL_MS,
+      run: () => this.sweep(),
+      // A storage failure midway: the next sweep goes on from what is left.
+      failed: (name, error) => this.logger.warn(`${name} stopped: ${(error as Error).message}`),
+    });
   }
 
-  onApplicationShutdown(): void {
-    this.stopping = true;
-    clearInterval(this.timer);
+  onApplicationBootstrap(): void {
+    this.task.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.task.stop();
   }
 
   /** One sweep over every hosted terminal; resolves how many records it removed (a batch's larger count). */
   async sweep(): Promise<number> {
-    if (this.sweeping) return 0;
-    this.sweeping = true;
     let removed = 0;
-    try {
-      const before = new Date(this.now() - this.settings.RETENTION_DAYS * DAY_MS).toISOString();
-      for (const serial of this.serials()) {
-        for (;;) {
-          if (this.stopping) return removed;
-          const taken = await this.purge.purgeBatch(serial, before, this.settings.RETENTION_BATCH);
-          removed += taken;
-          if (taken < this.settings.RETENTION_BATCH) break;
-          await sleep(BATCH_PAUSE_MS);
-        }
+    const before = new Date(this.now() - this.settings.RETENTION_DAYS * DAY_MS).toISOString();
+    for (const serial of this.serials()) {
+      for (;;) {
+        if (this.task.stopping) return removed;
+        const taken = await this.purge.purgeBatch(serial, before, this.settings.RETENTION_BATCH);
+        removed += taken;
+        if (taken < this.settings.RETENTION_BATCH) break;
+        await sleep(BATCH_PAUSE_MS);
       }
-    } catch (error) {
-      // A storage failure midway: the next sweep goes on from what is left.
-      this.logger.warn(`retention sweep stopped: ${(error as Error).message}`);
-    } finally {
-      this.sweeping = false;
     }
     return removed;
   }
