@@ -2472,7 +2472,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "PAR-007" | "INT-005" | "INT-006";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -2561,6 +2561,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -2710,6 +2727,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -2838,6 +2872,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -3029,6 +3080,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -3288,6 +3356,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -3529,6 +3614,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -3784,6 +3886,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -4021,6 +4140,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -4280,6 +4416,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -4521,6 +4674,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -4776,6 +4946,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -5010,6 +5197,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -5270,6 +5474,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -5512,6 +5733,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -5768,6 +6006,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -6011,6 +6266,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -6276,6 +6548,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -6523,6 +6812,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -6784,6 +7090,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7023,6 +7346,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -7284,6 +7624,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7527,6 +7884,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -7784,6 +8158,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8022,6 +8413,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -8282,6 +8690,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8524,6 +8949,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -8780,6 +9222,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -9018,6 +9477,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -9278,6 +9754,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -9529,6 +10022,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -9768,6 +10278,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -9986,6 +10513,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -10192,6 +10736,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -10418,6 +10979,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -10620,6 +11198,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -10860,6 +11455,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TRX-002`: nothing to abort, or the operation is past APPROVAL_REQUESTED
              */
             409: {
@@ -11087,6 +11699,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -11326,6 +11955,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -11585,6 +12231,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -11824,6 +12487,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -12024,6 +12704,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-003";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -12239,6 +12936,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -12417,6 +13131,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -12612,6 +13343,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -12851,6 +13599,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -13061,6 +13826,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -13290,6 +14072,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -13496,6 +14295,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -13676,6 +14492,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -13875,6 +14708,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -14056,6 +14906,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -14265,6 +15132,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -14449,6 +15333,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -14625,6 +15526,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -14824,6 +15742,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -15002,6 +15937,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -15198,6 +16150,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -15374,6 +16343,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -15581,6 +16567,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -15761,6 +16764,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -15959,6 +16979,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -16179,6 +17216,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -16392,6 +17446,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -16570,6 +17641,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
