@@ -122,6 +122,50 @@ describe('a replica stopped with SIGTERM drains', () => {
     expect(stored[0].n).toBe(charged.length);
   });
 
+  it('with 30 requests in flight, answers every one of them and exits by itself within its drain time, closing no connection under a caller', async () => {
+    // Thirty terminals held by A; the charges go to a replica C, which hands each to A through
+    // the database and waits: C has 30 requests in flight when it is told to stop.
+    const onA = new SignedClient(a.url);
+    const serials = Array.from({ length: 30 }, (_, n) => `DRAIN${String(n).padStart(5, '0')}`);
+    for (const serial of serials)
+      expect((await onA.post<Json>('/sandbox/terminals', { serial, pace: 'instant' })).status).toBe(201);
+    await linked(a, SEEDED_SERIALS.length + serials.length);
+    const [c] = await replicas.start(1);
+    const onC = new SignedClient(c.url);
+    // The client checks each answer against the served document: read while C still serves it.
+    expect((await onC.get<Json>('/sandbox/clock')).status).toBe(200);
+    const ids = serials.map(() => randomUUID());
+    // Ending in 95: the acquirer answers only after 10 s, so every charge is in flight during the drain.
+    const charges = serials.map((serial, n) =>
+      ask(() =>
+        onC.post<Json>(`/terminal/v1/${serial}/sync/charge`, {
+          amount: amountOf(20_095),
+          client_transaction_id: ids[n],
+        }),
+      ),
+    );
+    await poll(
+      'the 30 charges to be under way',
+      async () => {
+        const rows = await replicas.store.rows<{ n: number }>(
+          'api',
+          'SELECT COUNT(*) AS n FROM transactions WHERE client_transaction_id = ANY(?)',
+          [ids],
+        );
+        return Number(rows[0].n) === ids.length ? true : undefined;
+      },
+      20_000,
+    );
+    const exitCode = await c.terminate();
+    const answers = await Promise.all(charges);
+
+    expect(exitCode).toBe(0);
+    expect(c.log).toMatch(/SIGTERM: draining 30 requests in flight/);
+    // All answered: none met the drain's deadline (DRAIN_TIMEOUT_MS), which would have been a 504.
+    expect(answers).toEqual(ids.map(() => ({ status: 200, code: undefined, retryAfter: null })));
+    expect(c.log).not.toMatch(/Cannot use a pool after calling end|Driver not Connected|ECONNRESET/);
+  });
+
   it('finishes the operation it has in flight, refusing new requests meanwhile, then lets its terminals go', async () => {
     const client = new SignedClient(a.url);
     // Ending in 95: the acquirer answers only after 10 s, so the charge is in flight during the drain.
