@@ -1421,6 +1421,8 @@ export interface components {
             /** @enum {string} */
             simulator: "connected" | "disconnected";
             control_link: components["schemas"]["ControlLinkDoc"];
+            /** @description this process's id: `sandbox:wait --pid` checks that the sandbox it started answers, not another on the port */
+            pid: number;
         };
         ReadinessDoc: {
             /** @description whether a request sent now can be served */
@@ -2510,8 +2512,6 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-        timestamp: string;
         /**
          * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
          * @example SIM0000002
@@ -2941,10 +2941,7 @@ export interface operations {
     PaymentsController_syncCharge_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2952,7 +2949,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "7a22ef79-1b6e-4107-8cea-cd7e2bd914cb",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-7a22ef791b6e",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3188,10 +3185,7 @@ export interface operations {
     PaymentsController_syncCharge_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -3205,7 +3199,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "b6f34e39-4d06-42f8-8b7f-4b50f443b2ea",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-b6f34e394d06",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3441,10 +3435,7 @@ export interface operations {
     PaymentsController_asyncCharge_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3452,7 +3443,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "f6d5f046-63de-41fd-93be-62ade417b888",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-f6d5f04663de",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3684,10 +3675,7 @@ export interface operations {
     PaymentsController_asyncCharge_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -3701,7 +3689,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "162b0617-d70d-4b54-a32f-237cedca7e51",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-162b0617d70d",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3933,10 +3921,7 @@ export interface operations {
     PaymentsController_syncAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3944,7 +3929,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "79c5b445-340a-456b-b767-bbe8f75c62a1",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-79c5b445340a",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4180,10 +4165,7 @@ export interface operations {
     PaymentsController_syncAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -4197,7 +4179,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "14dc1c0c-74be-4c8a-9cbf-65c86a472a11",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-14dc1c0c74be",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4433,10 +4415,7 @@ export interface operations {
     PaymentsController_asyncAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4444,7 +4423,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "4c83dbc8-b62a-4052-84df-ba26b77a12b7",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-4c83dbc8b62a",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4676,10 +4655,7 @@ export interface operations {
     PaymentsController_asyncAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -4693,7 +4669,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "10a655aa-75ca-4ae3-a15f-20a7cb895a76",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-10a655aa75ca",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4925,10 +4901,7 @@ export interface operations {
     PaymentsController_syncCapture_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4936,7 +4909,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "4a1cc675-ae9e-49b5-8d76-a608b535ba72",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-4a1cc675ae9e",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5173,10 +5146,7 @@ export interface operations {
     PaymentsController_syncCapture_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -5190,7 +5160,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "c01ad5b9-a941-4988-a99a-b2e17670aff4",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-c01ad5b9a941",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5427,10 +5397,7 @@ export interface operations {
     PaymentsController_asyncCapture_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5438,7 +5405,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "e6f50d90-c14d-4ab7-af2b-4ba795b02607",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-e6f50d90c14d",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5671,10 +5638,7 @@ export interface operations {
     PaymentsController_asyncCapture_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -5688,7 +5652,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "b40fec29-f18a-4262-af1f-cfb704005c5e",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-b40fec29f18a",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5921,10 +5885,7 @@ export interface operations {
     PaymentsController_syncReAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5932,7 +5893,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "15e4ebc0-f89c-4cf8-ad40-3716efc1d419",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-15e4ebc0f89c",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6174,10 +6135,7 @@ export interface operations {
     PaymentsController_syncReAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -6191,7 +6149,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "ee6fb2ae-7186-4ccc-b9ff-9a14867b51b7",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-ee6fb2ae7186",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6433,10 +6391,7 @@ export interface operations {
     PaymentsController_asyncReAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6444,7 +6399,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "84c5895b-121b-42eb-9de8-5877c2d4ce99",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-84c5895b121b",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6682,10 +6637,7 @@ export interface operations {
     PaymentsController_asyncReAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -6699,7 +6651,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "5f8378df-1260-4173-b8c4-a9362382e3f8",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-5f8378df1260",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6937,10 +6889,7 @@ export interface operations {
     PaymentsController_syncPosTip_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6948,7 +6897,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "5ab001e4-0448-4f4a-865e-99561f483190",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-5ab001e40448",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7186,10 +7135,7 @@ export interface operations {
     PaymentsController_syncPosTip_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -7203,7 +7149,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "3d9582f5-8b61-4f1b-9124-25c9c50ecf76",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-3d9582f58b61",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7441,10 +7387,7 @@ export interface operations {
     PaymentsController_asyncPosTip_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7452,7 +7395,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "2d3c4003-c9d4-4dae-8ba8-3ee911ed95ca",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-2d3c4003c9d4",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7686,10 +7629,7 @@ export interface operations {
     PaymentsController_asyncPosTip_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -7703,7 +7643,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "566f00c7-bb32-4530-bfd5-29570de2dbec",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-566f00c7bb32",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7937,10 +7877,7 @@ export interface operations {
     PaymentsController_syncVoid_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7948,7 +7885,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "69ffba02-0ee5-447d-9de3-0ada4df6a51a",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-69ffba020ee5",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8185,10 +8122,7 @@ export interface operations {
     PaymentsController_syncVoid_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -8202,7 +8136,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "7b359dfc-aaa4-48c1-8e57-ee91c0e68f44",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-7b359dfcaaa4",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8439,10 +8373,7 @@ export interface operations {
     PaymentsController_asyncVoid_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8450,7 +8381,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "7d50b621-2353-4adf-bcb6-2fa7328de9b5",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-7d50b6212353",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8683,10 +8614,7 @@ export interface operations {
     PaymentsController_asyncVoid_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -8700,7 +8628,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "796d5d34-ed84-452e-848c-7083fab12dc9",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-796d5d34ed84",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8933,10 +8861,7 @@ export interface operations {
     PaymentsController_syncRefund_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8944,7 +8869,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "e29c36d2-3c68-455c-89bf-b8d7bfec8fbf",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-e29c36d23c68",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9181,10 +9106,7 @@ export interface operations {
     PaymentsController_syncRefund_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -9198,7 +9120,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "e763af63-3f05-4b22-b714-d319e5f8769f",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-e763af633f05",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9435,10 +9357,7 @@ export interface operations {
     AuthorizationController_authorize: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -9446,7 +9365,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "0ab9f14a-01b7-41a6-9aa2-ee8624cd3f37",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-0ab9f14a01b7",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -9682,10 +9601,7 @@ export interface operations {
     SearchController_onlineSearch_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -9894,10 +9810,7 @@ export interface operations {
     SearchController_onlineSearch_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -10112,10 +10025,7 @@ export interface operations {
     SearchController_localSearch_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -10326,10 +10236,7 @@ export interface operations {
     SearchController_localSearch_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -10546,10 +10453,7 @@ export interface operations {
     AbortController_syncAbort_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -10774,10 +10678,7 @@ export interface operations {
     AbortController_syncAbort_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11008,10 +10909,7 @@ export interface operations {
     AbortController_asyncAbort_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -11019,7 +10917,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "b122fe61-9cff-40fe-b3c7-c0a46f864426"
+                 *       "client_transaction_id": "00000000-0000-4000-8000-b122fe619cff"
                  *     }
                  */
                 "application/json": components["schemas"]["AsyncAbortDto"];
@@ -11241,10 +11139,7 @@ export interface operations {
     AbortController_asyncAbort_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11258,7 +11153,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "f28674a2-efbb-4ea2-9663-6bb92ec2a711"
+                 *       "client_transaction_id": "00000000-0000-4000-8000-f28674a2efbb"
                  *     }
                  */
                 "application/json": components["schemas"]["AsyncAbortDto"];
@@ -11480,10 +11375,7 @@ export interface operations {
     PrintController_create_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -11713,10 +11605,7 @@ export interface operations {
     PrintController_create_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11952,10 +11841,7 @@ export interface operations {
     PrintController_read_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 printJobId: string;
             };
@@ -12156,10 +12042,7 @@ export interface operations {
     PrintController_read_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -12365,10 +12248,7 @@ export interface operations {
     SandboxTerminalsController_list: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -12549,10 +12429,7 @@ export interface operations {
     SandboxTerminalsController_create: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -12764,10 +12641,7 @@ export interface operations {
     SandboxTerminalsController_update: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -12979,10 +12853,7 @@ export interface operations {
     SandboxTerminalsController_card: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13212,10 +13083,7 @@ export interface operations {
     SandboxTerminalsController_offline: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13418,10 +13286,7 @@ export interface operations {
     SandboxTerminalsController_online: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13624,10 +13489,7 @@ export interface operations {
     SandboxClockController_read: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13808,10 +13670,7 @@ export interface operations {
     SandboxClockController_advance: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14004,10 +13863,7 @@ export interface operations {
                 /** @description the transaction whose deliveries to list */
                 client_transaction_id: string;
             };
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14188,10 +14044,7 @@ export interface operations {
     DeliveriesController_redeliver: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -14391,10 +14244,7 @@ export interface operations {
     WebhookSecretController_rotate: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14575,10 +14425,7 @@ export interface operations {
     WebhookSecretController_remove: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14757,10 +14604,7 @@ export interface operations {
     WebhookSecretController_rotateWithOverlap: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14950,10 +14794,7 @@ export interface operations {
     ConsoleEventsController_events: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15324,10 +15165,7 @@ export interface operations {
     SandboxAccountsController_remove: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15523,10 +15361,7 @@ export interface operations {
     SandboxAccountsController_reset: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15709,10 +15544,7 @@ export interface operations {
     ConformanceRunsController_list: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15893,10 +15725,7 @@ export interface operations {
     ConformanceRunsController_start: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -16091,10 +15920,7 @@ export interface operations {
     ConformanceRunsController_read: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -16305,10 +16131,7 @@ export interface operations {
     ConformanceRunsController_junit: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -16518,10 +16341,7 @@ export interface operations {
     RequestLogController_list: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
