@@ -12,6 +12,9 @@ export default tseslint.config(
       '**/*.js',
       '*.mjs',
       'libs/client/src/generated/**',
+      'libs/client/dist/**',
+      // Plain JavaScript for node, shipped with the package; a test runs it against a sandbox.
+      'libs/client/examples/**',
     ],
   },
   eslint.configs.recommended,

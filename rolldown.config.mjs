@@ -13,6 +13,7 @@
 import { builtinModules } from 'node:module';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RolldownMagicString } from 'rolldown';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const APPS = ['api', 'terminal-simulator'];
@@ -30,9 +31,10 @@ const external = [
 
 /**
  * A module's `__dirname` stays its own directory, not the bundle's: each use becomes the bundle's
- * directory joined with the path from it to the module's.
+ * directory joined with the path from it to the module's. Edited in place with rolldown's
+ * MagicString, so the bundle's source map still points at the module's own lines.
  */
-function ownDirname(outputDir) {
+export function ownDirname(outputDir) {
   return {
     name: 'own-dirname',
     transform(code, id) {
@@ -41,7 +43,11 @@ function ownDirname(outputDir) {
       const fileName = JSON.stringify(id.split('/').pop());
       const dir = `require('node:path').join(__dirname, ${fromBundle})`;
       const file = `require('node:path').join(${dir}, ${fileName})`;
-      return code.replace(/\b__(dirname|filename)\b/g, (_, which) => (which === 'dirname' ? dir : file));
+      const edited = new RolldownMagicString(code);
+      for (const match of code.matchAll(/\b__(dirname|filename)\b/g)) {
+        edited.overwrite(match.index, match.index + match[0].length, match[1] === 'dirname' ? dir : file);
+      }
+      return { code: edited };
     },
   };
 }

@@ -5,16 +5,20 @@
  * The URL comes from --url, else SANDBOX_URL, else http://127.0.0.1:$API_PORT (or $PORT, or 3000).
  * Exit code 0 once ready; 1 when the timeout (seconds) passes first, printing what was missing,
  * or at once when the process --pid names (the launcher started in the background) is gone: a
- * start that failed fails the wait, instead of leaving it to its timeout or to another sandbox
- * already answering on the port.
+ * start that failed fails the wait, instead of leaving it to its timeout. With --pid, ready also
+ * means that the process answering (the pid `GET /health` names) is that one or one it started:
+ * another sandbox already on the port (an older build) is never taken for it.
  */
 import { parseArgs } from 'node:util';
+import { isSameOrDescendant } from './process-ancestry';
 
 const POLL_MS = 250;
 const REQUEST_TIMEOUT_MS = 2000;
 
+const USAGE = 'usage: npm run sandbox:wait -- [--url URL] [--timeout SECONDS] [--pid PID]\n';
+
 function usage(): never {
-  process.stderr.write('usage: npm run sandbox:wait -- [--url URL] [--timeout SECONDS] [--pid PID]\n');
+  process.stderr.write(USAGE);
   process.exit(2);
 }
 
@@ -49,6 +53,20 @@ async function readiness(url: string): Promise<{ ready: boolean; detail: string 
   }
 }
 
+/** The id of the process answering at `url` (`GET /health`'s `pid`), if it says. */
+async function answeringPid(url: string): Promise<number | undefined> {
+  const deadline = deadlineOf(REQUEST_TIMEOUT_MS);
+  try {
+    const response = await fetch(`${url}/health`, { signal: deadline.signal });
+    const body = (await response.json()) as { pid?: unknown };
+    return typeof body.pid === 'number' ? body.pid : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    deadline.clear();
+  }
+}
+
 /** Whether the process still runs (signal 0 only asks; EPERM means it runs as someone else). */
 function isRunning(pid: number): boolean {
   try {
@@ -60,13 +78,22 @@ function isRunning(pid: number): boolean {
 }
 
 async function main(): Promise<void> {
-  let values: { url?: string; timeout?: string; pid?: string };
+  let values: { url?: string; timeout?: string; pid?: string; help?: boolean };
   try {
     values = parseArgs({
-      options: { url: { type: 'string' }, timeout: { type: 'string' }, pid: { type: 'string' } },
+      options: {
+        url: { type: 'string' },
+        timeout: { type: 'string' },
+        pid: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }).values;
   } catch {
     usage();
+  }
+  if (values.help === true) {
+    process.stdout.write(USAGE);
+    return;
   }
   const pid = values.pid === undefined ? undefined : Number(values.pid);
   if (pid !== undefined && !(Number.isInteger(pid) && pid > 0)) usage();
@@ -78,6 +105,13 @@ async function main(): Promise<void> {
   let last = '';
   for (;;) {
     const state = await readiness(url);
+    if (state.ready && pid !== undefined) {
+      const answering = await answeringPid(url);
+      if (answering === undefined || !isSameOrDescendant(answering, pid)) {
+        state.ready = false;
+        state.detail = `answered by another process (${answering ?? 'no pid'}), not ${pid} or one it started`;
+      }
+    }
     if (pid !== undefined && !isRunning(pid)) {
       process.stderr.write(`the sandbox process ${pid} is gone: its start failed (see its log)\n`);
       process.exit(1);

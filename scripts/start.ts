@@ -5,7 +5,9 @@
  * step or a supervisor sees the failure; 0 after Ctrl-C or SIGTERM.
  *
  * Ports: API_PORT (or PORT when API_PORT is unset, as most platforms set it) for the API, 3000 by
- * default; SIMULATOR_PORT for the simulator, 3100 by default.
+ * default; SIMULATOR_PORT for the simulator, 3100 by default. Once the sandbox is ready it prints
+ * one line with the URLs to open. On a terminal the logs are lines for people (LOG_FORMAT=pretty)
+ * unless LOG_FORMAT says otherwise; piped to a file or a collector, JSON.
  */
 import type { ChildProcess } from 'node:child_process';
 import { runApp } from './run-app';
@@ -14,6 +16,9 @@ const apiPort = process.env.API_PORT ?? process.env.PORT ?? '3000';
 const simulatorPort = process.env.SIMULATOR_PORT ?? '3100';
 /** After this long a child that ignores SIGTERM is killed. */
 const STOP_GRACE_MS = 5000;
+const READY_POLL_MS = 500;
+
+if (process.stdout.isTTY && process.env.LOG_FORMAT === undefined) process.env.LOG_FORMAT = 'pretty';
 
 const apps = new Map<string, ChildProcess>([
   [
@@ -53,5 +58,27 @@ for (const [name, child] of apps) {
     if (apps.size === 0) process.exit(exitCode);
   });
 }
+/** Once `GET /ready` answers 200: the line that says where to go. */
+async function announceWhenReady(): Promise<void> {
+  const api = `http://localhost:${apiPort}`;
+  while (exitCode === undefined) {
+    const status = await fetch(`http://127.0.0.1:${apiPort}/ready`, {
+      signal: AbortSignal.timeout(2000),
+    }).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) {
+      const consoleUrl = process.env.PROFILE === 'production' ? '' : ` · console ${api}/console`;
+      process.stdout.write(
+        `sandbox ready: API ${api} · docs ${api}/docs${consoleUrl} · simulator http://localhost:${simulatorPort}\n`,
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS).unref());
+  }
+}
+
+void announceWhenReady();
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));

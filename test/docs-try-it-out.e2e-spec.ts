@@ -50,24 +50,48 @@ describe('/docs "Try it out" on any host and port', () => {
     expect(browser.cspViolations).toEqual([]);
   });
 
-  it('fills in a current timestamp and the example body: a charge executed as shown is approved', async () => {
-    const opened = Math.floor(Date.now() / 1000);
+  it('charges with the example body as shown, each execution with a fresh id; an id typed stays', async () => {
     const operation = page.locator('.opblock-post', {
       has: page.locator('[data-path="/terminal/v1/sync/charge"]'),
     });
     await operation.locator('.opblock-summary').first().click();
     await operation.getByRole('button', { name: 'Try it out' }).click();
-    const timestamp = Number(await operation.locator('tr[data-param-name="timestamp"] input').inputValue());
-    // The time the page was opened (earlier in this suite), never a fixed example's.
-    expect(Math.abs(timestamp - opened)).toBeLessThan(300);
-    await operation.getByRole('button', { name: 'Execute' }).click();
-    const status = operation.locator('.live-responses-table tbody .response-col_status').first();
-    await status.waitFor();
-    expect((await status.innerText()).trim()).toBe('200');
-    const answer = JSON.parse(
-      await operation.locator('.live-responses-table tbody .microlight').first().innerText(),
+    // The signature's headers are the page's to send: no field asks for a timestamp.
+    expect(await operation.locator('tr[data-param-name="timestamp"]').count()).toBe(0);
+    const execute = async (): Promise<{ sent: { client_transaction_id: string }; answer: any }> => {
+      const [response] = await Promise.all([
+        page.waitForResponse(
+          (r) => r.url().endsWith('/terminal/v1/sync/charge') && r.request().method() === 'POST',
+        ),
+        operation.getByRole('button', { name: 'Execute' }).click(),
+      ]);
+      expect(response.status()).toBe(200);
+      return { sent: JSON.parse(response.request().postData() ?? '{}'), answer: await response.json() };
+    };
+    const example = JSON.parse(await operation.locator('textarea.body-param__text').inputValue());
+    expect(example.client_transaction_id).toMatch(/^00000000-0000-4000-8000-[0-9a-f]{12}$/);
+    const first = await execute();
+    const second = await execute();
+    for (const { sent, answer } of [first, second]) {
+      expect(sent.client_transaction_id).not.toBe(example.client_transaction_id);
+      expect(answer).toEqual(expect.objectContaining({ approved: true }));
+    }
+    expect(second.sent.client_transaction_id).not.toBe(first.sent.client_transaction_id);
+    expect(second.answer.rawResponse.transaction_reference).not.toBe(
+      first.answer.rawResponse.transaction_reference,
     );
-    expect(answer).toEqual(expect.objectContaining({ approved: true }));
+
+    // An id of the visitor's own is sent as typed: the repeat is answered with the first charge.
+    const typed = crypto.randomUUID();
+    await operation
+      .locator('textarea.body-param__text')
+      .fill(JSON.stringify({ ...example, client_transaction_id: typed }));
+    const once = await execute();
+    const again = await execute();
+    expect([once.sent.client_transaction_id, again.sent.client_transaction_id]).toEqual([typed, typed]);
+    expect(again.answer.rawResponse.transaction_reference).toBe(
+      once.answer.rawResponse.transaction_reference,
+    );
     expect(browser.cspViolations).toEqual([]);
   });
 });

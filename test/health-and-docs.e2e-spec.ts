@@ -27,6 +27,7 @@ describe('health and OpenAPI, without credentials', () => {
         refused_last_minute: 0,
         refused: [],
       },
+      pid: stack.api.pid,
     });
   });
 

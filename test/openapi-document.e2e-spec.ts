@@ -3,7 +3,6 @@ import { requestSignature } from '@tps/contracts';
 import { LIFECYCLE_STATUSES } from '@tps/domain';
 import { Stack } from '@tps/testing';
 import { signDocsRequest } from '../apps/api/src/openapi/docs-request-signer';
-import { currentTimestamp } from '../apps/api/src/openapi/docs-timestamp';
 import type { Json } from './payment-helpers';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -35,10 +34,7 @@ describe('the OpenAPI document a client can trust', () => {
    * The options /docs hands Swagger UI: its served `swagger-ui-init.js` run in a context of its own
    * with `page` as the browser's globals and Swagger UI itself stood in for by a recorder.
    */
-  async function swaggerUiOptions(page: object): Promise<{
-    parameterMacro: typeof currentTimestamp;
-    requestInterceptor: typeof signDocsRequest;
-  }> {
+  async function swaggerUiOptions(page: object): Promise<{ requestInterceptor: typeof signDocsRequest }> {
     const init = await (await fetch(`${stack.apiUrl}/docs/swagger-ui-init.js`)).text();
     let options: unknown;
     const SwaggerUIBundle = Object.assign((given: unknown) => (options = given), {
@@ -100,16 +96,52 @@ describe('the OpenAPI document a client can trust', () => {
     }
   });
 
-  it('shows no fixed time for the timestamp header: /docs fills in the time the page was opened', async () => {
-    const timestamp = document.components.parameters.timestamp as Json;
-    expect(timestamp.required).toBe(true);
-    expect(timestamp.example).toBeUndefined();
-    expect(timestamp.schema.example).toBeUndefined();
-    const { parameterMacro } = await swaggerUiOptions({});
-    expect(parameterMacro.name).toBe(currentTimestamp.name);
-    const now = Math.floor(Date.now() / 1000);
-    expect(Number(parameterMacro({}, { in: 'header', name: 'timestamp' }))).toBeGreaterThanOrEqual(now);
-    expect(parameterMacro({}, { in: 'query', name: 'limit', default: 5 })).toBe(5);
+  it("declares the signature's headers in the security scheme only: no operation asks for them", () => {
+    for (const { route, operation } of operations) {
+      const names = ((operation.parameters ?? []) as Json[]).map((parameter) =>
+        parameter.$ref === undefined ? String(parameter.name).toLowerCase() : String(parameter.$ref),
+      );
+      expect([route, names]).toEqual([route, expect.not.arrayContaining(['timestamp', 'authorization'])]);
+      expect([route, names]).toEqual([
+        route,
+        expect.not.arrayContaining(['#/components/parameters/timestamp']),
+      ]);
+    }
+    expect(document.components.parameters?.timestamp).toBeUndefined();
+    const scheme = document.components.securitySchemes.merchantSignature as Json;
+    expect(scheme.description).toContain('`timestamp`: Unix time in seconds');
+  });
+
+  it('names no host or port: every URL in it is relative, whatever port the sandbox runs on', () => {
+    expect(stack.api.port).not.toBe(3000);
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(document.info.contact.url).toBe('/docs');
+    expect(document.info.license.url).toBe('/docs');
+    // The sandbox's own address, by the default port or the one it runs on (an example receiver's
+    // URL on another port is no address of the sandbox).
+    const own = new RegExp(`(localhost|127\\.0\\.0\\.1):(3000|${stack.api.port})\\b`);
+    expect(JSON.stringify(document).match(own)).toBeNull();
+  });
+
+  it('gives every example client_transaction_id the form that "Try it out" replaces with a fresh one', async () => {
+    const { requestInterceptor } = await swaggerUiOptions({ crypto, TextEncoder, URL, btoa });
+    const examples = operations
+      .map(({ route, operation }) => ({
+        route,
+        example: operation.requestBody?.content?.['application/json']?.example,
+      }))
+      .filter(({ example }) => typeof example?.client_transaction_id === 'string');
+    expect(examples.length).toBeGreaterThan(10);
+    for (const { route, example } of examples) {
+      const body = JSON.stringify(example);
+      const sent = await requestInterceptor({ url: `${stack.apiUrl}/x`, method: 'POST', headers: {}, body });
+      const fresh = JSON.parse(sent.body as string).client_transaction_id;
+      expect([route, fresh]).not.toEqual([route, example.client_transaction_id]);
+      expect(sent.body).toBe(body.replace(example.client_transaction_id, fresh));
+    }
+    expect(document.info.description).toContain(
+      'sends a fresh `client_transaction_id` in place of the example',
+    );
   });
 
   it('lets "Try it out" in /docs sign requests in the page, with the source text Swagger UI gets', async () => {
@@ -138,7 +170,7 @@ describe('the OpenAPI document a client can trust', () => {
     }
   });
 
-  it('gives every signed operation its timestamp header and authentication, rate and internal errors', () => {
+  it('gives every signed operation its authentication, rate and internal errors', () => {
     const signed = operations.filter(({ operation }) => operation.security === undefined);
     // Unsigned by contract: the address itself, liveness, readiness (§14) and account creation (§14).
     const unsigned = ['GET /', 'GET /health', 'GET /ready', 'POST /sandbox/accounts'];
@@ -147,10 +179,6 @@ describe('the OpenAPI document a client can trust', () => {
       expect([route, operations.find((o) => o.route === route)?.operation.security]).toEqual([route, []]);
     }
     for (const { route, operation } of signed) {
-      expect([route, operation.parameters]).toEqual([
-        route,
-        expect.arrayContaining([{ $ref: '#/components/parameters/timestamp' }]),
-      ]);
       expect([route, Object.keys(operation.responses)]).toEqual([
         route,
         expect.arrayContaining(['401', '429', '500']),

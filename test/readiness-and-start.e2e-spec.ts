@@ -115,6 +115,7 @@ describe('npm start and the CI recipe', () => {
   function launch(env: Record<string, string>): {
     pid: number;
     exited: Promise<{ code: number | null; output: string }>;
+    output: () => string;
   } {
     const child = spawn(process.execPath, [join(REPO_ROOT, 'dist/scripts/start.js')], {
       env: {
@@ -136,7 +137,7 @@ describe('npm start and the CI recipe', () => {
         resolve({ code, output });
       }),
     );
-    return { pid: child.pid ?? 0, exited };
+    return { pid: child.pid ?? 0, exited, output: () => output };
   }
 
   const start = (env: Record<string, string>) => launch(env).exited;
@@ -168,6 +169,25 @@ describe('npm start and the CI recipe', () => {
     }
   });
 
+  it('names the API, docs, console and simulator URLs in one line once the sandbox is ready', async () => {
+    const [api, simulator] = [await freePort(), await freePort()];
+    const launcher = launch({ API_PORT: String(api), SIMULATOR_PORT: String(simulator) });
+    try {
+      const line = await poll(
+        'the start-up line',
+        async () => /^sandbox ready: .*$/m.exec(launcher.output())?.[0],
+        45_000,
+      );
+      expect(line).toBe(
+        `sandbox ready: API http://localhost:${api} · docs http://localhost:${api}/docs · console http://localhost:${api}/console · simulator http://localhost:${simulator}`,
+      );
+      expect((await readiness(`http://127.0.0.1:${api}`)).status).toBe(200);
+    } finally {
+      process.kill(launcher.pid, 'SIGTERM');
+      expect((await launcher.exited).code).toBe(0);
+    }
+  });
+
   it('sandbox:wait --pid fails at once when the start it waits for failed, not at its timeout', async () => {
     const busy = await listening();
     try {
@@ -181,6 +201,31 @@ describe('npm start and the CI recipe', () => {
     } finally {
       await new Promise((done) => busy.close(done));
     }
+  });
+
+  it('sandbox:wait --pid is not ready on another sandbox answering the port: its start failed, exit 1', async () => {
+    const older = await Stack.start();
+    try {
+      expect((await readiness(older.apiUrl)).status).toBe(200);
+      const launcher = launch({ API_PORT: String(older.api.port), SIMULATOR_PORT: String(await freePort()) });
+      const answer = await sandboxWait(older.api.port, '--timeout', '60', '--pid', String(launcher.pid));
+      const { code, output } = await launcher.exited;
+      expect(output).toContain('EADDRINUSE');
+      expect(code).not.toBe(0);
+      expect(answer.code).toBe(1);
+      expect(answer.stderr).toContain(`answered by another process (${older.api.pid}), not ${launcher.pid}`);
+      expect(answer.stderr).toContain(`the sandbox process ${launcher.pid} is gone`);
+    } finally {
+      await older.stop();
+    }
+  });
+
+  it('sandbox:wait --help prints its usage and exits 0', async () => {
+    const { stdout } = await run(process.execPath, [
+      join(REPO_ROOT, 'dist/scripts/sandbox-wait.js'),
+      '--help',
+    ]);
+    expect(stdout).toContain('usage: npm run sandbox:wait -- [--url URL] [--timeout SECONDS] [--pid PID]');
   });
 
   it('sandbox:wait never says ready for a port that resets every connection: it times out with 1', async () => {

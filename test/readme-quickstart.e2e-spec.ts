@@ -42,11 +42,12 @@ describe('the README quickstart', () => {
 
   it('runs pasted top to bottom: every step answers as the README says', async () => {
     const [api, simulator, receiver] = [await freePort(), await freePort(), await freePort()];
-    // The only changes: ports free on this machine, its own data files, and no second install
-    // (the suite runs on a built checkout).
-    const script = quickstart()
-      .replace('npm ci && npm run build\n', '')
-      .replaceAll('localhost:3000', `localhost:${api}`)
+    // The sandbox's ports are taken from API_PORT and SIMULATOR_PORT by the blocks themselves, and
+    // the build from the page's first command: nothing installs or builds again.
+    const pasted = quickstart();
+    expect(pasted).not.toMatch(/npm ci|npm run build|localhost:3000/);
+    // The only changes: the receiver's port free on this machine and the log in a folder of its own.
+    const script = pasted
       .replaceAll('127.0.0.1:4000', `127.0.0.1:${receiver}`)
       .replaceAll('listen(4000)', `listen(${receiver})`)
       .replace('sandbox.log', join(dir, 'sandbox.log'));
@@ -65,7 +66,12 @@ describe('the README quickstart', () => {
         timeout: 120_000,
         maxBuffer: 16 * 1024 * 1024,
       },
-    );
+    ).catch((error: Error & { stdout?: string }) => {
+      // Killed at its limit, or failed: what the script printed and what the sandbox logged.
+      throw new Error(
+        `${error.message}\nthe script printed:\n${error.stdout ?? ''}\nsandbox.log:\n${sandboxLog()}`,
+      );
+    });
     // A sandbox that never got ready says why in its log (a port taken meanwhile, a slow start).
     if (!stdout.includes('sandbox ready at'))
       throw new Error(`step 1 never saw the sandbox ready; sandbox.log:\n${sandboxLog()}`);

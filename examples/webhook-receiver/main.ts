@@ -1,9 +1,10 @@
 /**
  * Runs the reference webhook receiver:
- *   WEBHOOK_SECRET=whsec_… MERCHANT_ID=… SECRET_KEY=… SANDBOX_URL=http://127.0.0.1:3000 \
- *     node dist/examples/webhook-receiver/main.js [PORT]
+ *   WEBHOOK_SECRET=whsec_… MERCHANT_ID=… SECRET_KEY=… node dist/examples/webhook-receiver/main.js [PORT]
+ * The sandbox: SANDBOX_URL, else http://127.0.0.1:$API_PORT (3000 by default), as the other tools.
  */
 import { createReceiver } from './receiver';
+import { sandboxUrlOf } from './sandbox-url';
 
 const required = (name: string): string => {
   const value = process.env[name];
@@ -18,7 +19,7 @@ const { server } = createReceiver({
   webhookSecret: required('WEBHOOK_SECRET'),
   merchantId: required('MERCHANT_ID'),
   secretKey: required('SECRET_KEY'),
-  baseUrl: (process.env.SANDBOX_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, ''),
+  baseUrl: sandboxUrlOf(process.env),
   onStatus: (id, status) => process.stdout.write(`${id} ${status}\n`),
   onError: (error) => process.stderr.write(`${String(error)}\n`),
 });

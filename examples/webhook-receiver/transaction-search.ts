@@ -13,6 +13,12 @@ export interface SearchedTransaction {
   transaction_reference: string | null;
 }
 
+/** What a failed fetch's cause says (ECONNREFUSED, a timeout, …), else the error itself. */
+function reason(error: unknown): string {
+  const { cause } = (error ?? {}) as { cause?: { message?: unknown } };
+  return typeof cause?.message === 'string' ? cause.message : String(error);
+}
+
 /**
  * The signed online transaction search (docs/contract.md: authentication and transaction search):
  * `Authorization: Basic base64(merchant_id:hex HMAC-SHA512 of "timestamp\nPOST\npath\nbody")`.
@@ -27,7 +33,8 @@ export async function searchTransaction(
   const signature = createHmac('sha512', access.secretKey)
     .update(`${timestamp}\nPOST\n${path}\n${body}`)
     .digest('hex');
-  const response = await fetch(`${access.baseUrl}${path}`, {
+  const url = `${access.baseUrl}${path}`;
+  const response = await fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -36,8 +43,11 @@ export async function searchTransaction(
     },
     body,
     signal: AbortSignal.timeout(10_000),
+  }).catch((error: unknown) => {
+    // fetch says only "fetch failed": name the URL it could not reach, and why (its cause).
+    throw new Error(`transaction search: could not reach ${url} (${reason(error)})`);
   });
-  if (response.status !== 200) throw new Error(`transaction search answered ${response.status}`);
+  if (response.status !== 200) throw new Error(`transaction search at ${url} answered ${response.status}`);
   const page = (await response.json()) as { items: SearchedTransaction[] };
   return page.items[0] ?? null;
 }

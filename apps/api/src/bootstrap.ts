@@ -24,7 +24,6 @@ import { requestMetrics } from './metrics/request-metrics';
 import { RequestLog } from './request-log/request-log';
 import { requestLogging } from './request-log/request-logging';
 import { signDocsRequest } from './openapi/docs-request-signer';
-import { currentTimestamp } from './openapi/docs-timestamp';
 import { advertiseIdleTime, holdIdleConnections } from './http/idle-connections';
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { securityHeaders } from './http/security-headers';
@@ -95,9 +94,9 @@ export async function createApi(
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
-    // "Try it out" signs each request in the browser from the merchant id and secret typed in.
-    // The timestamp field shows the time the page was opened, never a fixed, stale example.
-    swaggerOptions: { requestInterceptor: signDocsRequest, parameterMacro: currentTimestamp },
+    // "Try it out" signs each request in the browser from the merchant id and secret typed in,
+    // with the time of sending, and gives the example's client_transaction_id a fresh value.
+    swaggerOptions: { requestInterceptor: signDocsRequest },
   });
   if (config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined)
     app.get(ApiMetrics).routesServed(DOCUMENT_ROUTES);

@@ -1,6 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/openapi';
-import type { SignedPaths } from './signed-paths';
 import { signedFetch, type Credentials, type RetryOptions } from './signed-fetch';
 
 export interface TpsClientOptions extends Credentials {
@@ -12,14 +11,15 @@ export interface TpsClientOptions extends Credentials {
   fetch?: typeof fetch;
 }
 
-export type TpsClient = Client<SignedPaths<paths>>;
+/** No call passes the signature's headers: the document keeps them in its security scheme, and the client sets them. */
+export type TpsClient = Client<paths>;
 
 /**
  * A client of the Terminal Payment Service typed from its OpenAPI document, with the request
  * signature of contract §5 built in: every call is signed with the merchant's secret key.
  */
 export function createTpsClient(options: TpsClientOptions): TpsClient {
-  return createClient<SignedPaths<paths>>({
+  return createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     fetch: signedFetch(
       { merchantId: options.merchantId, secretKey: options.secretKey },

@@ -1,4 +1,4 @@
 export * from './client';
 export * from './signed-fetch';
-export type { SignedPaths } from './signed-paths';
+export * from './webhooks';
 export type { components, operations, paths } from './generated/openapi';

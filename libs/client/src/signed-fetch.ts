@@ -1,4 +1,4 @@
-import { signRequest } from '@tps/contracts';
+import { signRequest } from './request-signature';
 
 export interface Credentials {
   merchantId: string;
@@ -15,13 +15,7 @@ export function signedHeaders(
   path: string,
   body = '',
 ): { authorization: string; timestamp: string } {
-  return signRequest({
-    merchantId: credentials.merchantId,
-    secret: credentials.secretKey,
-    method,
-    path,
-    body,
-  });
+  return signRequest(credentials, method, path, body);
 }
 
 /**

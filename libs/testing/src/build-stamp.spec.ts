@@ -45,6 +45,7 @@ describe('the build stamp', () => {
     ['an end-to-end suite', 'test/any.e2e-spec.ts'],
     ['a benchmark result', 'bench/results/run.json'],
     ['a document', 'apps/api/README.md'],
+    ["a package's own build", 'libs/client/dist/index.d.ts'],
   ])('ignores %s, which is not built', (_what, file) => {
     writeBuildStamp(root);
     write(file, 'anything');

@@ -14,8 +14,8 @@ const SOURCE_FOLDERS = ['apps', 'libs', 'scripts', 'bench'];
 const SOURCE_FILE = /\.(ts|tsx|mts|html|css)$/;
 const NOT_BUILT = /\.(spec|e2e-spec)\.tsx?$/;
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'apps/console/tsconfig.json'];
-/** Output kept beside the sources, never compiled. */
-const SKIPPED_FOLDERS = new Set(['node_modules', 'results']);
+/** Output kept beside the sources, never compiled (a package's own build, libs/client/dist, too). */
+const SKIPPED_FOLDERS = new Set(['node_modules', 'results', 'dist']);
 
 function sourceFiles(root: string, folder: string): string[] {
   const found: string[] = [];

@@ -22,6 +22,7 @@ export interface ApiHealth {
   linked_terminals: number;
   simulator: 'connected' | 'disconnected';
   control_link: ControlLinkView;
+  pid: number;
 }
 
 class ApiHealthDoc {
@@ -30,6 +31,12 @@ class ApiHealthDoc {
   @ApiProperty({ type: 'integer', minimum: 0 }) linked_terminals!: number;
   @ApiProperty({ enum: ['connected', 'disconnected'] }) simulator!: string;
   @ApiProperty({ type: ControlLinkDoc }) control_link!: ControlLinkDoc;
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "this process's id: `sandbox:wait --pid` checks that the sandbox it started answers, not another on the port",
+  })
+  pid!: number;
 }
 
 @ApiTags('health')
@@ -71,6 +78,7 @@ export class HealthController {
       // Connected: every share's simulator is linked to this replica.
       simulator: this.links.allControlsHere ? 'connected' : 'disconnected',
       control_link: controlLinkView(shareToShow(this.links.shares.map((share) => this.shares.status(share)))),
+      pid: process.pid,
     };
   }
 }

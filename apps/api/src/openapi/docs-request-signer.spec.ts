@@ -47,4 +47,46 @@ describe('signDocsRequest (the /docs "Try it out" signer)', () => {
       expect((await signDocsRequest(request)).headers).toEqual(headers);
     }
   });
+
+  it("sends a fresh client_transaction_id in place of the example's on each execution, signed", async () => {
+    const example = '{"client_transaction_id":"00000000-0000-4000-8000-0123456789ab","amount":1}';
+    const sent: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const request = await signDocsRequest({
+        url: 'http://localhost:3000/terminal/v1/sync/charge',
+        method: 'POST',
+        headers: { Authorization: 'demo-merchant:demo-secret-key' },
+        body: example,
+      });
+      const body = request.body as string;
+      const { client_transaction_id: id } = JSON.parse(body) as { client_transaction_id: string };
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(body).toBe(example.replace('00000000-0000-4000-8000-0123456789ab', id));
+      // The signature covers the body as sent, fresh id included.
+      const expected = signRequest({
+        merchantId: 'demo-merchant',
+        secret: 'demo-secret-key',
+        method: 'POST',
+        path: '/terminal/v1/sync/charge',
+        body,
+        timestamp: Number(request.headers.timestamp),
+      });
+      expect(request.headers.Authorization).toBe(expected.authorization);
+      sent.push(id);
+    }
+    expect(sent[0]).not.toBe(sent[1]);
+  });
+
+  it('keeps an id the visitor typed, so a repeat shows the first answer again', async () => {
+    const typed: Array<Record<string, string>> = [{ Authorization: 'demo-merchant:demo-secret-key' }, {}];
+    for (const headers of typed) {
+      const request = await signDocsRequest({
+        url: 'http://localhost:3000/terminal/v1/sync/charge',
+        method: 'POST',
+        headers,
+        body: BODY,
+      });
+      expect(request.body).toBe(BODY);
+    }
+  });
 });

@@ -7,12 +7,30 @@ export interface DocsRequest {
 }
 
 /**
- * Signs the "Try it out" requests of /docs in the browser, as contract §5 says, with Web Crypto:
- * the user authorizes with `merchant_id:secret_key` as the `merchantSignature` value, and the
- * secret never leaves the page. Swagger UI receives this function's source text, so it must stay
- * self-contained: no imports, nothing from the enclosing module.
+ * Prepares each "Try it out" request of /docs in the browser:
+ * - the example's own `client_transaction_id` (all zeros but its last twelve digits, see
+ *   request-examples.ts) becomes a fresh UUID on each execution, so that no visitor gets another
+ *   visitor's charge back (or 409 TRX-001 for a changed amount); an id the visitor typed stays;
+ * - it is signed as contract §5 says, with Web Crypto: the user authorizes with
+ *   `merchant_id:secret_key` as the `merchantSignature` value, and the secret never leaves the page.
+ * Swagger UI receives this function's source text, so it must stay self-contained: no imports,
+ * nothing from the enclosing module.
  */
 export async function signDocsRequest(request: DocsRequest): Promise<DocsRequest> {
+  if (typeof request.body === 'string') {
+    request.body = request.body.replace(
+      /("client_transaction_id"\s*:\s*")00000000-0000-4000-8000-[0-9a-f]{12}"/g,
+      (_, key: string) => {
+        // A version 4 UUID from getRandomValues, which a page served over plain http has too.
+        const bytes = crypto.getRandomValues(new Uint8Array(16));
+        bytes[6] = (bytes[6] & 0x0f) | 0x40;
+        bytes[8] = (bytes[8] & 0x3f) | 0x80;
+        const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+        const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+        return `${key}${uuid}"`;
+      },
+    );
+  }
   const name = Object.keys(request.headers).find((header) => header.toLowerCase() === 'authorization');
   const typed = name === undefined ? '' : request.headers[name];
   const colon = typed.indexOf(':');

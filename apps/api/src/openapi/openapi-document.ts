@@ -26,12 +26,7 @@ import { ERROR_MEANINGS } from './error-meanings';
 import { toOpenApi31 } from './openapi-31';
 import { requestExample } from './request-examples';
 import { stateEnforcedLimits } from './schema-limits';
-import {
-  SIGNATURE_SCHEME,
-  signatureSecurityScheme,
-  TIMESTAMP_HEADER,
-  TIMESTAMP_PARAMETER,
-} from './signature-scheme';
+import { SIGNATURE_SCHEME, signatureSecurityScheme } from './signature-scheme';
 import { webhooks } from './webhooks';
 
 const TAGS: ReadonlyArray<[string, string]> = [
@@ -63,6 +58,10 @@ const DESCRIPTION = [
   "or never got the replica's answer), any other 5xx (another proxy's bare 502/503/504), a dropped",
   'connection or a timeout on your side mean "unknown": ask again with the same id, never a new one. A repeat is',
   'judged on the parsed body: key order, whitespace and number spelling do not make another request.',
+  '',
+  '"Try it out" on this page sends a fresh `client_transaction_id` in place of the example\'s on each',
+  'execution, so every visitor gets a charge of their own; an id you type in its place is sent as',
+  'typed, and executing it twice shows the first answer again.',
 ].join('\n');
 
 /** The document's own skeleton: what no controller states. */
@@ -72,14 +71,14 @@ function skeleton(): Omit<OpenAPIObject, 'paths'> {
     .setDescription(DESCRIPTION)
     .setVersion('v1')
     .setOpenAPIVersion('3.1.0')
-    .setLicense('UNLICENSED', 'http://localhost:3000/docs')
-    // Relative: the document works as served, whatever host, port or proxy it is reached by.
+    // Every URL relative: the document works as served, whatever host, port or proxy it is reached by.
+    .setLicense('UNLICENSED', '/docs')
     .addServer('/', 'this sandbox: the scheme, host and port this document was served from')
     .addSecurityRequirements(SIGNATURE_SCHEME);
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const document = builder.build();
   // The builder insists on an e-mail address; the project has none to give.
-  document.info.contact = { name: 'Terminal Payment Service maintainers', url: 'http://localhost:3000/docs' };
+  document.info.contact = { name: 'Terminal Payment Service maintainers', url: '/docs' };
   return document;
 }
 
@@ -160,19 +159,18 @@ function nameForm(template: string, operation: OperationObject): void {
   }
 }
 
-/** Adds the signature, the `timestamp` header and every error response to one operation. */
+/**
+ * Adds the signature and every error response to one operation. The signature's two headers
+ * (`Authorization`, `timestamp`) live in the security scheme only, never as parameters: a
+ * generated client or a Postman collection then asks for no dummy value that its signing hook
+ * overwrites anyway.
+ */
 function finishOperation(operation: OperationObject & Record<string, unknown>): void {
   const isPublic = operation[PUBLIC_EXTENSION] === true;
   const own = (operation[ERROR_CODES_EXTENSION] ?? []) as ErrorCode[];
   delete operation[PUBLIC_EXTENSION];
   delete operation[ERROR_CODES_EXTENSION];
   if (isPublic) operation.security = [];
-  else {
-    operation.parameters = [
-      { $ref: `#/components/parameters/${TIMESTAMP_PARAMETER}` },
-      ...(operation.parameters ?? []),
-    ];
-  }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...own, ...sharedCodes(isPublic)]) {
     const { status } = ERROR_CATALOGUE[code];
@@ -241,7 +239,6 @@ function finish(document: OpenAPIObject): OpenAPIObject {
       securitySchemes: { [SIGNATURE_SCHEME]: signatureSecurityScheme(unsigned) },
       parameters: {
         ...document.components?.parameters,
-        [TIMESTAMP_PARAMETER]: TIMESTAMP_HEADER,
         [TERMINAL_SERIAL_PARAM]: TERMINAL_SERIAL,
       },
       headers: { ...document.components?.headers, [REQUEST_ID_COMPONENT]: REQUEST_ID },

@@ -15,13 +15,14 @@ const AMOUNT = { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 };
 const METADATA = { reference: 'order-1234' };
 
 /**
- * A UUID of its own for each operation, the same in every document: an example tried twice is a
- * repeat (the first answer again, contract §5), and no two operations share an idempotency key.
+ * A UUID of its own for each operation, the same in every document, and recognisable as an
+ * example's: all zeros but its last twelve digits. "Try it out" in /docs sends a fresh id in its
+ * place on each execution (`signDocsRequest`), so no visitor is answered with another's charge;
+ * an id typed in its place stays, and a repeat of it shows the first answer again (contract §5).
  */
 function exampleId(operationId: string): string {
   const hex = createHash('sha256').update(operationId).digest('hex');
-  const variant = '89ab'[parseInt(hex[16], 16) % 4];
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return `00000000-0000-4000-8000-${hex.slice(0, 12)}`;
 }
 
 const payment = (fields: Body) => (id: string) => ({

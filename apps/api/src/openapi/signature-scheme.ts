@@ -1,4 +1,4 @@
-import type { ParameterObject, SecuritySchemeObject } from '@nestjs/swagger';
+import type { SecuritySchemeObject } from '@nestjs/swagger';
 
 export const SIGNATURE_SCHEME = 'merchantSignature';
 
@@ -43,27 +43,11 @@ export const signatureSecurityScheme = (unsigned: readonly string[]): SecuritySc
     'request that moves money is idempotent by `client_transaction_id`.',
     '',
     'A generated client signs with a request hook: sign the final path and body bytes and set both headers.',
-    "The repository's typed TypeScript client (`libs/client`) does so on every call, so a caller of it",
-    'passes no `timestamp`.',
+    'Neither header is a parameter of the operations: a client generated from this document asks for',
+    "no dummy value, and the repository's typed TypeScript client (`@tps/client`) signs every call.",
     '',
     'In the browsable docs (`/docs`), choose Authorize and enter `merchant_id:secret_key` (the sandbox',
     'seeds `demo-merchant:demo-secret-key`): the page signs each "Try it out" request itself with Web',
     'Crypto and sends the two headers; the secret never leaves the page.',
   ].join('\n'),
 });
-
-export const TIMESTAMP_PARAMETER = 'timestamp';
-
-/**
- * The `timestamp` header of every signed route, as a shared parameter. No `example`: any fixed
- * time is refused five minutes after it; `/docs` fills in the time of the page and signs with
- * the time of sending (`currentTimestamp`, `signDocsRequest`).
- */
-export const TIMESTAMP_HEADER: ParameterObject = {
-  name: 'timestamp',
-  in: 'header',
-  required: true,
-  description:
-    'the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock',
-  schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-};

@@ -1421,6 +1421,8 @@ export interface components {
             /** @enum {string} */
             simulator: "connected" | "disconnected";
             control_link: components["schemas"]["ControlLinkDoc"];
+            /** @description this process's id: `sandbox:wait --pid` checks that the sandbox it started answers, not another on the port */
+            pid: number;
         };
         ReadinessDoc: {
             /** @description whether a request sent now can be served */
@@ -2510,8 +2512,6 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-        timestamp: string;
         /**
          * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
          * @example SIM0000002
@@ -2992,10 +2992,7 @@ export interface operations {
     PaymentsController_syncCharge_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3003,7 +3000,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "7a22ef79-1b6e-4107-8cea-cd7e2bd914cb",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-7a22ef791b6e",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3256,10 +3253,7 @@ export interface operations {
     PaymentsController_syncCharge_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -3273,7 +3267,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "b6f34e39-4d06-42f8-8b7f-4b50f443b2ea",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-b6f34e394d06",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3526,10 +3520,7 @@ export interface operations {
     PaymentsController_asyncCharge_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3537,7 +3528,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "f6d5f046-63de-41fd-93be-62ade417b888",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-f6d5f04663de",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3786,10 +3777,7 @@ export interface operations {
     PaymentsController_asyncCharge_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -3803,7 +3791,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "162b0617-d70d-4b54-a32f-237cedca7e51",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-162b0617d70d",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4052,10 +4040,7 @@ export interface operations {
     PaymentsController_syncAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4063,7 +4048,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "79c5b445-340a-456b-b767-bbe8f75c62a1",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-79c5b445340a",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4316,10 +4301,7 @@ export interface operations {
     PaymentsController_syncAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -4333,7 +4315,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "14dc1c0c-74be-4c8a-9cbf-65c86a472a11",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-14dc1c0c74be",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4586,10 +4568,7 @@ export interface operations {
     PaymentsController_asyncAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4597,7 +4576,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "4c83dbc8-b62a-4052-84df-ba26b77a12b7",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-4c83dbc8b62a",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4846,10 +4825,7 @@ export interface operations {
     PaymentsController_asyncAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -4863,7 +4839,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "10a655aa-75ca-4ae3-a15f-20a7cb895a76",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-10a655aa75ca",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -5112,10 +5088,7 @@ export interface operations {
     PaymentsController_syncCapture_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5123,7 +5096,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "4a1cc675-ae9e-49b5-8d76-a608b535ba72",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-4a1cc675ae9e",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5377,10 +5350,7 @@ export interface operations {
     PaymentsController_syncCapture_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -5394,7 +5364,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "c01ad5b9-a941-4988-a99a-b2e17670aff4",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-c01ad5b9a941",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5648,10 +5618,7 @@ export interface operations {
     PaymentsController_asyncCapture_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5659,7 +5626,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "e6f50d90-c14d-4ab7-af2b-4ba795b02607",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-e6f50d90c14d",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5909,10 +5876,7 @@ export interface operations {
     PaymentsController_asyncCapture_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -5926,7 +5890,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "b40fec29-f18a-4262-af1f-cfb704005c5e",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-b40fec29f18a",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -6176,10 +6140,7 @@ export interface operations {
     PaymentsController_syncReAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6187,7 +6148,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "15e4ebc0-f89c-4cf8-ad40-3716efc1d419",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-15e4ebc0f89c",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6446,10 +6407,7 @@ export interface operations {
     PaymentsController_syncReAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -6463,7 +6421,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "ee6fb2ae-7186-4ccc-b9ff-9a14867b51b7",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-ee6fb2ae7186",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6722,10 +6680,7 @@ export interface operations {
     PaymentsController_asyncReAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6733,7 +6688,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "84c5895b-121b-42eb-9de8-5877c2d4ce99",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-84c5895b121b",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6988,10 +6943,7 @@ export interface operations {
     PaymentsController_asyncReAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -7005,7 +6957,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "5f8378df-1260-4173-b8c4-a9362382e3f8",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-5f8378df1260",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -7260,10 +7212,7 @@ export interface operations {
     PaymentsController_syncPosTip_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7271,7 +7220,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "5ab001e4-0448-4f4a-865e-99561f483190",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-5ab001e40448",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7526,10 +7475,7 @@ export interface operations {
     PaymentsController_syncPosTip_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -7543,7 +7489,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "3d9582f5-8b61-4f1b-9124-25c9c50ecf76",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-3d9582f58b61",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7798,10 +7744,7 @@ export interface operations {
     PaymentsController_asyncPosTip_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7809,7 +7752,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "2d3c4003-c9d4-4dae-8ba8-3ee911ed95ca",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-2d3c4003c9d4",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -8060,10 +8003,7 @@ export interface operations {
     PaymentsController_asyncPosTip_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -8077,7 +8017,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "566f00c7-bb32-4530-bfd5-29570de2dbec",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-566f00c7bb32",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -8328,10 +8268,7 @@ export interface operations {
     PaymentsController_syncVoid_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8339,7 +8276,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "69ffba02-0ee5-447d-9de3-0ada4df6a51a",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-69ffba020ee5",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8593,10 +8530,7 @@ export interface operations {
     PaymentsController_syncVoid_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -8610,7 +8544,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "7b359dfc-aaa4-48c1-8e57-ee91c0e68f44",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-7b359dfcaaa4",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8864,10 +8798,7 @@ export interface operations {
     PaymentsController_asyncVoid_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8875,7 +8806,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "7d50b621-2353-4adf-bcb6-2fa7328de9b5",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-7d50b6212353",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9125,10 +9056,7 @@ export interface operations {
     PaymentsController_asyncVoid_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -9142,7 +9070,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "796d5d34-ed84-452e-848c-7083fab12dc9",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-796d5d34ed84",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9392,10 +9320,7 @@ export interface operations {
     PaymentsController_syncRefund_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -9403,7 +9328,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "e29c36d2-3c68-455c-89bf-b8d7bfec8fbf",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-e29c36d23c68",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9657,10 +9582,7 @@ export interface operations {
     PaymentsController_syncRefund_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -9674,7 +9596,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "e763af63-3f05-4b22-b714-d319e5f8769f",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-e763af633f05",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9928,10 +9850,7 @@ export interface operations {
     AuthorizationController_authorize: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -9939,7 +9858,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "0ab9f14a-01b7-41a6-9aa2-ee8624cd3f37",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-0ab9f14a01b7",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -10192,10 +10111,7 @@ export interface operations {
     SearchController_onlineSearch_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -10421,10 +10337,7 @@ export interface operations {
     SearchController_onlineSearch_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -10656,10 +10569,7 @@ export interface operations {
     SearchController_localSearch_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -10887,10 +10797,7 @@ export interface operations {
     SearchController_localSearch_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11124,10 +11031,7 @@ export interface operations {
     AbortController_syncAbort_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -11369,10 +11273,7 @@ export interface operations {
     AbortController_syncAbort_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11620,10 +11521,7 @@ export interface operations {
     AbortController_asyncAbort_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -11631,7 +11529,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "b122fe61-9cff-40fe-b3c7-c0a46f864426"
+                 *       "client_transaction_id": "00000000-0000-4000-8000-b122fe619cff"
                  *     }
                  */
                 "application/json": components["schemas"]["AsyncAbortDto"];
@@ -11870,10 +11768,7 @@ export interface operations {
     AbortController_asyncAbort_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11887,7 +11782,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "f28674a2-efbb-4ea2-9663-6bb92ec2a711"
+                 *       "client_transaction_id": "00000000-0000-4000-8000-f28674a2efbb"
                  *     }
                  */
                 "application/json": components["schemas"]["AsyncAbortDto"];
@@ -12126,10 +12021,7 @@ export interface operations {
     PrintController_create_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -12376,10 +12268,7 @@ export interface operations {
     PrintController_create_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -12632,10 +12521,7 @@ export interface operations {
     PrintController_read_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 printJobId: string;
             };
@@ -12853,10 +12739,7 @@ export interface operations {
     PrintController_read_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -13079,10 +12962,7 @@ export interface operations {
     SandboxTerminalsController_list: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13280,10 +13160,7 @@ export interface operations {
     SandboxTerminalsController_create: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13512,10 +13389,7 @@ export interface operations {
     SandboxTerminalsController_update: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13744,10 +13618,7 @@ export interface operations {
     SandboxTerminalsController_card: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13994,10 +13865,7 @@ export interface operations {
     SandboxTerminalsController_offline: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -14217,10 +14085,7 @@ export interface operations {
     SandboxTerminalsController_online: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -14440,10 +14305,7 @@ export interface operations {
     SandboxClockController_read: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14641,10 +14503,7 @@ export interface operations {
     SandboxClockController_advance: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14854,10 +14713,7 @@ export interface operations {
                 /** @description the transaction whose deliveries to list */
                 client_transaction_id: string;
             };
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15055,10 +14911,7 @@ export interface operations {
     DeliveriesController_redeliver: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -15275,10 +15128,7 @@ export interface operations {
     WebhookSecretController_rotate: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15476,10 +15326,7 @@ export interface operations {
     WebhookSecretController_remove: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15675,10 +15522,7 @@ export interface operations {
     WebhookSecretController_rotateWithOverlap: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15885,10 +15729,7 @@ export interface operations {
     ConsoleEventsController_events: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -16293,10 +16134,7 @@ export interface operations {
     SandboxAccountsController_remove: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -16509,10 +16347,7 @@ export interface operations {
     SandboxAccountsController_reset: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -16712,10 +16547,7 @@ export interface operations {
     ConformanceRunsController_list: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -16913,10 +16745,7 @@ export interface operations {
     ConformanceRunsController_start: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -17128,10 +16957,7 @@ export interface operations {
     ConformanceRunsController_read: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -17359,10 +17185,7 @@ export interface operations {
     ConformanceRunsController_junit: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -17589,10 +17412,7 @@ export interface operations {
     RequestLogController_list: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
