@@ -34,6 +34,11 @@ describe('hosted mode: destinations', () => {
     'http://169.254.169.254/latest/meta-data/',
     'http://[::1]:4000/hook',
     'http://[::ffff:127.0.0.1]/hook',
+    // IPv4-compatible, translated and NAT64 forms of loopback (contract §22).
+    'http://[::127.0.0.1]:4000/hook',
+    'http://[::7f00:1]:4000/hook',
+    'http://[::ffff:0:7f00:1]:4000/hook',
+    'http://[64:ff9b::7f00:1]:4000/hook',
   ])('refuses the webhook URL %s with PAR-004', async (url) => {
     const answer = await stack.client().post(CHARGE, charge(url));
     expect(answer.status).toBe(400);

@@ -372,7 +372,7 @@ export function isHosted(config: ApiConfig): boolean {
 /** The rules every webhook and callback URL must meet under this configuration. */
 export function destinationRules(config: ApiConfig): DestinationRules {
   if (isHosted(config)) {
-    return { requireHttps: false, allowPrivate: false };
+    return { requireHttps: false, allowPrivate: false, refuseOwnAddresses: true };
   }
   return destinationsOf(config.PROFILE, config.ALLOW_PRIVATE_WEBHOOKS === 'true');
 }
