@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   'AUTH-001': { status: 401, type: 'AUTHENTICATION' },
   'AUTH-002': { status: 401, type: 'AUTHENTICATION' },
   'AUTH-003': { status: 401, type: 'AUTHENTICATION' },
+  'AUTH-004': { status: 403, type: 'AUTHENTICATION' },
   'NF-000': { status: 404, type: 'NOT_FOUND' },
   'NF-001': { status: 404, type: 'NOT_FOUND' },
   'NF-002': { status: 404, type: 'NOT_FOUND' },

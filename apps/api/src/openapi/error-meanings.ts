@@ -17,6 +17,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'AUTH-002': '`timestamp` missing, not a number, or outside ±300 s of the real clock',
   'AUTH-003':
     "a hosted sandbox's account creation without its token (`Authorization: Bearer <token>`), or with a wrong one",
+  'AUTH-004':
+    "a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)",
   'NF-000': 'no such route',
   'NF-001': 'no such transaction for this merchant',
   'NF-002': "no such terminal for this merchant (also another merchant's), or none bound for the Local form",

@@ -859,7 +859,7 @@ export interface paths {
         put?: never;
         /**
          * Add a simulated terminal to the merchant's fleet; it links up within a second
-         * @description The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004. A hosted sandbox holds each account to a quota of terminals (409 TER-005).
+         * @description The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004. A hosted sandbox holds each account to a quota of terminals (409 TER-005), and a serial the account chooses must begin with its own prefix (12 hex digits of the SHA-256 of its merchant id, then `-`; 400 PAR-002 otherwise, whoever holds it).
          */
         post: operations["SandboxTerminalsController_create"];
         delete?: never;
@@ -2472,7 +2472,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "AUTH-004" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -3018,6 +3018,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -3271,6 +3288,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -3512,6 +3546,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -3767,6 +3818,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -4004,6 +4072,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -4263,6 +4348,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -4504,6 +4606,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -4759,6 +4878,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -4992,6 +5128,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -5252,6 +5405,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -5494,6 +5664,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -5750,6 +5937,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -5993,6 +6197,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -6258,6 +6479,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -6505,6 +6743,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -6766,6 +7021,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -7005,6 +7277,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -7266,6 +7555,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -7509,6 +7815,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -7766,6 +8089,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -8004,6 +8344,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -8264,6 +8621,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -8506,6 +8880,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -8762,6 +9153,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -9000,6 +9408,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -9260,6 +9685,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -9512,6 +9954,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -9751,6 +10210,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -9969,6 +10445,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -10175,6 +10668,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -10401,6 +10911,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -10603,6 +11130,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -10843,6 +11387,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -11070,6 +11631,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -11309,6 +11887,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -11567,6 +12162,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-001`: no such transaction for this merchant
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
@@ -11806,6 +12418,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-001`: no such transaction for this merchant
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
@@ -12006,6 +12635,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -12221,6 +12867,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-003`: no such print job on this terminal
              */
@@ -12423,6 +13086,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -12612,6 +13292,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -12834,6 +13531,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -13044,6 +13758,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -13273,6 +14004,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -13473,6 +14221,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -13682,6 +14447,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -13875,6 +14657,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -14062,6 +14861,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -14242,6 +15058,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -14449,6 +15282,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -14625,6 +15475,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -14824,6 +15691,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -15002,6 +15886,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -15380,6 +16281,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `TRX-006`: the operation is not allowed in the transaction's state
              */
             409: {
@@ -15581,6 +16499,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -15761,6 +16696,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -15965,6 +16917,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -16156,6 +17125,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -16375,6 +17361,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-005`: no such conformance run for this account
              */
             404: {
@@ -16570,6 +17573,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-001" | "AUTH-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
                     };
                 };
             };
