@@ -11,12 +11,19 @@ interface Account {
   serials: string[];
 }
 
-async function newAccount(stack: Stack): Promise<Account> {
-  const response = await fetch(`${stack.apiUrl}/sandbox/accounts`, {
+/** Accounts one client address may hold alive at once in this file's sandbox. */
+const ALIVE = 4;
+
+function createAccount(stack: Stack): Promise<Response> {
+  return fetch(`${stack.apiUrl}/sandbox/accounts`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ terminals: 1 }),
   });
+}
+
+async function newAccount(stack: Stack): Promise<Account> {
+  const response = await createAccount(stack);
   const account = (await response.json()) as Json;
   expect(response.status).toBe(201);
   const credentials = { merchantId: account.merchant_id as string, secret: account.secret_key as string };
@@ -71,7 +78,10 @@ describe('hosted mode: tenants', () => {
 
   beforeAll(async () => {
     // The demo merchants' terminals are left as seeded: their published credentials change nothing.
-    stack = await Stack.start({ apiEnv: { HOSTED_MODE: 'true' }, instant: [] });
+    stack = await Stack.start({
+      apiEnv: { HOSTED_MODE: 'true', CAP_ACCOUNTS_ALIVE: String(ALIVE) },
+      instant: [],
+    });
     owner = await newAccount(stack);
     prober = await newAccount(stack);
   });
@@ -144,5 +154,17 @@ describe('hosted mode: tenants', () => {
   it("lets an account's own credentials listen", async () => {
     const answer = await listenUpgrade(stack, owner.credentials);
     expect(answer.status).toBe(101);
+  });
+
+  it('holds one client address to its cap of accounts alive (409 CAP-001), freed by a deletion', async () => {
+    // The owner's and the prober's are alive already.
+    const more = [await newAccount(stack), await newAccount(stack)];
+    const refused = await createAccount(stack);
+    const body = (await refused.json()) as Json;
+    expect(refused.status).toBe(409);
+    expect(body).toMatchObject({ type: 'CAPACITY', code: 'CAP-001' });
+    expect(body.message).toContain(`accounts_alive = ${ALIVE}`);
+    expect((await more[1].client.delete('/sandbox/accounts/me')).status).toBe(204);
+    expect((await createAccount(stack)).status).toBe(201);
   });
 });

@@ -273,6 +273,52 @@ export class ApiConfig extends RetentionSettings {
   QUOTA_SECOND_MS = 1000;
 
   /**
+   * Hard caps per client address (contract §22): sandbox accounts made in the last hour, and
+   * alive at once. Unset: hosted mode's defaults (hard-caps.ts), none elsewhere; 0 is none.
+   */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_ACCOUNTS_PER_HOUR: number | undefined = undefined;
+
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_ACCOUNTS_ALIVE: number | undefined = undefined;
+
+  /**
+   * The global caps (terminals, links, sockets) are derived from the process's descriptor limit
+   * (`ulimit -n`, read at start), keeping this many descriptors for callers' requests and health
+   * checks. Unset: a fifth of the limit, at least 128.
+   */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_CALLER_RESERVE: number | undefined = undefined;
+
+  /** Each global cap as derived unless set; 0 is none. */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_TERMINALS: number | undefined = undefined;
+
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_LINKS: number | undefined = undefined;
+
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_SOCKETS: number | undefined = undefined;
+
+  /**
    * `GET /metrics` on a listener of its own, on HOST (0: any free port, named in the log line
    * `metrics on port N`). Unset, with METRICS_TOKEN unset too, there is no metrics route.
    */

@@ -39,6 +39,12 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'TRX-005': 'the amount is over what is authorized or left to refund',
   'TRX-006': "the operation is not allowed in the transaction's state",
   'RATE-001': 'too many requests for this merchant; see Retry-After',
+  'CAP-001':
+    'a hard cap of a hosted sandbox on a count the caller holds (accounts alive from one client address); the message names the cap and its value: remove one (`DELETE /sandbox/accounts/me`) first',
+  'CAP-002':
+    'a hard cap on the sandbox accounts one client address makes per hour; the message names it and its value; see Retry-After',
+  'CAP-003':
+    'a hard cap of the whole service (terminals, derived from its descriptor limit) is met; the message names it and its value; see Retry-After',
   'TER-001': 'the terminal is offline or unreachable: nothing was recorded, retry with the same id',
   'TER-002':
     'outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`',

@@ -4,6 +4,7 @@ import { chooseCardholder, ContractError, type CardholderMode } from '@tps/domai
 import type { CardAction, CardReply } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { accountQuotas } from '../config/account-quotas';
+import { Capacity } from '../caps/capacity';
 import { ApiConfig, isHosted } from '../config/api-config';
 import { TerminalLinks, type LinkState } from '../link/terminal-links';
 import { DEFAULT_MODEL } from '../seed/sandbox-seed';
@@ -53,6 +54,7 @@ export class SandboxTerminals {
     private readonly terminals: TerminalRepository,
     private readonly links: TerminalLinks,
     private readonly clock: RealClock,
+    private readonly capacity: Capacity,
   ) {}
 
   private record(terminal: TerminalEntity, link: LinkState): TerminalRecord {
@@ -115,7 +117,8 @@ export class SandboxTerminals {
       cardholderSetFrom: null,
     });
     const limit = quota === 'held' ? accountQuotas(this.config).terminals : undefined;
-    const inserted = await this.terminals.insert(terminal, limit);
+    const release = await this.capacity.reserveTerminals(1);
+    const inserted = await this.terminals.insert(terminal, limit).finally(release);
     if (inserted === 'taken') {
       throw new ContractError('TER-004', `serial ${serial} is already taken`, 'serial');
     }

@@ -1087,7 +1087,7 @@ export interface paths {
         put?: never;
         /**
          * Create an isolated merchant with its own fleet and clock (no signature; limited per address)
-         * @description A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After). A hosted sandbox with an account-creation token asks for it as `Authorization: Bearer <token>` (401 AUTH-003 without it), and may allow fewer terminals (400 PAR-002).
+         * @description A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After). A hosted sandbox with an account-creation token asks for it as `Authorization: Bearer <token>` (401 AUTH-003 without it), and may allow fewer terminals (400 PAR-002). Hard caps: accounts alive per client address (409 CAP-001), accounts made per client address in an hour (429 CAP-002), terminals of the whole service (429 CAP-003), each named with its value in the message.
          */
         post: operations["SandboxAccountsController_create"];
         delete?: never;
@@ -2467,12 +2467,12 @@ export interface components {
              * @example PARAMETER
              * @enum {string}
              */
-            type: "PARAMETER" | "AUTHENTICATION" | "NOT_FOUND" | "TERMINAL" | "TRANSACTION" | "RATE_LIMIT" | "INTERNAL";
+            type: "PARAMETER" | "AUTHENTICATION" | "NOT_FOUND" | "TERMINAL" | "TRANSACTION" | "RATE_LIMIT" | "CAPACITY" | "INTERNAL";
             /**
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "AUTH-004" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "AUTH-004" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "CAP-001" | "CAP-002" | "CAP-003" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -16099,6 +16099,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap of a hosted sandbox on a count the caller holds (accounts alive from one client address); the message names the cap and its value: remove one (`DELETE /sandbox/accounts/me`) first
+             */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "CAP-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -16134,6 +16151,8 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `RATE-001`: too many requests for this merchant; see Retry-After
+             *     - `CAP-002`: a hard cap on the sandbox accounts one client address makes per hour; the message names it and its value; see Retry-After
+             *     - `CAP-003`: a hard cap of the whole service (terminals, derived from its descriptor limit) is met; the message names it and its value; see Retry-After
              */
             429: {
                 headers: {
@@ -16145,7 +16164,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "RATE-001";
+                        code?: "RATE-001" | "CAP-002" | "CAP-003";
                     };
                 };
             };
