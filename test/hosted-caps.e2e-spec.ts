@@ -106,5 +106,5 @@ describe('hosted mode: hard caps under one address asking for more than the proc
       Number(new RegExp(`tps_cap_refusals_total\\{cap="${cap}"[^}]*\\} (\\d+)`).exec(metrics)?.[1]);
     expect(counted('terminals')).toBe(global.length);
     expect(counted('accounts_per_hour')).toBe(hourly.length);
-  }, 240_000);
+  }, 120_000);
 });
