@@ -11,6 +11,16 @@ import { readDescriptorLimit } from './descriptor-limit';
 import { hardCaps, type HardCaps } from './hard-caps';
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/** Each cap as its answers, logs and metrics name it. */
+export const CAP_NAMES: Record<keyof HardCaps, string> = {
+  pendingDeliveries: 'pending_deliveries',
+  accountsPerHour: 'accounts_per_hour',
+  accountsAlive: 'accounts_alive',
+  terminals: 'terminals',
+  links: 'links',
+  sockets: 'sockets',
+};
 /** A global cap frees as accounts are deleted (by their owners, or idle): worth a try a minute on. */
 const GLOBAL_RETRY_SECONDS = 60;
 /** A refused socket is logged at most this often; every one is counted. */
@@ -44,10 +54,17 @@ export class Capacity implements BeforeApplicationShutdown {
     this.caps = hardCaps(config, limit);
     this.logger.log(
       `descriptor limit ${limit ?? 'none read'}; caps: ${Object.entries(this.caps)
-        .map(([cap, value]) => `${cap} ${value ?? 'none'}`)
+        .map(([cap, value]) => `${CAP_NAMES[cap as keyof HardCaps]} ${value ?? 'none'}`)
         .join(', ')}`,
     );
-    metrics.capsHeld({ ...this.caps });
+    metrics.capsHeld(
+      Object.fromEntries(
+        Object.entries(this.caps).map(([cap, value]) => [
+          CAP_NAMES[cap as keyof HardCaps],
+          value as number | undefined,
+        ]),
+      ),
+    );
     this.hourly =
       this.caps.accountsPerHour === undefined
         ? undefined
@@ -129,6 +146,14 @@ export class Capacity implements BeforeApplicationShutdown {
     this.metrics.capRefused('links');
     this.logger.warn(`a terminal uplink refused: ${open} links open, the cap (links = ${cap})`);
     return false;
+  }
+
+  /** A refusal at an account's cap of pending deliveries (decided with its operation), logged and counted. */
+  pendingDeliveriesRefused(merchantId: string): void {
+    this.metrics.capRefused(CAP_NAMES.pendingDeliveries);
+    this.logger.warn(
+      `refused at a cap: merchant ${merchantId} has its ${CAP_NAMES.pendingDeliveries} = ${this.caps.pendingDeliveries}`,
+    );
   }
 
   /** A connection the HTTP server closed at its cap of sockets (its `drop` event). */

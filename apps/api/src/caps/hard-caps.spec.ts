@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { validateApiConfig } from '../config/api-config';
-import { HOSTED_ADDRESS_CAPS, hardCaps } from './hard-caps';
+import { HOSTED_ADDRESS_CAPS, HOSTED_PENDING_DELIVERIES, hardCaps } from './hard-caps';
 
 describe('hard caps (contract §22)', () => {
   it('per client address: hosted defaults, none in a local sandbox, each replaced by its setting', () => {
@@ -8,9 +8,11 @@ describe('hard caps (contract §22)', () => {
       accountsPerHour: undefined,
       accountsAlive: undefined,
     });
-    expect(hardCaps(validateApiConfig({ HOSTED_MODE: 'true' }), undefined)).toMatchObject(
-      HOSTED_ADDRESS_CAPS,
-    );
+    expect(hardCaps(validateApiConfig({ HOSTED_MODE: 'true' }), undefined)).toMatchObject({
+      ...HOSTED_ADDRESS_CAPS,
+      pendingDeliveries: HOSTED_PENDING_DELIVERIES,
+    });
+    expect(hardCaps(validateApiConfig({ CAP_PENDING_DELIVERIES: '7' }), undefined).pendingDeliveries).toBe(7);
     expect(
       hardCaps(
         validateApiConfig({ HOSTED_MODE: 'true', CAP_ACCOUNTS_PER_HOUR: '5', CAP_ACCOUNTS_ALIVE: '0' }),

@@ -3,6 +3,7 @@ import { defaultCallerReserve, deriveGlobalCaps, type GlobalCaps } from './globa
 
 /** Every hard cap of contract §22 this process holds to; undefined: none. */
 export interface HardCaps {
+  pendingDeliveries: number | undefined;
   accountsPerHour: number | undefined;
   accountsAlive: number | undefined;
   terminals: number | undefined;
@@ -15,6 +16,12 @@ export interface HardCaps {
  * end or by idleness, but not a stranger's fleet of thousands.
  */
 export const HOSTED_ADDRESS_CAPS = { accountsPerHour: 60, accountsAlive: 20 } as const;
+
+/**
+ * Hosted mode's default per account: deliveries pending at once, a few minutes of a busy CI job's
+ * events with its receiver down, not an unbounded backlog of hanging receivers.
+ */
+export const HOSTED_PENDING_DELIVERIES = 1000;
 
 /** The serial writer's connection beside the pool (PostgreSQL), or the SQLite file and its journal. */
 const DATABASE_EXTRA = 2;
@@ -39,6 +46,7 @@ export function hardCaps(config: ApiConfig, descriptorLimit: number | undefined)
           callers: config.CAP_CALLER_RESERVE ?? defaultCallerReserve(descriptorLimit),
         });
   return {
+    pendingDeliveries: capOf(config.CAP_PENDING_DELIVERIES, hosted ? HOSTED_PENDING_DELIVERIES : undefined),
     accountsPerHour: capOf(
       config.CAP_ACCOUNTS_PER_HOUR,
       hosted ? HOSTED_ADDRESS_CAPS.accountsPerHour : undefined,

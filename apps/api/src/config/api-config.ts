@@ -289,6 +289,16 @@ export class ApiConfig extends RetentionSettings {
   CAP_ACCOUNTS_ALIVE: number | undefined = undefined;
 
   /**
+   * Hard cap per account: webhook deliveries pending, past which it starts no new operation (409
+   * CAP-001). Unset: hosted mode's default (hard-caps.ts), none elsewhere; 0 is none.
+   */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_PENDING_DELIVERIES: number | undefined = undefined;
+
+  /**
    * The global caps (terminals, links, sockets) are derived from the process's descriptor limit
    * (`ulimit -n`, read at start), keeping this many descriptors for callers' requests and health
    * checks. Unset: a fifth of the limit, at least 128.

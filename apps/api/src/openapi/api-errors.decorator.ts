@@ -55,6 +55,8 @@ export const TERMINAL_ROUTE_ERRORS: readonly ErrorCode[] = ['NF-002', 'TER-001',
  */
 export const PAYMENT_ERRORS: readonly ErrorCode[] = [
   ...TERMINAL_ROUTE_ERRORS,
+  // The account's cap of pending webhook deliveries (contract §22).
+  'CAP-001',
   'INT-003',
   'PAR-002',
   'PAR-003',

@@ -40,7 +40,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'TRX-006': "the operation is not allowed in the transaction's state",
   'RATE-001': 'too many requests for this merchant; see Retry-After',
   'CAP-001':
-    'a hard cap of a hosted sandbox on a count the caller holds (accounts alive from one client address); the message names the cap and its value: remove one (`DELETE /sandbox/accounts/me`) first',
+    "a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first",
   'CAP-002':
     'a hard cap on the sandbox accounts one client address makes per hour; the message names it and its value; see Retry-After',
   'CAP-003':

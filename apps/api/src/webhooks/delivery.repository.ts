@@ -539,6 +539,11 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     return 'recorded';
   }
 
+  /** How many of the merchant's deliveries are pending (its hard cap, contract §22). */
+  async countPending(merchantId: string): Promise<number> {
+    return this.deliveries.count({ where: { merchantId, state: 'pending' } });
+  }
+
   /** How many deliveries are pending, and when the oldest of them was staged (for the metrics). */
   async backlog(): Promise<{ depth: number; oldestCreatedAt: string | null }> {
     const [row] = await sqlOf(this.deliveries.manager).all<{

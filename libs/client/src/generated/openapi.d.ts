@@ -3052,6 +3052,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -3067,7 +3068,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -3322,6 +3323,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -3337,7 +3339,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -3586,6 +3588,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -3597,7 +3600,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001";
+                        code?: "CAP-001" | "TER-003" | "TRX-001";
                     };
                 };
             };
@@ -3852,6 +3855,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -3863,7 +3867,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001";
+                        code?: "CAP-001" | "TER-003" | "TRX-001";
                     };
                 };
             };
@@ -4112,6 +4116,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -4127,7 +4132,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -4382,6 +4387,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -4397,7 +4403,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -4646,6 +4652,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -4657,7 +4664,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001";
+                        code?: "CAP-001" | "TER-003" | "TRX-001";
                     };
                 };
             };
@@ -4912,6 +4919,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -4923,7 +4931,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001";
+                        code?: "CAP-001" | "TER-003" | "TRX-001";
                     };
                 };
             };
@@ -5169,6 +5177,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -5188,7 +5197,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -5440,6 +5449,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -5459,7 +5469,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -5705,6 +5715,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -5720,7 +5731,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -5972,6 +5983,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -5987,7 +5999,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -6238,6 +6250,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -6257,7 +6270,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -6514,6 +6527,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -6533,7 +6547,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -6784,6 +6798,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -6799,7 +6814,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -7056,6 +7071,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7071,7 +7087,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -7318,6 +7334,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7337,7 +7354,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -7590,6 +7607,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7609,7 +7627,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -7856,6 +7874,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7871,7 +7890,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -8124,6 +8143,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8139,7 +8159,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -8385,6 +8405,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8404,7 +8425,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -8656,6 +8677,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8675,7 +8697,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -8921,6 +8943,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8936,7 +8959,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -9188,6 +9211,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -9203,7 +9227,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -9449,6 +9473,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -9468,7 +9493,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -9720,6 +9745,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -9739,7 +9765,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -9988,6 +10014,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -10003,7 +10030,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -16099,7 +16126,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `CAP-001`: a hard cap of a hosted sandbox on a count the caller holds (accounts alive from one client address); the message names the cap and its value: remove one (`DELETE /sandbox/accounts/me`) first
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              */
             409: {
                 headers: {
