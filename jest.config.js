@@ -20,10 +20,13 @@ const CLUSTER_SUITES = [
 ];
 /**
  * End-to-end suites whose own timing windows (a 200 ms webhook timeout, a p99 under 1 s, a 300 ms
- * heartbeat that a starved holder would miss) hold only with the machine to themselves: the
- * project 'e2e-alone', which `npm test` runs after the others, one file at a time (--runInBand).
+ * heartbeat that a starved holder would miss) hold only with the machine to themselves, or whose
+ * load (a thousand terminals linked at once) would starve the others': the project 'e2e-alone',
+ * which `npm test` runs after the others, one file at a time (--runInBand).
  */
-const ALONE_SUITES = ['/test/(delivery|delivery-fairness|one-simulator-per-share)\\.e2e-spec\\.ts$'];
+const ALONE_SUITES = [
+  '/test/(delivery|delivery-fairness|one-simulator-per-share|hosted-caps)\\.e2e-spec\\.ts$',
+];
 /** Both end-to-end projects start the built apps: a dist/ older than the sources fails them all at once. */
 const endToEnd = {
   testEnvironment: 'node',

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Stack } from '@tps/testing';
-
-const CHARGE = '/terminal/v1/SIM0000002/async/charge';
+import { Stack, type SignedClient } from '@tps/testing';
 
 function charge(url: string) {
   return {
@@ -17,9 +15,24 @@ function charge(url: string) {
  */
 describe('hosted mode: destinations', () => {
   let stack: Stack;
+  let account: SignedClient;
+  let serial: string;
 
   beforeAll(async () => {
-    stack = await Stack.start({ apiEnv: { HOSTED_MODE: 'true' } });
+    // The demo merchants only read in hosted mode: the requests are an account's own.
+    stack = await Stack.start({ apiEnv: { HOSTED_MODE: 'true' }, instant: [] });
+    const made = await fetch(`${stack.apiUrl}/sandbox/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ terminals: 1 }),
+    });
+    const body = (await made.json()) as {
+      merchant_id: string;
+      secret_key: string;
+      terminals: Array<{ serialNumber: string }>;
+    };
+    account = stack.client().as({ merchantId: body.merchant_id, secret: body.secret_key });
+    serial = body.terminals[0].serialNumber;
   });
 
   afterAll(async () => {
@@ -34,20 +47,25 @@ describe('hosted mode: destinations', () => {
     'http://169.254.169.254/latest/meta-data/',
     'http://[::1]:4000/hook',
     'http://[::ffff:127.0.0.1]/hook',
+    // IPv4-compatible, translated and NAT64 forms of loopback (contract §22).
+    'http://[::127.0.0.1]:4000/hook',
+    'http://[::7f00:1]:4000/hook',
+    'http://[::ffff:0:7f00:1]:4000/hook',
+    'http://[64:ff9b::7f00:1]:4000/hook',
   ])('refuses the webhook URL %s with PAR-004', async (url) => {
-    const answer = await stack.client().post(CHARGE, charge(url));
+    const answer = await account.post(`/terminal/v1/${serial}/async/charge`, charge(url));
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ type: 'PARAMETER', code: 'PAR-004', param: 'events_webhook_url' });
   });
 
   it('refuses a private print callback and a private conformance receiver', async () => {
-    const print = await stack.client().post('/terminal/v1/SIM0000002/print', {
+    const print = await account.post(`/terminal/v1/${serial}/print`, {
       commands: [{ type: 'text', value: 'hello' }],
       webhookUrl: 'http://127.0.0.1:4000/print',
     });
     expect(print.status).toBe(400);
     expect(print.body).toMatchObject({ code: 'PAR-004', param: 'webhookUrl' });
-    const run = await stack.client().post('/sandbox/conformance-runs', { url: 'http://127.0.0.1:4000/hook' });
+    const run = await account.post('/sandbox/conformance-runs', { url: 'http://127.0.0.1:4000/hook' });
     expect(run.status).toBe(400);
     expect(run.body).toMatchObject({ code: 'PAR-004', param: 'url' });
   });

@@ -60,7 +60,8 @@ describeOnStores('hosted mode: gated account creation and per-account quotas', (
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ store, apiEnv: HOSTED });
+    // The demo merchants only read in hosted mode: their terminals are left as seeded.
+    stack = await Stack.start({ store, apiEnv: HOSTED, instant: [] });
   });
 
   afterAll(async () => {

@@ -33,6 +33,7 @@ import { LiveModule } from './live/live.module';
 import { MessagesModule } from './messages/messages.module';
 import { MeteredExceptionFilter } from './metrics/metered-exception.filter';
 import { MetricsModule } from './metrics/metrics.module';
+import { CapsModule } from './caps/caps.module';
 import { PaymentsModule } from './payments/payments.module';
 import { PrintModule } from './print/print.module';
 import { RequestLogModule } from './request-log/request-log.module';
@@ -81,6 +82,7 @@ export class AppModule {
         MessagesModule,
         RoutingModule,
         MetricsModule,
+        CapsModule,
         LiveModule,
         WebhooksModule,
         TerminalsModule,

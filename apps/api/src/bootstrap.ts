@@ -1,3 +1,5 @@
+import { Capacity } from './caps/capacity';
+import { capSockets } from './caps/cap-sockets';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -50,6 +52,7 @@ export async function createApi(
   });
   holdIdleConnections(app.getHttpServer());
   answerUnparsableRequests(app.getHttpServer());
+  capSockets(app.getHttpServer(), app.get(Capacity));
   // What a stopping replica ends once their clients let go of them (drain/stop-on-signals.ts).
   app.get(OpenConnections).watch(app.getHttpServer());
   // Before anything that may answer: a preflight, a refused body and an error carry them too.

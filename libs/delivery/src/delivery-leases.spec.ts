@@ -5,6 +5,7 @@ import {
   type DestinationSlots,
   type PendingDelivery,
   type RecordedAttempt,
+  type RecordOutcome,
 } from './dispatcher';
 import { CONTRACT_SCHEDULE } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
@@ -127,15 +128,15 @@ class ProcessStore implements DeliveryStore, LeaseStore, DestinationSlots {
     };
   }
 
-  async record(id: string, attempt: RecordedAttempt): Promise<boolean> {
+  async record(id: string, attempt: RecordedAttempt): Promise<RecordOutcome> {
     if (this.dead) return never();
     const row = this.row(id);
-    if (row.owner !== this.owner) return false;
+    if (row.owner !== this.owner) return 'taken';
     row.delivery.attempts = attempt.n;
     row.delivery.firstAttemptAt = attempt.firstAttemptAt;
     if (attempt.step.state === 'pending') row.delivery.nextAttemptAt = attempt.step.nextAttemptAt;
     else row.state = attempt.step.state;
-    return true;
+    return 'recorded';
   }
 
   async expire(id: string): Promise<void> {

@@ -1,4 +1,10 @@
-import { Dispatcher, type DeliveryStore, type PendingDelivery, type RecordedAttempt } from './dispatcher';
+import {
+  Dispatcher,
+  type DeliveryStore,
+  type PendingDelivery,
+  type RecordedAttempt,
+  type RecordOutcome,
+} from './dispatcher';
 import { CONTRACT_SCHEDULE, type AttemptOutcome } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
 import { verifyWebhook } from './webhook-signature';
@@ -132,7 +138,7 @@ class MemoryStore implements DeliveryStore {
     for (const commit of held) commit();
   }
 
-  async record(id: string, attempt: RecordedAttempt): Promise<boolean> {
+  async record(id: string, attempt: RecordedAttempt): Promise<RecordOutcome> {
     if (this.failures > 0) {
       this.failures -= 1;
       throw new Error('disk full');
@@ -145,7 +151,7 @@ class MemoryStore implements DeliveryStore {
     row.delivery.firstAttemptAt = attempt.firstAttemptAt;
     if (attempt.step.state === 'pending') row.delivery.nextAttemptAt = attempt.step.nextAttemptAt;
     else row.state = attempt.step.state;
-    return true;
+    return 'recorded';
   }
 
   async expire(id: string): Promise<void> {

@@ -61,6 +61,9 @@ export interface RecordedAttempt extends PostResult {
  * processes may share it: each pending delivery is leased to one of them (see DeliveryLeases),
  * and a process writes only what it holds.
  */
+/** What became of an attempt's record (DeliveryStore.record). */
+export type RecordOutcome = 'recorded' | 'taken' | 'gone';
+
 export interface DeliveryStore {
   /**
    * The pending deliveries this process takes at start: those a predecessor of the same replica
@@ -71,9 +74,11 @@ export interface DeliveryStore {
   target(id: string): Promise<DeliveryTarget | null>;
   /**
    * The attempt row and the delivery's new state, written together, only while this process
-   * still holds the delivery's lease: false when another process has taken it (nothing written).
+   * still holds the delivery's lease. Nothing is written when another process has taken it
+   * ('taken') or the delivery is no longer stored ('gone': its account was reset or removed, or
+   * retention purged it while the attempt was in flight).
    */
-  record(id: string, attempt: RecordedAttempt): Promise<boolean>;
+  record(id: string, attempt: RecordedAttempt): Promise<RecordOutcome>;
   /** A delivery found past its window when due fails with no further attempt (if still held). */
   expire(id: string): Promise<void>;
   /**
@@ -560,7 +565,7 @@ export class Dispatcher {
     const ended = step.state !== 'pending';
     if (ended) this.finish(delivery);
     this.pump();
-    let kept: boolean;
+    let kept: RecordOutcome;
     try {
       kept = await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
     } catch (error) {
@@ -572,10 +577,13 @@ export class Dispatcher {
       }
       throw error;
     }
-    if (!kept) {
+    if (kept === 'taken') {
       // Another process took the lease meanwhile (this one could not renew it in time): the
       // delivery is its own now, and it makes the attempt again (at least once, same event_id).
       this.deps.onError(`delivery ${delivery.id}: lease taken by another process; attempt ${n} not recorded`);
+    }
+    if (kept !== 'recorded') {
+      // Gone: erased with its account (a reset) while the attempt was in flight; nothing to say.
       if (!ended) this.lose(delivery);
       return;
     }

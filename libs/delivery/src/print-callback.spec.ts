@@ -148,7 +148,7 @@ describe('sendPrintCallback', () => {
 });
 
 describe('sendPrintCallback where the profile forbids private addresses', () => {
-  const PUBLIC_ONLY = { requireHttps: false, allowPrivate: false };
+  const PUBLIC_ONLY = { requireHttps: false, allowPrivate: false, refuseOwnAddresses: false };
   let server: Server;
   let connections = 0;
   const url = (host: string) => `http://${host}:${(server.address() as AddressInfo).port}/print`;

@@ -170,7 +170,7 @@ describe('one webhook attempt over real sockets', () => {
     'refuses at connect time %s, a non-public destination, without opening a connection, and gives up',
     async (host) => {
       const publicOnly = new Agent({
-        connect: guardedConnector({ requireHttps: false, allowPrivate: false }),
+        connect: guardedConnector({ requireHttps: false, allowPrivate: false, refuseOwnAddresses: false }),
       });
       const url = receiver.url().replace('127.0.0.1', host);
       try {
@@ -187,7 +187,9 @@ describe('one webhook attempt over real sockets', () => {
   it.each([['localhost'], ['127.0.0.1']])(
     'connects to %s through the same connector where private addresses are allowed',
     async (host) => {
-      const anywhere = new Agent({ connect: guardedConnector({ requireHttps: false, allowPrivate: true }) });
+      const anywhere = new Agent({
+        connect: guardedConnector({ requireHttps: false, allowPrivate: true, refuseOwnAddresses: false }),
+      });
       const url = receiver.url().replace('127.0.0.1', host);
       try {
         const result = await postWebhook(post(url), { timeoutMs: 2000, dispatcher: anywhere });

@@ -12,6 +12,7 @@ export const ERROR_CATALOGUE = {
   'AUTH-001': { status: 401, type: 'AUTHENTICATION' },
   'AUTH-002': { status: 401, type: 'AUTHENTICATION' },
   'AUTH-003': { status: 401, type: 'AUTHENTICATION' },
+  'AUTH-004': { status: 403, type: 'AUTHENTICATION' },
   'NF-000': { status: 404, type: 'NOT_FOUND' },
   'NF-001': { status: 404, type: 'NOT_FOUND' },
   'NF-002': { status: 404, type: 'NOT_FOUND' },
@@ -32,6 +33,9 @@ export const ERROR_CATALOGUE = {
   'TRX-005': { status: 409, type: 'TRANSACTION' },
   'TRX-006': { status: 409, type: 'TRANSACTION' },
   'RATE-001': { status: 429, type: 'RATE_LIMIT' },
+  'CAP-001': { status: 409, type: 'CAPACITY' },
+  'CAP-002': { status: 429, type: 'CAPACITY' },
+  'CAP-003': { status: 429, type: 'CAPACITY' },
   'TER-001': { status: 503, type: 'TERMINAL' },
   'TER-002': { status: 504, type: 'TERMINAL' },
   'INT-001': { status: 500, type: 'INTERNAL' },
@@ -94,6 +98,23 @@ export class RateLimitedError extends ContractError {
     what = 'too many requests for this merchant',
   ) {
     super('RATE-001', `${what}; retry after ${retryAfterSeconds} s`);
+  }
+}
+
+/**
+ * A hard cap met (contract §22): 409 CAP-001 for a count of things the caller holds, 429 CAP-002
+ * for one client address's account creations in the last hour, 429 CAP-003 for what the whole
+ * process holds. The message names the cap and its value; Retry-After is sent where waiting helps.
+ */
+export class CapReachedError extends ContractError {
+  constructor(
+    code: 'CAP-001' | 'CAP-002' | 'CAP-003',
+    readonly cap: string,
+    readonly value: number,
+    message: string,
+    override readonly retryAfterSeconds?: number,
+  ) {
+    super(code, message);
   }
 }
 

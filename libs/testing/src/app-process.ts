@@ -129,7 +129,13 @@ export class AppProcess {
       // and on two cores a start waits its turn for the CPU.
       timeoutMs = 45_000,
       nodeArgs: extraNodeArgs = [],
-    }: { timeoutMs?: number; nodeArgs?: readonly string[] } = {},
+      descriptorLimit,
+    }: {
+      timeoutMs?: number;
+      nodeArgs?: readonly string[];
+      /** The app's limit of open file descriptors (`ulimit -n`), set by a shell that then becomes it. */
+      descriptorLimit?: number;
+    } = {},
   ): Promise<AppProcess> {
     // APP_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the apps a benchmark
     // starts: Node refuses --cpu-prof in NODE_OPTIONS.
@@ -141,7 +147,12 @@ export class AppProcess {
     const fd = openSync(logFile, 'a');
     let child: ChildProcess;
     try {
-      child = spawn(process.execPath, [...nodeArgs, entry], {
+      const command = [process.execPath, ...nodeArgs, entry];
+      const [file, ...args] =
+        descriptorLimit === undefined
+          ? command
+          : ['bash', '-c', `ulimit -n ${descriptorLimit} && exec "$@"`, 'bash', ...command];
+      child = spawn(file, args, {
         env: { ...process.env, NO_COLOR: '1', ...env },
         stdio: ['ignore', fd, fd],
       });

@@ -14,6 +14,8 @@ export interface StackOptions {
   withoutSimulator?: boolean;
   /** Node flags for both apps, e.g. `--inspect=127.0.0.1:0` for a benchmark that reads their heap. */
   nodeArgs?: string[];
+  /** The API's limit of open file descriptors (`ulimit -n`); the simulator keeps this process's. */
+  apiDescriptorLimit?: number;
   /** How long each app may take to listen (AppProcess's default unless set): longer on a loaded machine. */
   startTimeoutMs?: number;
   /** Where both apps store: SQLite files (the default) or databases of their own on PostgreSQL. */
@@ -143,7 +145,11 @@ export class Stack {
         ...this.options.apiEnv,
         ...extraEnv,
       },
-      { nodeArgs: this.options.nodeArgs, timeoutMs: this.options.startTimeoutMs },
+      {
+        nodeArgs: this.options.nodeArgs,
+        timeoutMs: this.options.startTimeoutMs,
+        descriptorLimit: this.options.apiDescriptorLimit,
+      },
     );
   }
 

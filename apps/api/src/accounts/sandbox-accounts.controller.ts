@@ -11,10 +11,16 @@ import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { PublicRoute } from '../auth/public-route.decorator';
 import { ApiErrors } from '../openapi/api-errors.decorator';
+import { Capacity } from '../caps/capacity';
 import { AccountCreationGate } from './account-creation-gate';
 import { AddressRateLimiter } from './address-rate-limiter';
 import { CreateAccountDto } from './create-account.dto';
-import { SandboxAccounts, type CreatedAccount, type ResetAnswer } from './sandbox-accounts';
+import {
+  DEFAULT_TERMINALS,
+  SandboxAccounts,
+  type CreatedAccount,
+  type ResetAnswer,
+} from './sandbox-accounts';
 import { CreatedAccountDoc, ResetAnswerDoc } from './sandbox-accounts.doc';
 
 /** Sandbox accounts for CI, and the reset of one (contract §14; sandbox profile only). */
@@ -25,6 +31,7 @@ export class SandboxAccountsController {
     private readonly accounts: SandboxAccounts,
     private readonly limiter: AddressRateLimiter,
     private readonly gate: AccountCreationGate,
+    private readonly capacity: Capacity,
   ) {}
 
   @Post('accounts')
@@ -33,15 +40,24 @@ export class SandboxAccountsController {
   @ApiOperation({
     summary: 'Create an isolated merchant with its own fleet and clock (no signature; limited per address)',
     description:
-      'A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After). A hosted sandbox with an account-creation token asks for it as `Authorization: Bearer <token>` (401 AUTH-003 without it), and may allow fewer terminals (400 PAR-002).',
+      'A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After). A hosted sandbox with an account-creation token asks for it as `Authorization: Bearer <token>` (401 AUTH-003 without it), and may allow fewer terminals (400 PAR-002). Hard caps: accounts alive per client address (409 CAP-001), accounts made per client address in an hour (429 CAP-002), terminals of the whole service (429 CAP-003), each named with its value in the message.',
   })
   @ApiCreatedResponse({ type: CreatedAccountDoc, description: 'the new account, linked and ready' })
-  @ApiErrors('PAR-002', 'AUTH-003', 'RATE-001', 'TER-001', 'INT-002')
+  @ApiErrors('PAR-002', 'AUTH-003', 'RATE-001', 'CAP-001', 'CAP-002', 'CAP-003', 'TER-001', 'INT-002')
   async create(@Req() request: Request, @Body() body: CreateAccountDto): Promise<CreatedAccount> {
     // The token first (401 before 429, contract §4): a stranger spends no address's budget.
     this.gate.check(request);
-    await this.limiter.consume(request.ip ?? request.socket.remoteAddress ?? 'unknown');
-    return this.accounts.create(body);
+    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+    await this.limiter.consume(address);
+    const done = await this.capacity.admitAccount(address, body.terminals ?? DEFAULT_TERMINALS);
+    let made: string | undefined;
+    try {
+      const account = await this.accounts.create(body);
+      made = account.merchant_id;
+      return account;
+    } finally {
+      done(made);
+    }
   }
 
   @Delete('accounts/me')

@@ -13,6 +13,9 @@ import { AccountRepository } from './account.repository';
 import { newMerchantId, newSecretKey, newSerials } from './account-identity';
 import type { CreateAccountDto } from './create-account.dto';
 
+/** The terminals of an account made without saying how many (contract §14). */
+export const DEFAULT_TERMINALS = 2;
+
 /** One terminal of a new account, as `POST /sandbox/accounts` answers it (contract §14). */
 export interface AccountTerminal {
   serialNumber: string;
@@ -67,7 +70,7 @@ export class SandboxAccounts {
   /** Makes the account and answers once every terminal is hosted and linked. */
   async create(body: CreateAccountDto): Promise<CreatedAccount> {
     const pace = body.pace ?? 'instant';
-    const count = body.terminals ?? 2;
+    const count = body.terminals ?? DEFAULT_TERMINALS;
     const quota = accountQuotas(this.config).terminals;
     if (quota !== undefined && count > quota) {
       throw new ContractError(

@@ -11,6 +11,7 @@ import { isDemoCredential } from './demo-credentials';
 import type { MerchantEntity } from './merchant.entity';
 import { MerchantRateLimiter } from './merchant-rate-limiter';
 import { MerchantRepository } from './merchant.repository';
+import { refusePublishedCredentials } from './published-credentials';
 import { PUBLIC_ROUTE } from './public-route.decorator';
 import { RECORDED_BY_CLIENT_ID } from './recorded-by-client-id.decorator';
 import { checkTimestamp, parseAuthorization, signatureMatches } from './request-signature';
@@ -69,6 +70,7 @@ export class MerchantAuthGuard implements CanActivate {
     if (this.config.PROFILE === 'production' && isDemoCredential(merchant)) {
       throw new ContractError('AUTH-001', 'the demo credentials are refused in the production profile');
     }
+    refusePublishedCredentials(this.config, merchant, request.method);
     this.limiter.consume(merchant.merchantId);
     // Before the request acts: an account that asks is not idle (contract, "Retention").
     await this.activity.touch(merchant);

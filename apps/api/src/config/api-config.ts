@@ -273,6 +273,62 @@ export class ApiConfig extends RetentionSettings {
   QUOTA_SECOND_MS = 1000;
 
   /**
+   * Hard caps per client address (contract §22): sandbox accounts made in the last hour, and
+   * alive at once. Unset: hosted mode's defaults (hard-caps.ts), none elsewhere; 0 is none.
+   */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_ACCOUNTS_PER_HOUR: number | undefined = undefined;
+
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_ACCOUNTS_ALIVE: number | undefined = undefined;
+
+  /**
+   * Hard cap per account: webhook deliveries pending, past which it starts no new operation (409
+   * CAP-001). Unset: hosted mode's default (hard-caps.ts), none elsewhere; 0 is none.
+   */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_PENDING_DELIVERIES: number | undefined = undefined;
+
+  /**
+   * The global caps (terminals, links, sockets) are derived from the process's descriptor limit
+   * (`ulimit -n`, read at start), keeping this many descriptors for callers' requests and health
+   * checks. Unset: a fifth of the limit, at least 128.
+   */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_CALLER_RESERVE: number | undefined = undefined;
+
+  /** Each global cap as derived unless set; 0 is none. */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_TERMINALS: number | undefined = undefined;
+
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_LINKS: number | undefined = undefined;
+
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_SOCKETS: number | undefined = undefined;
+
+  /**
    * `GET /metrics` on a listener of its own, on HOST (0: any free port, named in the log line
    * `metrics on port N`). Unset, with METRICS_TOKEN unset too, there is no metrics route.
    */
@@ -372,7 +428,7 @@ export function isHosted(config: ApiConfig): boolean {
 /** The rules every webhook and callback URL must meet under this configuration. */
 export function destinationRules(config: ApiConfig): DestinationRules {
   if (isHosted(config)) {
-    return { requireHttps: false, allowPrivate: false };
+    return { requireHttps: false, allowPrivate: false, refuseOwnAddresses: true };
   }
   return destinationsOf(config.PROFILE, config.ALLOW_PRIVATE_WEBHOOKS === 'true');
 }

@@ -3,13 +3,18 @@ import { destinationRules, validateApiConfig } from './api-config';
 
 describe('HOSTED_MODE (contract, "Hosted mode")', () => {
   it('is off by default: the sandbox sends anywhere', () => {
-    expect(destinationRules(validateApiConfig({}))).toEqual({ requireHttps: false, allowPrivate: true });
+    expect(destinationRules(validateApiConfig({}))).toEqual({
+      requireHttps: false,
+      allowPrivate: true,
+      refuseOwnAddresses: false,
+    });
   });
 
-  it('refuses non-public addresses in the sandbox, plain http still allowed', () => {
+  it("refuses non-public addresses and the host's own in the sandbox, plain http still allowed", () => {
     expect(destinationRules(validateApiConfig({ HOSTED_MODE: 'true' }))).toEqual({
       requireHttps: false,
       allowPrivate: false,
+      refuseOwnAddresses: true,
     });
   });
 
@@ -22,6 +27,7 @@ describe('HOSTED_MODE (contract, "Hosted mode")', () => {
     expect(destinationRules(validateApiConfig({ ...production, HOSTED_MODE: 'true' }))).toEqual({
       requireHttps: true,
       allowPrivate: false,
+      refuseOwnAddresses: false,
     });
   });
 

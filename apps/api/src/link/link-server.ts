@@ -35,6 +35,7 @@ import {
   type UplinkRequest,
 } from '@tps/link';
 import { BackgroundTasks } from '../background/background-tasks';
+import { Capacity } from '../caps/capacity';
 import { ApiConfig } from '../config/api-config';
 import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';
 import { PrintReportIngest } from '../print-jobs/print-report-ingest';
@@ -85,6 +86,7 @@ export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly printReports: PrintReportIngest,
     private readonly shares: ShareRegistry,
     private readonly rebalance: UplinkRebalance,
+    private readonly capacity: Capacity,
     @Inject(LINK_ROUTING) routing: LinkRouting,
     tasks: BackgroundTasks,
   ) {
@@ -159,6 +161,11 @@ export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
     }
     if (path === CONTROL_PATH) {
       this.wss.handleUpgrade(request, socket, head, (ws) => void this.acceptControl(ws, share, instance));
+      return;
+    }
+    // The global cap of links (contract §22): past it an uplink waits, and callers keep their room.
+    if (!this.capacity.admitsLink(this.wss.clients.size)) {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nretry-after: 60\r\n\r\n');
       return;
     }
     const serial = request.headers[LINK_SERIAL_HEADER];

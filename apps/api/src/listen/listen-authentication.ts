@@ -2,14 +2,18 @@ import type { IncomingMessage } from 'node:http';
 import { ContractError } from '@tps/domain';
 import { checkTimestamp, parseAuthorization, signatureMatches } from '../auth/request-signature';
 import type { MerchantRepository } from '../auth/merchant.repository';
+import { refusePublishedCredentials } from '../auth/published-credentials';
+import type { ApiConfig } from '../config/api-config';
 
 /**
  * The merchant a `listen` upgrade is signed by, as every route signs (contract §5): a GET of the
- * request target with an empty body. Throws the contract's AUTH errors otherwise.
+ * request target with an empty body. Throws the contract's AUTH errors otherwise (AUTH-004 for a
+ * hosted sandbox's published demo credentials).
  */
 export async function listeningMerchant(
   request: IncomingMessage,
   merchants: MerchantRepository,
+  config: ApiConfig,
 ): Promise<string> {
   const header = (name: string): string | undefined => {
     const value = request.headers[name];
@@ -31,5 +35,7 @@ export async function listeningMerchant(
   ) {
     throw new ContractError('AUTH-001', 'unknown merchant or wrong signature');
   }
+  // Listening takes the merchant's webhooks: never with credentials anyone can sign with.
+  refusePublishedCredentials(config, merchant, undefined);
   return merchant.merchantId;
 }

@@ -16,6 +16,7 @@ import { toContractError } from '@tps/http';
 import type { Unsubscribe } from '@tps/messaging';
 import { MerchantRateLimiter } from '../auth/merchant-rate-limiter';
 import { MerchantRepository } from '../auth/merchant.repository';
+import { ApiConfig } from '../config/api-config';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { listeningMerchant } from './listen-authentication';
 import { PRESENCE_REPEAT_MS } from './presence-book';
@@ -65,6 +66,7 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly adapterHost: HttpAdapterHost,
     private readonly merchants: MerchantRepository,
     private readonly limiter: MerchantRateLimiter,
+    private readonly config: ApiConfig,
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {
     this.unsubscribe = messages.subscribe(
@@ -111,7 +113,7 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     let merchantId: string;
     try {
-      merchantId = await listeningMerchant(request, this.merchants);
+      merchantId = await listeningMerchant(request, this.merchants, this.config);
       this.limiter.consume(merchantId);
     } catch (error) {
       const refusal = toContractError(error);

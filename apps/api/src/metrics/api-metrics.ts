@@ -54,6 +54,8 @@ export class ApiMetrics implements OnModuleDestroy {
   private readonly routed: Counter<'link'>;
   private readonly relinks: Counter;
   private readonly taskFailures: Counter<'task'>;
+  private readonly capRefusals: Counter<'cap'>;
+  private readonly caps: Gauge<'cap'>;
   private readLinks: () => number = () => 0;
   private readOutbox: () => Promise<OutboxBacklog> = async () => ({ depth: 0, oldestAgeSeconds: 0 });
   /** The last reading of the outbox, and when it was taken (epoch ms). */
@@ -117,6 +119,18 @@ export class ApiMetrics implements OnModuleDestroy {
       name: 'tps_background_task_failures_total',
       help: 'Turns of a background task (a sweep, a heartbeat, a reading) that failed, by task; the next turn comes anyway',
       labelNames: ['task'],
+      registers,
+    });
+    this.capRefusals = new Counter({
+      name: 'tps_cap_refusals_total',
+      help: 'Requests and connections refused at a hard cap (contract §22), by cap',
+      labelNames: ['cap'],
+      registers,
+    });
+    this.caps = new Gauge({
+      name: 'tps_cap',
+      help: 'The value of each hard cap this replica holds to (a cap not listed is none)',
+      labelNames: ['cap'],
       registers,
     });
     for (const outcome of ATTEMPT_OUTCOMES) this.attempts.inc({ outcome }, 0);
@@ -211,6 +225,19 @@ export class ApiMetrics implements OnModuleDestroy {
   /** An attempt recorded without being sent (its signing secret could not be opened). */
   attemptUnsent(): void {
     this.unsent.inc();
+  }
+
+  /** The caps in force, each with no refusal yet, so that a rate over them counts the first. */
+  capsHeld(caps: Record<string, number | undefined>): void {
+    for (const [cap, value] of Object.entries(caps)) {
+      if (value === undefined) continue;
+      this.caps.set({ cap }, value);
+      this.capRefusals.inc({ cap }, 0);
+    }
+  }
+
+  capRefused(cap: string): void {
+    this.capRefusals.inc({ cap });
   }
 
   storageFailed(): void {

@@ -34,11 +34,18 @@ export const ANY_ROUTE_ERRORS: readonly ErrorCode[] = [
 ];
 
 /**
- * What every signed route can answer: a bad signature or timestamp, the merchant's rate limit, and
+ * What every signed route can answer: a bad signature or timestamp, a hosted sandbox's read-only
+ * demo credentials (AUTH-004, on any request that is not a read), the merchant's rate limit, and
  * INT-004 when the merchant's secret key is sealed under a key the service lacks (and INT-002,
  * which every route answers: authentication reads the merchant from storage).
  */
-export const SIGNED_ERRORS: readonly ErrorCode[] = ['AUTH-001', 'AUTH-002', 'RATE-001', 'INT-004'];
+export const SIGNED_ERRORS: readonly ErrorCode[] = [
+  'AUTH-001',
+  'AUTH-002',
+  'AUTH-004',
+  'RATE-001',
+  'INT-004',
+];
 
 /** A route that talks to one terminal: unknown terminal, offline, or no answer in time. */
 export const TERMINAL_ROUTE_ERRORS: readonly ErrorCode[] = ['NF-002', 'TER-001', 'TER-002'];
@@ -49,6 +56,8 @@ export const TERMINAL_ROUTE_ERRORS: readonly ErrorCode[] = ['NF-002', 'TER-001',
  */
 export const PAYMENT_ERRORS: readonly ErrorCode[] = [
   ...TERMINAL_ROUTE_ERRORS,
+  // The account's cap of pending webhook deliveries (contract §22).
+  'CAP-001',
   'INT-003',
   'PAR-002',
   'PAR-003',

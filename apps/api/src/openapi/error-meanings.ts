@@ -17,6 +17,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'AUTH-002': '`timestamp` missing, not a number, or outside ±300 s of the real clock',
   'AUTH-003':
     "a hosted sandbox's account creation without its token (`Authorization: Bearer <token>`), or with a wrong one",
+  'AUTH-004':
+    "a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)",
   'NF-000': 'no such route',
   'NF-001': 'no such transaction for this merchant',
   'NF-002': "no such terminal for this merchant (also another merchant's), or none bound for the Local form",
@@ -37,6 +39,12 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'TRX-005': 'the amount is over what is authorized or left to refund',
   'TRX-006': "the operation is not allowed in the transaction's state",
   'RATE-001': 'too many requests for this merchant; see Retry-After',
+  'CAP-001':
+    "a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first",
+  'CAP-002':
+    'a hard cap on the sandbox accounts one client address makes per hour; the message names it and its value; see Retry-After',
+  'CAP-003':
+    'a hard cap of the whole service (terminals, derived from its descriptor limit) is met; the message names it and its value; see Retry-After',
   'TER-001': 'the terminal is offline or unreachable: nothing was recorded, retry with the same id',
   'TER-002':
     'outcome unknown (the link was lost or the terminal did not answer in time): what the terminal may have taken stays recorded; retry a transaction with the same id, follow a print job at its `Location`',

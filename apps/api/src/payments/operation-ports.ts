@@ -1,6 +1,6 @@
 import type {
   AmountCentavos,
-  RateLimitedError,
+  ContractError,
   FollowUpReads,
   FollowUpType,
   OperationMode,
@@ -115,10 +115,10 @@ export interface FollowUpPlanning {
   plan(ask: FollowUpAsk, reader: FollowUpReader): Promise<FollowUpPlan>;
 }
 
-/** The account's quota of transactions per day (contract, "Hosted mode"). */
+/** The account's quota of transactions per day and its cap of pending deliveries (contract, "Hosted mode"). */
 export interface TransactionQuota {
   /** Counts one more transaction of the merchant; the refusal to answer when it is over quota. */
-  admit(merchant: OperationMerchant): Promise<RateLimitedError | undefined>;
+  admit(merchant: OperationMerchant): Promise<ContractError | undefined>;
 }
 
 /** Everything the operation use case needs from the outside, so it runs without the framework. */

@@ -8,7 +8,10 @@ import type { TerminalEntity } from '../terminals/terminal.entity';
 import { TerminalResolver } from '../terminals/terminal-resolver';
 import { EventIngest } from '../transactions/event-ingest';
 import { TransactionRepository } from '../transactions/transaction.repository';
+import { Capacity } from '../caps/capacity';
+import { DeliveryRepository } from '../webhooks/delivery.repository';
 import { DailyTransactionQuota } from './daily-transaction-quota';
+import { allOf, PendingDeliveriesCap } from './pending-deliveries-cap';
 import { FollowUpPlanner } from './follow-up-planner';
 import { REAL_TIMER } from './operation-ports';
 import type { OperationRequest } from './operation-request';
@@ -27,9 +30,16 @@ export class OperationService {
     transactions: TransactionRepository,
     ingest: EventIngest,
     planner: FollowUpPlanner,
+    capacity: Capacity,
+    deliveries: DeliveryRepository,
   ) {
     this.useCase = new OperationUseCase<TerminalEntity>({
-      quota: new DailyTransactionQuota(accountQuotas(config).transactionsPerDay, transactions, clock),
+      quota: allOf([
+        new DailyTransactionQuota(accountQuotas(config).transactionsPerDay, transactions, clock),
+        new PendingDeliveriesCap(capacity.caps.pendingDeliveries, deliveries, Date.now, (merchantId) =>
+          capacity.pendingDeliveriesRefused(merchantId),
+        ),
+      ]),
       store: {
         findByClientId: (merchantId, id) => transactions.findByClientId(merchantId, id),
         insertDecided: (decide, alone) => transactions.insertDecided(decide, alone),

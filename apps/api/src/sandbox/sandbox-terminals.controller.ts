@@ -33,7 +33,7 @@ export class SandboxTerminalsController {
   @ApiOperation({
     summary: "Add a simulated terminal to the merchant's fleet; it links up within a second",
     description:
-      'The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004. A hosted sandbox holds each account to a quota of terminals (409 TER-005).',
+      'The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004. A hosted sandbox holds each account to a quota of terminals (409 TER-005), and a serial the account chooses must begin with its own prefix (12 hex digits of the SHA-256 of its merchant id, then `-`; 400 PAR-002 otherwise, whoever holds it).',
   })
   @ApiCreatedResponse({ type: TerminalRecordDoc, description: 'the new terminal' })
   @ApiErrors('PAR-002', 'TER-004', 'TER-005', 'TER-001', 'TER-002')

@@ -4,7 +4,8 @@ import { chooseCardholder, ContractError, type CardholderMode } from '@tps/domai
 import type { CardAction, CardReply } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { accountQuotas } from '../config/account-quotas';
-import { ApiConfig } from '../config/api-config';
+import { Capacity } from '../caps/capacity';
+import { ApiConfig, isHosted } from '../config/api-config';
 import { TerminalLinks, type LinkState } from '../link/terminal-links';
 import { DEFAULT_MODEL } from '../seed/sandbox-seed';
 import { TerminalEntity } from '../terminals/terminal.entity';
@@ -18,6 +19,7 @@ import {
 } from './cardholder-of-terminal';
 import type { CreateTerminalDto } from './create-terminal.dto';
 import { RealClock } from './real-clock';
+import { serialOutOfScope } from './serial-scope';
 import type { UpdateTerminalDto } from './update-terminal.dto';
 
 /** A terminal as the sandbox control routes answer it (contract §11). */
@@ -52,6 +54,7 @@ export class SandboxTerminals {
     private readonly terminals: TerminalRepository,
     private readonly links: TerminalLinks,
     private readonly clock: RealClock,
+    private readonly capacity: Capacity,
   ) {}
 
   private record(terminal: TerminalEntity, link: LinkState): TerminalRecord {
@@ -94,6 +97,11 @@ export class SandboxTerminals {
     body: CreateTerminalDto,
     quota: 'held' | 'exempt' = 'held',
   ): Promise<TerminalRecord> {
+    const outOfScope =
+      body.serial !== undefined && isHosted(this.config)
+        ? serialOutOfScope(merchant.merchantId, body.serial)
+        : undefined;
+    if (outOfScope !== undefined) throw new ContractError('PAR-002', outOfScope, 'serial');
     const serial = body.serial ?? (await this.freeSerial());
     const terminal = Object.assign(new TerminalEntity(), {
       serialNumber: serial,
@@ -109,7 +117,8 @@ export class SandboxTerminals {
       cardholderSetFrom: null,
     });
     const limit = quota === 'held' ? accountQuotas(this.config).terminals : undefined;
-    const inserted = await this.terminals.insert(terminal, limit);
+    const release = await this.capacity.reserveTerminals(1);
+    const inserted = await this.terminals.insert(terminal, limit).finally(release);
     if (inserted === 'taken') {
       throw new ContractError('TER-004', `serial ${serial} is already taken`, 'serial');
     }

@@ -35,6 +35,11 @@ export class TerminalRepository {
     return this.terminals.find({ order: { serialNumber: 'ASC' } });
   }
 
+  /** How many terminals the service holds, every merchant's (the global cap of terminals). */
+  countAll(): Promise<number> {
+    return this.terminals.count();
+  }
+
   /** How many terminals are not offline: what the fleet sync reads while nothing else changed. */
   countOnline(): Promise<number> {
     return this.terminals.createQueryBuilder('t').where('NOT t.offline').getCount();

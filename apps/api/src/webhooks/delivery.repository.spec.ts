@@ -259,11 +259,19 @@ describe('DeliveryRepository on a real SQLite file', () => {
       const transaction = { id: randomUUID(), deliveryCount: 0 };
       const [head] = (await stageInOneWrite(transaction, laterEvents('c9'))) as PendingDelivery[];
       await other.claim(30_001, 60_000, 10);
-      expect(await outbox.record(head.id, delivered(30_002))).toBe(false);
+      expect(await outbox.record(head.id, delivered(30_002))).toBe('taken');
       expect((await deliveries())[0]).toMatchObject({ state: 'pending', attemptCount: 0 });
       expect(await database.dataSource.getRepository(DeliveryAttemptEntity).count()).toBe(0);
-      expect(await other.record(head.id, delivered(30_003))).toBe(true);
+      expect(await other.record(head.id, delivered(30_003))).toBe('recorded');
       expect((await deliveries())[0]).toMatchObject({ state: 'delivered', attemptCount: 1 });
+    });
+
+    it('tells a delivery erased while its attempt was in flight (a reset) from one taken over', async () => {
+      const transaction = { id: randomUUID(), deliveryCount: 0 };
+      const [head] = (await stageInOneWrite(transaction, laterEvents('c11'))) as PendingDelivery[];
+      await database.dataSource.getRepository(DeliveryEntity).delete({ id: head.id });
+      expect(await outbox.record(head.id, delivered(1_000))).toBe('gone');
+      expect(await database.dataSource.getRepository(DeliveryAttemptEntity).count()).toBe(0);
     });
 
     it('renews what it holds, and gives it back for any process to claim at once', async () => {

@@ -12,6 +12,7 @@ import {
   type DeliveryTarget,
   type PendingDelivery,
   type RecordedAttempt,
+  type RecordOutcome,
 } from '@tps/delivery';
 import type { TransactionEvent } from '@tps/contracts';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
@@ -30,8 +31,11 @@ export interface CountedTransaction {
 interface UnrecordedAttempt {
   id: string;
   attempt: RecordedAttempt;
-  /** Set by its write: whether this process still held the delivery's lease, so it was recorded. */
-  kept?: boolean;
+  /**
+   * Set by its write: recorded while this process still held the delivery's lease; else whether
+   * another process holds it now ('taken') or it is stored no more ('gone').
+   */
+  outcome?: RecordOutcome;
 }
 
 export interface DeliveryWithAttempts {
@@ -251,8 +255,24 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
             { leaseOwner: this.owner.id },
           ),
         );
-        for (const item of batch) item.kept = kept.has(item.id);
-        await this.attemptTable.insert(sql, batch.filter((item) => item.kept).map(attemptRow));
+        const missed = batch.filter((item) => !kept.has(item.id)).map((item) => item.id);
+        const stored = new Set(
+          missed.length === 0
+            ? []
+            : (
+                await sql.all<{ id: string }>(
+                  `SELECT id FROM webhook_deliveries WHERE id IN (${missed.map(() => '?').join(', ')})`,
+                  missed,
+                )
+              ).map((row) => row.id),
+        );
+        for (const item of batch) {
+          item.outcome = kept.has(item.id) ? 'recorded' : stored.has(item.id) ? 'taken' : 'gone';
+        }
+        await this.attemptTable.insert(
+          sql,
+          batch.filter((item) => item.outcome === 'recorded').map(attemptRow),
+        );
       }),
     );
   }
@@ -510,13 +530,18 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
    * write is under way share the next transaction (a group commit): each is still all-or-nothing,
    * and a busy outbox pays one commit per batch instead of one per attempt.
    */
-  async record(id: string, attempt: RecordedAttempt): Promise<boolean> {
+  async record(id: string, attempt: RecordedAttempt): Promise<RecordOutcome> {
     const outcome = attempt.step.state === 'pending' ? 'retrying' : attempt.step.state;
     const item: UnrecordedAttempt = { id, attempt };
     await this.records.add(item);
-    if (item.kept !== true) return false;
+    if (item.outcome !== 'recorded') return item.outcome ?? 'taken';
     this.messages.publish('delivery.attempt', { deliveryId: id, outcome });
-    return true;
+    return 'recorded';
+  }
+
+  /** How many of the merchant's deliveries are pending (its hard cap, contract §22). */
+  async countPending(merchantId: string): Promise<number> {
+    return this.deliveries.count({ where: { merchantId, state: 'pending' } });
   }
 
   /** How many deliveries are pending, and when the oldest of them was staged (for the metrics). */

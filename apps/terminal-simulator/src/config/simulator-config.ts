@@ -14,8 +14,12 @@ export class SimulatorConfig extends RetentionSettings {
   @Max(65535)
   PORT = 3100;
 
+  /**
+   * Where the simulator listens: loopback unless told otherwise, since nothing but its own health
+   * check and an operator need its port (the terminals link out to the service).
+   */
   @IsString()
-  HOST = '0.0.0.0';
+  HOST = '127.0.0.1';
 
   /**
    * Where the service is; the terminals open their links to it. Several replicas as a comma list:

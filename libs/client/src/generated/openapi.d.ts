@@ -859,7 +859,7 @@ export interface paths {
         put?: never;
         /**
          * Add a simulated terminal to the merchant's fleet; it links up within a second
-         * @description The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004. A hosted sandbox holds each account to a quota of terminals (409 TER-005).
+         * @description The simulator starts hosting the terminal and the answer waits up to a second for its uplink, so `link` is normally "up". Serials are unique across merchants: a taken one is 409 TER-004. A hosted sandbox holds each account to a quota of terminals (409 TER-005), and a serial the account chooses must begin with its own prefix (12 hex digits of the SHA-256 of its merchant id, then `-`; 400 PAR-002 otherwise, whoever holds it).
          */
         post: operations["SandboxTerminalsController_create"];
         delete?: never;
@@ -1087,7 +1087,7 @@ export interface paths {
         put?: never;
         /**
          * Create an isolated merchant with its own fleet and clock (no signature; limited per address)
-         * @description A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After). A hosted sandbox with an account-creation token asks for it as `Authorization: Bearer <token>` (401 AUTH-003 without it), and may allow fewer terminals (400 PAR-002).
+         * @description A CI job makes its own account: credentials, terminals (the first bound for the Local form), clock and webhook secret of its own, every terminal linked before the answer. Limited per client address (429 RATE-001 with Retry-After). A hosted sandbox with an account-creation token asks for it as `Authorization: Bearer <token>` (401 AUTH-003 without it), and may allow fewer terminals (400 PAR-002). Hard caps: accounts alive per client address (409 CAP-001), accounts made per client address in an hour (429 CAP-002), terminals of the whole service (429 CAP-003), each named with its value in the message.
          */
         post: operations["SandboxAccountsController_create"];
         delete?: never;
@@ -1421,8 +1421,6 @@ export interface components {
             /** @enum {string} */
             simulator: "connected" | "disconnected";
             control_link: components["schemas"]["ControlLinkDoc"];
-            /** @description this process's id: `sandbox:wait --pid` checks that the sandbox it started answers, not another on the port */
-            pid: number;
         };
         ReadinessDoc: {
             /** @description whether a request sent now can be served */
@@ -2469,12 +2467,12 @@ export interface components {
              * @example PARAMETER
              * @enum {string}
              */
-            type: "PARAMETER" | "AUTHENTICATION" | "NOT_FOUND" | "TERMINAL" | "TRANSACTION" | "RATE_LIMIT" | "INTERNAL";
+            type: "PARAMETER" | "AUTHENTICATION" | "NOT_FOUND" | "TERMINAL" | "TRANSACTION" | "RATE_LIMIT" | "CAPACITY" | "INTERNAL";
             /**
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "PAR-007" | "INT-005" | "INT-006";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "AUTH-004" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "CAP-001" | "CAP-002" | "CAP-003" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -2512,6 +2510,8 @@ export interface components {
     };
     responses: never;
     parameters: {
+        /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+        timestamp: string;
         /**
          * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
          * @example SIM0000002
@@ -2561,23 +2561,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "PAR-001" | "PAR-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -2727,23 +2710,6 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -2878,23 +2844,6 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -2992,7 +2941,10 @@ export interface operations {
     PaymentsController_syncCharge_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3000,7 +2952,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-7a22ef791b6e",
+                 *       "client_transaction_id": "7a22ef79-1b6e-4107-8cea-cd7e2bd914cb",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3066,6 +3018,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -3083,23 +3052,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -3115,7 +3068,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -3253,7 +3206,10 @@ export interface operations {
     PaymentsController_syncCharge_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -3267,7 +3223,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-b6f34e394d06",
+                 *       "client_transaction_id": "b6f34e39-4d06-42f8-8b7f-4b50f443b2ea",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3333,6 +3289,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -3350,23 +3323,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -3382,7 +3339,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -3520,7 +3477,10 @@ export interface operations {
     PaymentsController_asyncCharge_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3528,7 +3488,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-f6d5f04663de",
+                 *       "client_transaction_id": "f6d5f046-63de-41fd-93be-62ade417b888",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3594,6 +3554,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -3611,23 +3588,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -3639,7 +3600,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001";
+                        code?: "CAP-001" | "TER-003" | "TRX-001";
                     };
                 };
             };
@@ -3777,7 +3738,10 @@ export interface operations {
     PaymentsController_asyncCharge_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -3791,7 +3755,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-162b0617d70d",
+                 *       "client_transaction_id": "162b0617-d70d-4b54-a32f-237cedca7e51",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3857,6 +3821,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -3874,23 +3855,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -3902,7 +3867,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001";
+                        code?: "CAP-001" | "TER-003" | "TRX-001";
                     };
                 };
             };
@@ -4040,7 +4005,10 @@ export interface operations {
     PaymentsController_syncAuthorization_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4048,7 +4016,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-79c5b445340a",
+                 *       "client_transaction_id": "79c5b445-340a-456b-b767-bbe8f75c62a1",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4114,6 +4082,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -4131,23 +4116,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -4163,7 +4132,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -4301,7 +4270,10 @@ export interface operations {
     PaymentsController_syncAuthorization_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -4315,7 +4287,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-14dc1c0c74be",
+                 *       "client_transaction_id": "14dc1c0c-74be-4c8a-9cbf-65c86a472a11",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4381,6 +4353,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -4398,23 +4387,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -4430,7 +4403,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -4568,7 +4541,10 @@ export interface operations {
     PaymentsController_asyncAuthorization_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4576,7 +4552,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-4c83dbc8b62a",
+                 *       "client_transaction_id": "4c83dbc8-b62a-4052-84df-ba26b77a12b7",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4642,6 +4618,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -4659,23 +4652,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -4687,7 +4664,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001";
+                        code?: "CAP-001" | "TER-003" | "TRX-001";
                     };
                 };
             };
@@ -4825,7 +4802,10 @@ export interface operations {
     PaymentsController_asyncAuthorization_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -4839,7 +4819,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-10a655aa75ca",
+                 *       "client_transaction_id": "10a655aa-75ca-4ae3-a15f-20a7cb895a76",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4905,6 +4885,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -4922,23 +4919,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              */
@@ -4950,7 +4931,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001";
+                        code?: "CAP-001" | "TER-003" | "TRX-001";
                     };
                 };
             };
@@ -5088,7 +5069,10 @@ export interface operations {
     PaymentsController_syncCapture_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5096,7 +5080,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-4a1cc675ae9e",
+                 *       "client_transaction_id": "4a1cc675-ae9e-49b5-8d76-a608b535ba72",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5158,6 +5142,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -5176,23 +5177,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -5212,7 +5197,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -5350,7 +5335,10 @@ export interface operations {
     PaymentsController_syncCapture_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -5364,7 +5352,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-c01ad5b9a941",
+                 *       "client_transaction_id": "c01ad5b9-a941-4988-a99a-b2e17670aff4",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5426,6 +5414,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -5444,23 +5449,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -5480,7 +5469,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -5618,7 +5607,10 @@ export interface operations {
     PaymentsController_asyncCapture_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5626,7 +5618,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-e6f50d90c14d",
+                 *       "client_transaction_id": "e6f50d90-c14d-4ab7-af2b-4ba795b02607",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5688,6 +5680,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -5706,23 +5715,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -5738,7 +5731,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -5876,7 +5869,10 @@ export interface operations {
     PaymentsController_asyncCapture_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -5890,7 +5886,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-b40fec29f18a",
+                 *       "client_transaction_id": "b40fec29-f18a-4262-af1f-cfb704005c5e",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5952,6 +5948,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -5970,23 +5983,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -6002,7 +5999,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -6140,7 +6137,10 @@ export interface operations {
     PaymentsController_syncReAuthorization_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6148,7 +6148,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-15e4ebc0f89c",
+                 *       "client_transaction_id": "15e4ebc0-f89c-4cf8-ad40-3716efc1d419",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6215,6 +6215,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -6233,23 +6250,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -6269,7 +6270,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -6407,7 +6408,10 @@ export interface operations {
     PaymentsController_syncReAuthorization_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -6421,7 +6425,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-ee6fb2ae7186",
+                 *       "client_transaction_id": "ee6fb2ae-7186-4ccc-b9ff-9a14867b51b7",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6488,6 +6492,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -6506,23 +6527,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -6542,7 +6547,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -6680,7 +6685,10 @@ export interface operations {
     PaymentsController_asyncReAuthorization_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6688,7 +6696,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-84c5895b121b",
+                 *       "client_transaction_id": "84c5895b-121b-42eb-9de8-5877c2d4ce99",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6755,6 +6763,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -6773,23 +6798,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -6805,7 +6814,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -6943,7 +6952,10 @@ export interface operations {
     PaymentsController_asyncReAuthorization_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -6957,7 +6969,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-5f8378df1260",
+                 *       "client_transaction_id": "5f8378df-1260-4173-b8c4-a9362382e3f8",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -7024,6 +7036,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -7042,23 +7071,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7074,7 +7087,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -7212,7 +7225,10 @@ export interface operations {
     PaymentsController_syncPosTip_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7220,7 +7236,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-5ab001e40448",
+                 *       "client_transaction_id": "5ab001e4-0448-4f4a-865e-99561f483190",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7283,6 +7299,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -7301,23 +7334,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7337,7 +7354,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -7475,7 +7492,10 @@ export interface operations {
     PaymentsController_syncPosTip_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -7489,7 +7509,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-3d9582f58b61",
+                 *       "client_transaction_id": "3d9582f5-8b61-4f1b-9124-25c9c50ecf76",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7552,6 +7572,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -7570,23 +7607,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7606,7 +7627,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -7744,7 +7765,10 @@ export interface operations {
     PaymentsController_asyncPosTip_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7752,7 +7776,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-2d3c4003c9d4",
+                 *       "client_transaction_id": "2d3c4003-c9d4-4dae-8ba8-3ee911ed95ca",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7815,6 +7839,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -7833,23 +7874,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -7865,7 +7890,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -8003,7 +8028,10 @@ export interface operations {
     PaymentsController_asyncPosTip_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -8017,7 +8045,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-566f00c7bb32",
+                 *       "client_transaction_id": "566f00c7-bb32-4530-bfd5-29570de2dbec",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -8080,6 +8108,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -8098,23 +8143,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8130,7 +8159,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -8268,7 +8297,10 @@ export interface operations {
     PaymentsController_syncVoid_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8276,7 +8308,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-69ffba020ee5",
+                 *       "client_transaction_id": "69ffba02-0ee5-447d-9de3-0ada4df6a51a",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8338,6 +8370,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -8356,23 +8405,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8392,7 +8425,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -8530,7 +8563,10 @@ export interface operations {
     PaymentsController_syncVoid_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -8544,7 +8580,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-7b359dfcaaa4",
+                 *       "client_transaction_id": "7b359dfc-aaa4-48c1-8e57-ee91c0e68f44",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8606,6 +8642,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -8624,23 +8677,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8660,7 +8697,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -8798,7 +8835,10 @@ export interface operations {
     PaymentsController_asyncVoid_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8806,7 +8846,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-7d50b6212353",
+                 *       "client_transaction_id": "7d50b621-2353-4adf-bcb6-2fa7328de9b5",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8868,6 +8908,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -8886,23 +8943,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -8918,7 +8959,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -9056,7 +9097,10 @@ export interface operations {
     PaymentsController_asyncVoid_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -9070,7 +9114,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-796d5d34ed84",
+                 *       "client_transaction_id": "796d5d34-ed84-452e-848c-7083fab12dc9",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9132,6 +9176,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -9150,23 +9211,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -9182,7 +9227,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
                     };
                 };
             };
@@ -9320,7 +9365,10 @@ export interface operations {
     PaymentsController_syncRefund_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9328,7 +9376,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-e29c36d23c68",
+                 *       "client_transaction_id": "e29c36d2-3c68-455c-89bf-b8d7bfec8fbf",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9390,6 +9438,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -9408,23 +9473,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -9444,7 +9493,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -9582,7 +9631,10 @@ export interface operations {
     PaymentsController_syncRefund_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -9596,7 +9648,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-e763af633f05",
+                 *       "client_transaction_id": "e763af63-3f05-4b22-b714-d319e5f8769f",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9658,6 +9710,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-001`: no such transaction for this merchant
              */
@@ -9676,23 +9745,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TRX-003`: void after the cut-off (22:00 Mexico City on the day of approval): refund instead
@@ -9712,7 +9765,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -9850,7 +9903,10 @@ export interface operations {
     AuthorizationController_authorize: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9858,7 +9914,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-0ab9f14a01b7",
+                 *       "client_transaction_id": "0ab9f14a-01b7-41a6-9aa2-ee8624cd3f37",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -9924,6 +9980,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -9941,23 +10014,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              *     - `TER-003`: the terminal is busy with another operation
              *     - `TRX-001`: client_transaction_id already used with another request
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
@@ -9973,7 +10030,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -10111,7 +10168,10 @@ export interface operations {
     SearchController_onlineSearch_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10177,6 +10237,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -10188,23 +10265,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -10337,7 +10397,10 @@ export interface operations {
     SearchController_onlineSearch_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -10409,6 +10472,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -10420,23 +10500,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -10569,7 +10632,10 @@ export interface operations {
     SearchController_localSearch_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10635,6 +10701,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -10646,23 +10729,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -10797,7 +10863,10 @@ export interface operations {
     SearchController_localSearch_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -10869,6 +10938,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -10880,23 +10966,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -11031,7 +11100,10 @@ export interface operations {
     AbortController_syncAbort_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11091,6 +11163,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -11102,23 +11191,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -11273,7 +11345,10 @@ export interface operations {
     AbortController_syncAbort_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11339,6 +11414,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -11350,23 +11442,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -11521,7 +11596,10 @@ export interface operations {
     AbortController_asyncAbort_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11529,7 +11607,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-b122fe619cff"
+                 *       "client_transaction_id": "b122fe61-9cff-40fe-b3c7-c0a46f864426"
                  *     }
                  */
                 "application/json": components["schemas"]["AsyncAbortDto"];
@@ -11586,6 +11664,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -11597,23 +11692,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -11768,7 +11846,10 @@ export interface operations {
     AbortController_asyncAbort_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11782,7 +11863,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "00000000-0000-4000-8000-f28674a2efbb"
+                 *       "client_transaction_id": "f28674a2-efbb-4ea2-9663-6bb92ec2a711"
                  *     }
                  */
                 "application/json": components["schemas"]["AsyncAbortDto"];
@@ -11839,6 +11920,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -11850,23 +11948,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -12021,7 +12102,10 @@ export interface operations {
     PrintController_create_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12105,6 +12189,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-001`: no such transaction for this merchant
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
@@ -12117,23 +12218,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-001" | "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -12268,7 +12352,10 @@ export interface operations {
     PrintController_create_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -12358,6 +12445,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-001`: no such transaction for this merchant
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
@@ -12370,23 +12474,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-001" | "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -12521,7 +12608,10 @@ export interface operations {
     PrintController_read_local: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 printJobId: string;
             };
@@ -12578,6 +12668,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-003`: no such print job on this terminal
              */
@@ -12590,23 +12697,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-003";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -12739,7 +12829,10 @@ export interface operations {
     PrintController_read_cloud: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -12801,6 +12894,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              *     - `NF-003`: no such print job on this terminal
              */
@@ -12813,23 +12923,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-003";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -12962,7 +13055,10 @@ export interface operations {
     SandboxTerminalsController_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13017,9 +13113,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -13027,7 +13123,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -13160,7 +13256,10 @@ export interface operations {
     SandboxTerminalsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13226,9 +13325,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -13236,7 +13335,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -13389,7 +13488,10 @@ export interface operations {
     SandboxTerminalsController_update: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13456,6 +13558,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -13467,23 +13586,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -13618,7 +13720,10 @@ export interface operations {
     SandboxTerminalsController_card: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13686,6 +13791,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -13697,23 +13819,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -13865,7 +13970,10 @@ export interface operations {
     SandboxTerminalsController_offline: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13923,6 +14031,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -13934,23 +14059,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -14085,7 +14193,10 @@ export interface operations {
     SandboxTerminalsController_online: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -14143,6 +14254,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-002`: no such terminal for this merchant (also another merchant's), or none bound for the Local form
              */
             404: {
@@ -14154,23 +14282,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -14305,7 +14416,10 @@ export interface operations {
     SandboxClockController_read: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14360,9 +14474,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -14370,7 +14484,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -14503,7 +14617,10 @@ export interface operations {
     SandboxClockController_advance: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14567,9 +14684,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -14577,7 +14694,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -14713,7 +14830,10 @@ export interface operations {
                 /** @description the transaction whose deliveries to list */
                 client_transaction_id: string;
             };
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14768,9 +14888,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -14778,7 +14898,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -14911,7 +15031,10 @@ export interface operations {
     DeliveriesController_redeliver: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 id: string;
             };
@@ -14968,6 +15091,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-004`: no such delivery
              */
             404: {
@@ -14979,23 +15119,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-004";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -15128,7 +15251,10 @@ export interface operations {
     WebhookSecretController_rotate: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15183,9 +15309,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -15193,7 +15319,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -15326,7 +15452,10 @@ export interface operations {
     WebhookSecretController_remove: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15379,9 +15508,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -15389,7 +15518,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -15522,7 +15651,10 @@ export interface operations {
     WebhookSecretController_rotateWithOverlap: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15586,9 +15718,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -15596,7 +15728,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -15729,7 +15861,10 @@ export interface operations {
     ConsoleEventsController_events: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15784,9 +15919,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -15794,7 +15929,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -15991,9 +16126,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              */
-            408: {
+            409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -16001,7 +16136,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "CAP-001";
                     };
                 };
             };
@@ -16043,6 +16178,8 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `RATE-001`: too many requests for this merchant; see Retry-After
+             *     - `CAP-002`: a hard cap on the sandbox accounts one client address makes per hour; the message names it and its value; see Retry-After
+             *     - `CAP-003`: a hard cap of the whole service (terminals, derived from its descriptor limit) is met; the message names it and its value; see Retry-After
              */
             429: {
                 headers: {
@@ -16054,7 +16191,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "RATE-001";
+                        code?: "RATE-001" | "CAP-002" | "CAP-003";
                     };
                 };
             };
@@ -16134,7 +16271,10 @@ export interface operations {
     SandboxAccountsController_remove: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16187,9 +16327,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -16197,7 +16337,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -16347,7 +16487,10 @@ export interface operations {
     SandboxAccountsController_reset: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16402,9 +16545,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -16412,7 +16555,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -16547,7 +16690,10 @@ export interface operations {
     ConformanceRunsController_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16602,9 +16748,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -16612,7 +16758,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -16745,7 +16891,10 @@ export interface operations {
     ConformanceRunsController_start: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16814,9 +16963,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -16824,7 +16973,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
@@ -16957,7 +17106,10 @@ export interface operations {
     ConformanceRunsController_read: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 id: string;
             };
@@ -17025,6 +17177,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-005`: no such conformance run for this account
              */
             404: {
@@ -17036,23 +17205,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-005";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -17185,7 +17337,10 @@ export interface operations {
     ConformanceRunsController_junit: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path: {
                 id: string;
             };
@@ -17252,6 +17407,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `NF-005`: no such conformance run for this account
              */
             404: {
@@ -17263,23 +17435,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-005";
-                    };
-                };
-            };
-            /**
-             * @description The contract's error body, with one of these codes:
-             *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
-                        /** @enum {string} */
-                        code?: "PAR-007";
                     };
                 };
             };
@@ -17412,7 +17567,10 @@ export interface operations {
     RequestLogController_list: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
+                timestamp: components["parameters"]["timestamp"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17467,9 +17625,9 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             *     - `AUTH-004`: a hosted sandbox's published demo credentials, which may only read: anything else (a charge, a reset, a secret rotation, terminal control, `listen`) needs an account of one's own (`POST /sandbox/accounts`)
              */
-            408: {
+            403: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -17477,7 +17635,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "PAR-007";
+                        code?: "AUTH-004";
                     };
                 };
             };
