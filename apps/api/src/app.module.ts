@@ -63,6 +63,7 @@ export class AppModule {
         : [];
     const database = dataSourceOptions({
       url: config.DATABASE_URL,
+      directUrl: config.DATABASE_DIRECT_URL,
       entities: API_ENTITIES,
       migrations: API_MIGRATIONS,
       poolSize: config.DATABASE_POOL_SIZE,

@@ -34,6 +34,7 @@ export class SimulatorModule {
   static forConfig(config: SimulatorConfig): DynamicModule {
     const database = dataSourceOptions({
       url: config.DATABASE_URL,
+      directUrl: config.DATABASE_DIRECT_URL,
       entities: TERMINAL_ENTITIES,
       migrations: TERMINAL_MIGRATIONS,
       poolSize: config.DATABASE_POOL_SIZE,

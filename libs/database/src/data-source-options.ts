@@ -17,6 +17,21 @@ export interface DatabaseSettings {
   poolSize?: number;
   /** PostgreSQL: how the server names the connections (pg_stat_activity), e.g. `tps-api`. */
   applicationName?: string;
+  /**
+   * PostgreSQL: a URL of the same database that reaches the server itself, not through a pooler,
+   * for what needs one server session of its own (migrations under their advisory lock, LISTEN).
+   * Given, `url` is taken to be a pooler's (PgBouncer in session or transaction mode): the pooled
+   * path then keeps no state on the server session (no named prepared statements).
+   */
+  directUrl?: string;
+}
+
+/** The options TypeORM is given, with what this library adds to them (kept on `dataSource.options`). */
+type WithDirectUrl = DataSourceOptions & { readonly directUrl?: string };
+
+/** The direct URL of a data source's options (DatabaseSettings.directUrl), if one was given. */
+export function directUrlOf(options: DataSourceOptions): string | undefined {
+  return (options as WithDirectUrl).directUrl;
 }
 
 const URL_DRIVERS = {
@@ -61,8 +76,9 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
   const type = URL_DRIVERS[scheme];
   if (type === undefined) throw new Error(`unsupported database URL scheme ${scheme}`);
   if (type !== 'postgres') return { ...common, type, url: settings.url };
-  return {
+  const options: WithDirectUrl = {
     ...common,
+    directUrl: settings.directUrl,
     type,
     url: settings.url,
     // Every integer column is bigint there (amounts reach 9,999,999,999); all stay below 2^53.
@@ -76,4 +92,5 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
       keepAlive: true,
     },
   };
+  return options;
 }

@@ -40,6 +40,16 @@ export class ApiConfig extends RetentionSettings {
   @IsString()
   DATABASE_URL = 'sqlite:data/api.sqlite';
 
+  /**
+   * PostgreSQL only: the same database reached directly, when DATABASE_URL goes through a pooler
+   * (PgBouncer in session or transaction mode), for what needs one server session: the migrations
+   * under their advisory lock, the LISTEN and NOTIFY sessions of the messages between replicas. Unset, DATABASE_URL serves for all, and a pooler in transaction
+   * mode there is refused at start.
+   */
+  @IsOptional()
+  @IsString()
+  DATABASE_DIRECT_URL: string | undefined = undefined;
+
   /** PostgreSQL only: connections this process keeps to the server, reads and writes together. */
   @Type(() => Number)
   @IsInt()

@@ -74,7 +74,12 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
     pool.on('error', onError);
     const replica = new ThisReplica(pool, config.REPLICA_ID, config.REPLICA_HEARTBEAT_MS, onError);
     await replica.join();
-    const store = new PostgresRoutingStore(pool, replica, (topic) => port.wordStart(topic));
+    const store = new PostgresRoutingStore(
+      pool,
+      replica,
+      (topic) => port.wordStart(topic),
+      config.DATABASE_DIRECT_URL === undefined,
+    );
     const router = new RequestRouter(
       store,
       {

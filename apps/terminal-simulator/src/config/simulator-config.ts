@@ -1,5 +1,15 @@
 import { plainToInstance, Type } from 'class-transformer';
-import { IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 import { RetentionSettings } from '@tps/database';
 import { DEFAULT_SHARE, SHARE_ID_PATTERN } from '@tps/link';
 
@@ -26,6 +36,16 @@ export class SimulatorConfig extends RetentionSettings {
 
   @IsString()
   DATABASE_URL = 'sqlite:data/terminal.sqlite';
+
+  /**
+   * PostgreSQL only: the same database reached directly, when DATABASE_URL goes through a pooler
+   * (PgBouncer in session or transaction mode), for what needs one server session: the migrations
+   * under their advisory lock. Unset, DATABASE_URL serves for all, and a pooler in transaction
+   * mode there is refused at start.
+   */
+  @IsOptional()
+  @IsString()
+  DATABASE_DIRECT_URL: string | undefined = undefined;
 
   /** PostgreSQL only: connections this process keeps to the server, reads and writes together. */
   @Type(() => Number)
