@@ -26,6 +26,8 @@ describe('isStorageFailure on PostgreSQL', () => {
     ['58030', 'an I/O error'],
     ['25006', 'a read-only server'],
     ['55000', 'a database not accepting connections'],
+    ['57014', 'the statement timeout'],
+    ['55P03', 'the lock timeout'],
   ])('%s (%s) is the storage failing', (code) => {
     expect(isStorageFailure(postgresError(code))).toBe(true);
     expect(isStorageFailure(wrapped(postgresError(code)))).toBe(true);

@@ -23,10 +23,11 @@ const STORAGE_CODES = new Set([
  * PostgreSQL SQLSTATE classes and codes that say the server, not the statement, failed: a lost or
  * refused connection (08), no space or memory (53), the server shutting down or starting (57P),
  * an I/O error (58), a read-only server (25006), a database not accepting connections (55000, as
- * while it is being dropped or fenced off).
+ * while it is being dropped or fenced off), a wait past its bound: the statement timeout (57014)
+ * and the lock timeout (55P03).
  */
 const POSTGRES_CLASSES = ['08', '53', '57P', '58'];
-const POSTGRES_CODES = new Set(['25006', '55000']);
+const POSTGRES_CODES = new Set(['25006', '55000', '57014', '55P03']);
 
 /** What node-postgres and Node's sockets say when no answer came from the server at all. */
 const CONNECTION_CODES = new Set([

@@ -15,3 +15,4 @@ export * from './free-port';
 export * from './haproxy-balancer';
 export * from './previous-build';
 export * from './pgbouncer';
+export * from './tcp-fault-proxy';

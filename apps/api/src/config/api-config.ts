@@ -12,7 +12,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS } from '@tps/domain';
-import { RetentionSettings, SecretKeyring } from '@tps/database';
+import { DatabaseWaitSettings, SecretKeyring } from '@tps/database';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
 /** A number, or unset when empty (`QUOTA_X: ${QUOTA_X:-}` in a compose file passes it empty). */
@@ -25,9 +25,9 @@ export const MAX_CONCURRENT_ATTEMPTS = 64;
 
 /**
  * Every setting of the API, read from the environment and validated once at start-up; the
- * retention settings are shared with the simulator (RetentionSettings).
+ * retention settings and the waits on the database are shared with the simulator (DatabaseWaitSettings).
  */
-export class ApiConfig extends RetentionSettings {
+export class ApiConfig extends DatabaseWaitSettings {
   @Type(() => Number)
   @IsInt()
   @Min(0)

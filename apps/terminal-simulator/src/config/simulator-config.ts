@@ -10,14 +10,14 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
-import { RetentionSettings } from '@tps/database';
+import { DatabaseWaitSettings } from '@tps/database';
 import { DEFAULT_SHARE, SHARE_ID_PATTERN } from '@tps/link';
 
 /**
  * Every setting of the simulator, read from the environment and validated once at start-up; the
- * retention settings are the service's own (RetentionSettings).
+ * retention settings and the waits on the database are the service's own (DatabaseWaitSettings).
  */
-export class SimulatorConfig extends RetentionSettings {
+export class SimulatorConfig extends DatabaseWaitSettings {
   @Type(() => Number)
   @IsInt()
   @Min(0)
