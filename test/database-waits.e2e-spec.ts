@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createInstantTerminals, Stack, TcpFaultProxy } from '@tps/testing';
 import { amountOf, everyOnline, type Json } from './payment-helpers';
+import { scrape } from './prometheus-scrape';
 
 const ACQUIRE_MS = 1000;
 const STATEMENT_MS = 1000;
@@ -23,6 +24,7 @@ const TERMINALS = 6;
 describe('Every wait on a stalled PostgreSQL bounded [postgres]', () => {
   let proxy: TcpFaultProxy;
   let stack: Stack;
+  let metricsUrl: string;
 
   beforeAll(async () => {
     proxy = await TcpFaultProxy.start();
@@ -33,8 +35,11 @@ describe('Every wait on a stalled PostgreSQL bounded [postgres]', () => {
         DATABASE_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_MS),
         DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS),
         DATABASE_LOCK_TIMEOUT_MS: String(STATEMENT_MS),
+        METRICS_PORT: '0',
+        METRICS_REFRESH_MS: '200',
       },
     });
+    metricsUrl = `http://127.0.0.1:${/metrics on port (\d+)/.exec(stack.api.log)?.[1]}`;
   });
 
   afterAll(async () => {
@@ -55,6 +60,10 @@ describe('Every wait on a stalled PostgreSQL bounded [postgres]', () => {
         client_transaction_id: charge.id,
       });
 
+    const before = await scrape(metricsUrl);
+    expect(before.has('tps_database_pool_connections')).toBe(true);
+    expect(before.has('tps_database_pool_waiting')).toBe(true);
+    expect(before.value('tps_database_rtt_seconds')).toBeGreaterThan(0);
     proxy.stall();
     const answers = await Promise.all(
       charges.map(async (charge) => {
@@ -70,6 +79,10 @@ describe('Every wait on a stalled PostgreSQL bounded [postgres]', () => {
         ms > BOUND_MS || !((status === 503 && code === 'INT-002') || (status === 504 && code === 'INT-003')),
     );
     expect(outside).toEqual([]);
+    // Each answer ended a wait at its bound (a connection, or a statement), which the metrics count.
+    const after = await scrape(metricsUrl);
+    const timeouts = (scraped: typeof after): number => scraped.value('tps_database_timeouts_total');
+    expect(timeouts(after) - timeouts(before)).toBeGreaterThanOrEqual(answers.length);
 
     // Once the database answers again, the same ids converge: each answered 200, one outcome.
     const outcomes = new Map<string, boolean>();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSource, DataSourceOptions } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseWaits } from './database-wait-settings';
 import { preparedSqlite3 } from './prepared-sqlite';
 
@@ -125,4 +126,20 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     },
   };
   return options;
+}
+
+/** A PostgreSQL pool's connections now: open, idle, and the callers waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** The pool of a PostgreSQL data source (node-postgres' counts), undefined on another driver. */
+export function poolStatsOf(dataSource: DataSource): PoolStats | undefined {
+  if (dataSource.options.type !== 'postgres' || !dataSource.isInitialized) return undefined;
+  const pool = (dataSource.driver as PostgresDriver).master as
+    { totalCount: number; idleCount: number; waitingCount: number } | undefined;
+  if (pool === undefined) return undefined;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }

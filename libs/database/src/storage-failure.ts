@@ -115,3 +115,31 @@ export async function storageRead<T>(read: Promise<T>): Promise<T> {
       : error;
   }
 }
+
+/** Which bounded wait on the database an error is the end of (contract, "Every wait bounded"). */
+export type DatabaseTimeoutKind = 'acquire' | 'statement' | 'lock';
+export const DATABASE_TIMEOUT_KINDS: readonly DatabaseTimeoutKind[] = ['acquire', 'statement', 'lock'];
+
+/**
+ * The wait whose bound ended in `error`, looked for through what wraps it (a contract error's
+ * cause, TypeORM's driver error): the pool's or the connection's (`acquire`), the server's
+ * statement timeout or the client's own past it (`statement`), the lock timeout (`lock`).
+ */
+export function timeoutKindOf(error: unknown, depth = 0): DatabaseTimeoutKind | undefined {
+  if (typeof error !== 'object' || error === null || depth > 5) return undefined;
+  const { code, message, cause, driverError } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    driverError?: unknown;
+  };
+  if (code === '55P03') return 'lock';
+  if (code === '57014' || (typeof message === 'string' && /Query read timeout/i.test(message)))
+    return 'statement';
+  if (
+    typeof message === 'string' &&
+    /timeout exceeded when trying to connect|connection timeout/i.test(message)
+  )
+    return 'acquire';
+  return timeoutKindOf(driverError, depth + 1) ?? timeoutKindOf(cause, depth + 1);
+}

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ApiMetrics } from './api-metrics';
+import { DatabaseMetrics } from './database-metrics';
 import { MetricsServer } from './metrics-server';
 import { ServedRoutes } from './served-routes';
 
@@ -8,7 +9,7 @@ import { ServedRoutes } from './served-routes';
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [ApiMetrics, MetricsServer, ServedRoutes],
-  exports: [ApiMetrics],
+  providers: [ApiMetrics, DatabaseMetrics, MetricsServer, ServedRoutes],
+  exports: [ApiMetrics, DatabaseMetrics],
 })
 export class MetricsModule {}
