@@ -14,12 +14,16 @@ const CLIENT_MARGIN_MS = 1000;
  */
 const BOUND_MS = 2 * (ACQUIRE_MS + STATEMENT_MS + CLIENT_MARGIN_MS) + 1000;
 const TERMINALS = 6;
+/** The health's threshold, and the latency the proxy adds each way to pass it. */
+const DEGRADED_MS = 100;
+const LATENCY_MS = 150;
 
 /**
  * Contract "The database a platform team runs", every wait bounded: with the API's PostgreSQL
  * stalled (a real proxy holding every byte), each signed charge is answered within the stated
  * bound, in §19's codes (503 INT-002 or 504 INT-003), never a hang or a 500; once the database
- * answers again, a retry with the same id converges to one outcome, stored once.
+ * answers again, a retry with the same id converges to one outcome, stored once. Slow rather than
+ * stalled, the health checks stay 200 and say the database is degraded.
  */
 describe('Every wait on a stalled PostgreSQL bounded [postgres]', () => {
   let proxy: TcpFaultProxy;
@@ -35,6 +39,7 @@ describe('Every wait on a stalled PostgreSQL bounded [postgres]', () => {
         DATABASE_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_MS),
         DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS),
         DATABASE_LOCK_TIMEOUT_MS: String(STATEMENT_MS),
+        DATABASE_DEGRADED_RTT_MS: String(DEGRADED_MS),
         METRICS_PORT: '0',
         METRICS_REFRESH_MS: '200',
       },
@@ -110,4 +115,26 @@ describe('Every wait on a stalled PostgreSQL bounded [postgres]', () => {
     const ours = stored.filter((row) => outcomes.has(row.id));
     expect(ours.map((row) => row.n)).toEqual(charges.map(() => 1));
   }, 180_000);
+
+  it('keeps /health and /ready 200 while the database is slow, saying it is degraded', async () => {
+    const health = async (): Promise<{ status: number; body: Json }> => {
+      const response = await fetch(`${stack.apiUrl}/health`);
+      return { status: response.status, body: (await response.json()) as Json };
+    };
+    const quick = await health();
+    expect(quick.status).toBe(200);
+    expect(quick.body.database).toEqual({ state: 'up', rtt_ms: expect.any(Number) });
+
+    proxy.latencyMs = LATENCY_MS;
+    try {
+      const slow = await health();
+      expect(slow.status).toBe(200);
+      expect(slow.body.status).toBe('up');
+      expect(slow.body.database.state).toBe('degraded');
+      expect(slow.body.database.rtt_ms).toBeGreaterThanOrEqual(2 * LATENCY_MS);
+      expect((await fetch(`${stack.apiUrl}/ready`)).status).toBe(200);
+    } finally {
+      proxy.latencyMs = 0;
+    }
+  }, 60_000);
 });

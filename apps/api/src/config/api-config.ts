@@ -50,6 +50,15 @@ export class ApiConfig extends DatabaseWaitSettings {
   @IsString()
   DATABASE_DIRECT_URL: string | undefined = undefined;
 
+  /**
+   * `GET /health` says the database is `degraded` (and stays 200) while its check's round trip
+   * takes longer than this (contract, "The database a platform team runs").
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  DATABASE_DEGRADED_RTT_MS = 200;
+
   /** PostgreSQL only: connections this process keeps to the server, reads and writes together. */
   @Type(() => Number)
   @IsInt()

@@ -1384,6 +1384,12 @@ export interface components {
                 [key: string]: string;
             };
         };
+        DatabaseHealthDoc: {
+            /** @enum {string} */
+            state: "up" | "degraded" | "down";
+            /** @description round trip of the check's SELECT 1; null when the database could not be read */
+            rtt_ms: number | null;
+        };
         ShareHolderDoc: {
             /** @example 3f9a1c2b7d4e */
             instance: string;
@@ -1415,8 +1421,7 @@ export interface components {
         ApiHealthDoc: {
             /** @enum {string} */
             status: "up" | "down";
-            /** @enum {string} */
-            database: "up" | "down";
+            database: components["schemas"]["DatabaseHealthDoc"];
             linked_terminals: number;
             /** @enum {string} */
             simulator: "connected" | "disconnected";
