@@ -68,6 +68,7 @@ const replicas = replicaPorts.map(
           {
             PORT: String(port),
             DATABASE_URL: databaseUrl,
+            DATABASE_DIRECT_URL: process.env.API_DATABASE_DIRECT_URL,
             // Every replica knows how the fleet is split, so that each share's simulator gets its
             // terminals, and keeps its name across restarts, so that it takes its own delivery
             // leases back at once.

@@ -23,7 +23,11 @@ if (process.stdout.isTTY && process.env.LOG_FORMAT === undefined) process.env.LO
 const apps = new Map<string, ChildProcess>([
   [
     'api',
-    runApp('api', 'apps/api/src/main.js', { PORT: apiPort, DATABASE_URL: process.env.API_DATABASE_URL }),
+    runApp('api', 'apps/api/src/main.js', {
+      PORT: apiPort,
+      DATABASE_URL: process.env.API_DATABASE_URL,
+      DATABASE_DIRECT_URL: process.env.API_DATABASE_DIRECT_URL,
+    }),
   ],
   [
     'terminal',
@@ -31,6 +35,7 @@ const apps = new Map<string, ChildProcess>([
       PORT: simulatorPort,
       API_URL: process.env.API_URL ?? `http://127.0.0.1:${apiPort}`,
       DATABASE_URL: process.env.SIMULATOR_DATABASE_URL,
+      DATABASE_DIRECT_URL: process.env.SIMULATOR_DATABASE_DIRECT_URL,
     }),
   ],
 ]);

@@ -44,7 +44,7 @@ describe('replicas started together on an empty PostgreSQL database', () => {
       for (const api of started) {
         const health = await fetch(`${api.url}/health`);
         expect(health.status).toBe(200);
-        expect(await health.json()).toMatchObject({ status: 'up', database: 'up' });
+        expect(await health.json()).toMatchObject({ status: 'up', database: { state: 'up' } });
       }
       await expectMigratedOnce(replicas.store);
     } finally {

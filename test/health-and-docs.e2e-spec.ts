@@ -16,7 +16,7 @@ describe('health and OpenAPI, without credentials', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       status: 'up',
-      database: 'up',
+      database: { state: 'up', rtt_ms: expect.any(Number) },
       linked_terminals: 3,
       simulator: 'connected',
       control_link: {

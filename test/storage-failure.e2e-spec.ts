@@ -16,8 +16,8 @@ describe('the API when its storage fails', () => {
 
   const health = async (): Promise<{ status: number; database: string }> => {
     const response = await fetch(`${stack.apiUrl}/health`);
-    const body = (await response.json()) as { database: string };
-    return { status: response.status, database: body.database };
+    const body = (await response.json()) as { database: { state: string } };
+    return { status: response.status, database: body.database.state };
   };
 
   const charge = (id: string): Promise<ClientResponse<Json>> =>

@@ -7,6 +7,7 @@ import {
   SerialWriter,
   openSerialWriter,
   dataSourceOptions,
+  databaseWaits,
   openDataSource,
 } from '@tps/database';
 import { DataSource } from 'typeorm';
@@ -64,6 +65,8 @@ export class AppModule {
         : [];
     const database = dataSourceOptions({
       url: config.DATABASE_URL,
+      directUrl: config.DATABASE_DIRECT_URL,
+      waits: databaseWaits(config),
       entities: API_ENTITIES,
       migrations: API_MIGRATIONS,
       poolSize: config.DATABASE_POOL_SIZE,

@@ -7,6 +7,7 @@ import {
   TERMINAL_MIGRATIONS,
   openSerialWriter,
   dataSourceOptions,
+  databaseWaits,
   openDataSource,
 } from '@tps/database';
 import { DataSource } from 'typeorm';
@@ -34,6 +35,8 @@ export class SimulatorModule {
   static forConfig(config: SimulatorConfig): DynamicModule {
     const database = dataSourceOptions({
       url: config.DATABASE_URL,
+      directUrl: config.DATABASE_DIRECT_URL,
+      waits: databaseWaits(config),
       entities: TERMINAL_ENTITIES,
       migrations: TERMINAL_MIGRATIONS,
       poolSize: config.DATABASE_POOL_SIZE,

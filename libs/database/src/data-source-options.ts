@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSource, DataSourceOptions } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import type { DatabaseWaits } from './database-wait-settings';
 import { preparedSqlite3 } from './prepared-sqlite';
 
 type ClassList = NonNullable<DataSourceOptions['migrations']>;
@@ -17,6 +19,38 @@ export interface DatabaseSettings {
   poolSize?: number;
   /** PostgreSQL: how the server names the connections (pg_stat_activity), e.g. `tps-api`. */
   applicationName?: string;
+  /**
+   * PostgreSQL: a URL of the same database that reaches the server itself, not through a pooler,
+   * for what needs one server session of its own (migrations under their advisory lock, LISTEN).
+   * Given, `url` is taken to be a pooler's (PgBouncer in session or transaction mode): the pooled
+   * path then keeps no state on the server session (no named prepared statements).
+   */
+  directUrl?: string;
+  /** PostgreSQL: how long each wait may last (DatabaseWaitSettings); their defaults when unset. */
+  waits?: DatabaseWaits;
+}
+
+/** The options TypeORM is given, with what this library adds to them (kept on `dataSource.options`). */
+type WithDirectUrl = DataSourceOptions & { readonly directUrl?: string; readonly waits?: DatabaseWaits };
+
+/** The direct URL of a data source's options (DatabaseSettings.directUrl), if one was given. */
+export function directUrlOf(options: DataSourceOptions): string | undefined {
+  return (options as WithDirectUrl).directUrl;
+}
+
+/**
+ * What opens a write's transaction on PostgreSQL, in one round trip. Through a pooler the
+ * statement and lock timeouts are set in it (`SET LOCAL`): PgBouncer refuses them as startup
+ * parameters, and a session `SET` would stay on a server session other clients then get. On a
+ * direct connection they are the session's own, set at connect.
+ */
+export function beginOf(options: DataSourceOptions): string {
+  const { directUrl, waits } = options as WithDirectUrl;
+  if (directUrl === undefined || waits === undefined) return 'BEGIN';
+  return (
+    `BEGIN; SET LOCAL statement_timeout = ${Math.floor(waits.statementTimeoutMs)}; ` +
+    `SET LOCAL lock_timeout = ${Math.floor(waits.lockTimeoutMs)}`
+  );
 }
 
 const URL_DRIVERS = {
@@ -26,10 +60,17 @@ const URL_DRIVERS = {
   'mariadb:': 'mariadb',
 } as const;
 
-/** A server that does not accept a connection within this is down for this write (503 INT-002). */
-const POSTGRES_CONNECT_TIMEOUT_MS = 3000;
-/** A statement with no answer within this is a storage failure; no statement of ours runs that long. */
-const POSTGRES_QUERY_TIMEOUT_MS = 10_000;
+/** DatabaseWaitSettings' defaults. */
+const DEFAULT_WAITS: DatabaseWaits = {
+  acquireTimeoutMs: 3000,
+  statementTimeoutMs: 10_000,
+  lockTimeoutMs: 5000,
+};
+/**
+ * How much longer than the statement timeout the client waits for an answer before it gives up
+ * by itself: the server's own timeout answers first, unless the server or the way to it is stalled.
+ */
+const CLIENT_MARGIN_MS = 1000;
 
 export function sqlitePath(url: string): string | undefined {
   if (url.startsWith('sqlite:')) return url.slice('sqlite:'.length);
@@ -61,19 +102,44 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
   const type = URL_DRIVERS[scheme];
   if (type === undefined) throw new Error(`unsupported database URL scheme ${scheme}`);
   if (type !== 'postgres') return { ...common, type, url: settings.url };
-  return {
+  const waits = settings.waits ?? DEFAULT_WAITS;
+  const options: WithDirectUrl = {
     ...common,
+    directUrl: settings.directUrl,
+    waits,
     type,
     url: settings.url,
     // Every integer column is bigint there (amounts reach 9,999,999,999); all stay below 2^53.
     parseInt8: true,
     applicationName: settings.applicationName,
     poolSize: settings.poolSize,
-    connectTimeoutMS: POSTGRES_CONNECT_TIMEOUT_MS,
+    // node-postgres bounds by it both a new connection and the wait for a free one of the pool.
+    connectTimeoutMS: waits.acquireTimeoutMs,
     extra: {
-      // A server that stops answering (stopped, cut off) fails the statement instead of hanging it.
-      query_timeout: POSTGRES_QUERY_TIMEOUT_MS,
+      // A server that stops answering (stopped, cut off, stalled) fails the statement instead of hanging it.
+      query_timeout: waits.statementTimeoutMs + CLIENT_MARGIN_MS,
       keepAlive: true,
+      // On a direct connection, the session's own; through a pooler, set in each transaction (beginOf).
+      ...(settings.directUrl === undefined
+        ? { statement_timeout: waits.statementTimeoutMs, lock_timeout: waits.lockTimeoutMs }
+        : {}),
     },
   };
+  return options;
+}
+
+/** A PostgreSQL pool's connections now: open, idle, and the callers waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** The pool of a PostgreSQL data source (node-postgres' counts), undefined on another driver. */
+export function poolStatsOf(dataSource: DataSource): PoolStats | undefined {
+  if (dataSource.options.type !== 'postgres' || !dataSource.isInitialized) return undefined;
+  const pool = (dataSource.driver as PostgresDriver).master as
+    { totalCount: number; idleCount: number; waitingCount: number } | undefined;
+  if (pool === undefined) return undefined;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }

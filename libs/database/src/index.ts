@@ -11,3 +11,4 @@ export * from './sql';
 export * from './entity-table';
 export * from './secrets';
 export * from './retention-settings';
+export * from './database-wait-settings';

@@ -1,4 +1,6 @@
 import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
+import { directUrlOf } from './data-source-options';
+import { keepsSessions } from './session-check';
 
 /**
  * The advisory lock every process takes around its migrations on PostgreSQL: one key for all
@@ -14,19 +16,51 @@ const LOCK_RETRY_MS = 100;
  * create the tables otherwise; under the lock the first runs them and the rest find them run.
  * The lock is a session's, so a process that dies while migrating gives it back with its
  * connection.
+ *
+ * Given a direct URL beside a pooler's (DatabaseSettings.directUrl), the migrations run on a
+ * connection of their own to it, and the pooled connections are left to the work. Without one,
+ * a URL whose connections do not keep their server session (a pooler in transaction mode) is
+ * refused: the lock, and the LISTEN of the service's messages, would be lost on it.
  */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
   if (options.type !== 'postgres' || options.migrationsRun !== true) {
     return new DataSource(options).initialize();
   }
+  const transaction = options.migrationsTransactionMode ?? 'all';
+  const directUrl = directUrlOf(options);
+  if (directUrl === undefined) {
+    await refuseTransactionPooler(options.url, options.applicationName);
+  } else {
+    const direct = await new DataSource({
+      ...options,
+      url: directUrl,
+      poolSize: 1,
+      migrationsRun: false,
+    }).initialize();
+    try {
+      await migrateUnderLock(direct, transaction);
+    } finally {
+      await direct.destroy();
+    }
+  }
   const dataSource = await new DataSource({ ...options, migrationsRun: false }).initialize();
+  if (directUrl !== undefined) return dataSource;
   try {
-    await migrateUnderLock(dataSource, options.migrationsTransactionMode ?? 'all');
+    await migrateUnderLock(dataSource, transaction);
   } catch (error) {
     await dataSource.destroy();
     throw error;
   }
   return dataSource;
+}
+
+async function refuseTransactionPooler(url: string | undefined, applicationName?: string): Promise<void> {
+  if (url === undefined || (await keepsSessions(url, applicationName)) !== false) return;
+  throw new Error(
+    'the database URL does not keep a server session per connection (a pooler in transaction mode, ' +
+      'PgBouncer with pool_mode = transaction): give the direct URL of the same database in ' +
+      'DATABASE_DIRECT_URL, for the migrations and the LISTEN that need one session, or use session mode',
+  );
 }
 
 async function migrateUnderLock(

@@ -1,6 +1,7 @@
 import { StorageUnavailableError } from '@tps/domain';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { BatchGuard } from './batch-guard';
+import { beginOf } from './data-source-options';
 import { overlaps, runKeyed } from './keyed-batch';
 import { sqlOf } from './sql';
 import { isStorageFailure, isWriteConflict } from './storage-failure';
@@ -46,10 +47,11 @@ export interface StorageHealth {
 }
 
 /**
- * The flags TypeORM's SQLite query runner keeps about its one connection. The writer opens and
- * ends transactions itself (BEGIN IMMEDIATE, and a ROLLBACK it checks), so it keeps them true to
- * what the connection really is: TypeORM leaves them set after a failed COMMIT, and every later
- * "transaction" then runs as a savepoint inside one that never commits.
+ * The flags TypeORM's query runners keep about their connection. The writer opens and ends
+ * transactions itself (SQLite's BEGIN IMMEDIATE, and a ROLLBACK it checks; a pooler's BEGIN with
+ * its timeouts), so it keeps them true to what the connection really is: TypeORM leaves them set
+ * after a failed COMMIT, and every later "transaction" then runs as a savepoint inside one that
+ * never commits.
  */
 interface SqliteRunnerFlags {
   isTransactionActive: boolean;
@@ -196,7 +198,7 @@ class WriteQueue {
       let value: T;
       if (this.dataSource.options.type === 'sqlite') value = await this.sqliteTransaction(work, guarded);
       else if (single) value = await work(this.dataSource.manager);
-      else value = await this.dataSource.transaction(work);
+      else value = await this.serverTransaction(work);
       if (this.state.health.state === 'down') this.state.health = { state: 'up', since: Date.now() };
       return value;
     } catch (error) {
@@ -207,6 +209,36 @@ class WriteQueue {
           this.state.health = { state: 'down', since: Date.now(), reason };
       }
       throw error;
+    }
+  }
+
+  /**
+   * The write in a transaction of its own on a server. Its BEGIN carries the transaction's
+   * timeouts through a pooler (beginOf), in the same round trip; on a direct connection it is
+   * TypeORM's own.
+   */
+  private async serverTransaction<T>(work: Work<T>): Promise<T> {
+    const begin = beginOf(this.dataSource.options);
+    if (begin === 'BEGIN') return this.dataSource.transaction(work);
+    const runner = this.dataSource.createQueryRunner();
+    const flags = runner as unknown as SqliteRunnerFlags;
+    let begun = false;
+    try {
+      await runner.query(begin);
+      begun = true;
+      flags.isTransactionActive = true;
+      flags.transactionDepth = 1;
+      const value = await work(runner.manager);
+      await runner.query('COMMIT');
+      return value;
+    } catch (error) {
+      // A connection lost mid-transaction has been rolled back by the server.
+      if (begun) await runner.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      flags.isTransactionActive = false;
+      flags.transactionDepth = 0;
+      await runner.release();
     }
   }
 

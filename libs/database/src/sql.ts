@@ -1,4 +1,5 @@
 import { CannotExecuteNotConnectedError, type EntityManager, type QueryResult } from 'typeorm';
+import { directUrlOf } from './data-source-options';
 import { PreparedDatabase, type SqlValue } from './prepared-sqlite';
 
 /** A statement with its parameters, built now and run later (Sql.together). */
@@ -103,13 +104,21 @@ function namedStatement(text: string): string | NamedStatement {
   return statement;
 }
 
-/** PostgreSQL (or another TypeORM driver): the same SQL through `manager.query`, with numbered placeholders. */
+/**
+ * PostgreSQL (or another TypeORM driver): the same SQL through `manager.query`, with numbered
+ * placeholders. Named only on a direct connection: through a pooler (a direct URL given beside
+ * it) a transaction-mode PgBouncer hands each transaction another server session, which may
+ * already hold the name or lack it (contract, "The database a platform team runs").
+ */
 function portableSql(manager: EntityManager): Sql {
-  const numbered = manager.connection.driver.options.type === 'postgres';
+  const { options } = manager.connection;
+  const numbered = options.type === 'postgres';
+  const naming = numbered && directUrlOf(options) === undefined;
   const textOf = (text: string): string | NamedStatement => {
     if (!numbered) return text;
     let n = 0;
-    return namedStatement(text.replace(/\?/g, () => `$${++n}`));
+    const numberedText = text.replace(/\?/g, () => `$${++n}`);
+    return naming ? namedStatement(numberedText) : numberedText;
   };
   const sql: Sql = {
     run: async (text, params) => {

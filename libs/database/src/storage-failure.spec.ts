@@ -1,9 +1,11 @@
 import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { StorageUnavailableError } from '@tps/domain';
 import {
   ConcurrentWriteError,
   isStorageFailure,
   isUniqueViolation,
   isWriteConflict,
+  timeoutKindOf,
 } from './storage-failure';
 
 /** An error as node-postgres makes it: a SQLSTATE in `code`. */
@@ -26,6 +28,8 @@ describe('isStorageFailure on PostgreSQL', () => {
     ['58030', 'an I/O error'],
     ['25006', 'a read-only server'],
     ['55000', 'a database not accepting connections'],
+    ['57014', 'the statement timeout'],
+    ['55P03', 'the lock timeout'],
   ])('%s (%s) is the storage failing', (code) => {
     expect(isStorageFailure(postgresError(code))).toBe(true);
     expect(isStorageFailure(wrapped(postgresError(code)))).toBe(true);
@@ -79,5 +83,26 @@ describe('isStorageFailure on SQLite', () => {
   it('a write that found its rows stored meanwhile by another is a conflict: it runs again', () => {
     expect(isWriteConflict(new ConcurrentWriteError(postgresError('23505')))).toBe(true);
     expect(isWriteConflict(postgresError('23505'))).toBe(false);
+  });
+});
+
+describe('timeoutKindOf', () => {
+  it.each([
+    ['55P03', 'lock'],
+    ['57014', 'statement'],
+  ])('%s is the %s timeout, wrapped or not', (code, kind) => {
+    expect(timeoutKindOf(postgresError(code))).toBe(kind);
+    expect(timeoutKindOf(wrapped(postgresError(code)))).toBe(kind);
+    expect(timeoutKindOf(new StorageUnavailableError(wrapped(postgresError(code))))).toBe(kind);
+  });
+
+  it("tells the pool's and the client's own bounds by their messages", () => {
+    expect(timeoutKindOf(new Error('timeout exceeded when trying to connect'))).toBe('acquire');
+    expect(timeoutKindOf(new Error('Query read timeout'))).toBe('statement');
+  });
+
+  it('is nothing for another failure', () => {
+    expect(timeoutKindOf(postgresError('08006'))).toBeUndefined();
+    expect(timeoutKindOf(new Error('boom'))).toBeUndefined();
   });
 });

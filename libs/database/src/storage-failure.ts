@@ -23,10 +23,11 @@ const STORAGE_CODES = new Set([
  * PostgreSQL SQLSTATE classes and codes that say the server, not the statement, failed: a lost or
  * refused connection (08), no space or memory (53), the server shutting down or starting (57P),
  * an I/O error (58), a read-only server (25006), a database not accepting connections (55000, as
- * while it is being dropped or fenced off).
+ * while it is being dropped or fenced off), a wait past its bound: the statement timeout (57014)
+ * and the lock timeout (55P03).
  */
 const POSTGRES_CLASSES = ['08', '53', '57P', '58'];
-const POSTGRES_CODES = new Set(['25006', '55000']);
+const POSTGRES_CODES = new Set(['25006', '55000', '57014', '55P03']);
 
 /** What node-postgres and Node's sockets say when no answer came from the server at all. */
 const CONNECTION_CODES = new Set([
@@ -113,4 +114,32 @@ export async function storageRead<T>(read: Promise<T>): Promise<T> {
       ? new StorageUnavailableError(error)
       : error;
   }
+}
+
+/** Which bounded wait on the database an error is the end of (contract, "Every wait bounded"). */
+export type DatabaseTimeoutKind = 'acquire' | 'statement' | 'lock';
+export const DATABASE_TIMEOUT_KINDS: readonly DatabaseTimeoutKind[] = ['acquire', 'statement', 'lock'];
+
+/**
+ * The wait whose bound ended in `error`, looked for through what wraps it (a contract error's
+ * cause, TypeORM's driver error): the pool's or the connection's (`acquire`), the server's
+ * statement timeout or the client's own past it (`statement`), the lock timeout (`lock`).
+ */
+export function timeoutKindOf(error: unknown, depth = 0): DatabaseTimeoutKind | undefined {
+  if (typeof error !== 'object' || error === null || depth > 5) return undefined;
+  const { code, message, cause, driverError } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    driverError?: unknown;
+  };
+  if (code === '55P03') return 'lock';
+  if (code === '57014' || (typeof message === 'string' && /Query read timeout/i.test(message)))
+    return 'statement';
+  if (
+    typeof message === 'string' &&
+    /timeout exceeded when trying to connect|connection timeout/i.test(message)
+  )
+    return 'acquire';
+  return timeoutKindOf(driverError, depth + 1) ?? timeoutKindOf(cause, depth + 1);
 }

@@ -14,3 +14,5 @@ export * from './test-store';
 export * from './free-port';
 export * from './haproxy-balancer';
 export * from './previous-build';
+export * from './pgbouncer';
+export * from './tcp-fault-proxy';

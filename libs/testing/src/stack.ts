@@ -26,6 +26,11 @@ export interface StackOptions {
    */
   routeDatabase?: (app: 'api' | 'terminal', url: string, replica?: number) => string;
   /**
+   * Gives each app its database's own URL as DATABASE_DIRECT_URL beside the one routeDatabase
+   * made (a pooler's), as a platform team's pooled database is configured.
+   */
+  directBesideRouted?: boolean;
+  /**
    * API replicas on the one API database (PostgreSQL only; 1 by default): the simulator is given
    * all of them, links to the first and to the next when that one is gone.
    */
@@ -113,6 +118,11 @@ export class Stack {
     return this.options.routeDatabase?.(app, url, replica) ?? url;
   }
 
+  /** DATABASE_DIRECT_URL for `app`, if the stack gives one (directBesideRouted). */
+  private async directUrl(app: 'api' | 'terminal'): Promise<Record<string, string>> {
+    return this.options.directBesideRouted === true ? { DATABASE_DIRECT_URL: await this.store.url(app) } : {};
+  }
+
   async startApi(extraEnv: Record<string, string> = {}): Promise<void> {
     this.api = await this.apiProcess(extraEnv, 0);
     this.replicas[0] = this.api;
@@ -138,6 +148,7 @@ export class Stack {
         PORT: '0',
         HOST: '127.0.0.1',
         DATABASE_URL: await this.databaseUrl('api', index),
+        ...(await this.directUrl('api')),
         LINK_SECRET,
         // The sandbox's local secrets key beside the test's other files, whatever the store
         // (on SQLite that is its default place; on PostgreSQL it would be the working folder's data/).
@@ -168,6 +179,7 @@ export class Stack {
         HOST: '127.0.0.1',
         API_URL: this.replicas.map((replica) => replica.url).join(','),
         DATABASE_URL: await this.databaseUrl('terminal'),
+        ...(await this.directUrl('terminal')),
         LINK_SECRET,
         RECONNECT_MIN_MS: '20',
         ...this.options.simulatorEnv,

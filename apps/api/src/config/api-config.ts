@@ -12,7 +12,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { DEFAULT_CARDHOLDER_MANUAL_LAPSE_MS } from '@tps/domain';
-import { RetentionSettings, SecretKeyring } from '@tps/database';
+import { DatabaseWaitSettings, SecretKeyring } from '@tps/database';
 import { PROFILES, destinationsOf, type DestinationRules, type Profile } from '@tps/delivery';
 
 /** A number, or unset when empty (`QUOTA_X: ${QUOTA_X:-}` in a compose file passes it empty). */
@@ -25,9 +25,9 @@ export const MAX_CONCURRENT_ATTEMPTS = 64;
 
 /**
  * Every setting of the API, read from the environment and validated once at start-up; the
- * retention settings are shared with the simulator (RetentionSettings).
+ * retention settings and the waits on the database are shared with the simulator (DatabaseWaitSettings).
  */
-export class ApiConfig extends RetentionSettings {
+export class ApiConfig extends DatabaseWaitSettings {
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -39,6 +39,25 @@ export class ApiConfig extends RetentionSettings {
 
   @IsString()
   DATABASE_URL = 'sqlite:data/api.sqlite';
+
+  /**
+   * PostgreSQL only: the same database reached directly, when DATABASE_URL goes through a pooler
+   * (PgBouncer in session or transaction mode), for what needs one server session: the migrations
+   * under their advisory lock, the LISTEN and NOTIFY sessions of the messages between replicas. Unset, DATABASE_URL serves for all, and a pooler in transaction
+   * mode there is refused at start.
+   */
+  @IsOptional()
+  @IsString()
+  DATABASE_DIRECT_URL: string | undefined = undefined;
+
+  /**
+   * `GET /health` says the database is `degraded` (and stays 200) while its check's round trip
+   * takes longer than this (contract, "The database a platform team runs").
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  DATABASE_DEGRADED_RTT_MS = 200;
 
   /** PostgreSQL only: connections this process keeps to the server, reads and writes together. */
   @Type(() => Number)

@@ -11,23 +11,45 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SerialWriter } from '@tps/database';
 import { PublicRoute } from '../auth/public-route.decorator';
+import { ApiConfig } from '../config/api-config';
 import { RequestDrain } from '../drain/request-drain';
 import { ShareRegistry } from '../link/share-registry';
 import { TerminalLinks } from '../link/terminal-links';
 import { ControlLinkDoc, controlLinkView, shareToShow, type ControlLinkView } from './control-link-view';
 
+/**
+ * The database as a health check sees it: `degraded` while it answers slower than
+ * DATABASE_DEGRADED_RTT_MS (the route stays 200: slowness must not become an outage), `down`
+ * when it cannot be read or written; `rtt_ms`, the round trip of this check's `SELECT 1`.
+ */
+export interface DatabaseHealth {
+  state: 'up' | 'degraded' | 'down';
+  rtt_ms: number | null;
+}
+
 export interface ApiHealth {
   status: 'up' | 'down';
-  database: 'up' | 'down';
+  database: DatabaseHealth;
   linked_terminals: number;
   simulator: 'connected' | 'disconnected';
   control_link: ControlLinkView;
   pid: number;
 }
 
+class DatabaseHealthDoc {
+  @ApiProperty({ enum: ['up', 'degraded', 'down'] }) state!: string;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    minimum: 0,
+    description: "round trip of the check's SELECT 1; null when the database could not be read",
+  })
+  rtt_ms!: number | null;
+}
+
 class ApiHealthDoc {
   @ApiProperty({ enum: ['up', 'down'] }) status!: string;
-  @ApiProperty({ enum: ['up', 'down'] }) database!: string;
+  @ApiProperty({ type: DatabaseHealthDoc }) database!: DatabaseHealthDoc;
   @ApiProperty({ type: 'integer', minimum: 0 }) linked_terminals!: number;
   @ApiProperty({ enum: ['connected', 'disconnected'] }) simulator!: string;
   @ApiProperty({ type: ControlLinkDoc }) control_link!: ControlLinkDoc;
@@ -49,6 +71,7 @@ export class HealthController {
     private readonly links: TerminalLinks,
     private readonly shares: ShareRegistry,
     private readonly drain: RequestDrain,
+    private readonly config: ApiConfig,
   ) {}
 
   @Get()
@@ -62,14 +85,21 @@ export class HealthController {
     description: 'this replica cannot serve: the database does not answer, or it is stopping',
   })
   async health(@Res({ passthrough: true }) response: Response): Promise<ApiHealth> {
-    // Reading is not enough: a full disk answers SELECT 1 and refuses every write.
+    const started = process.hrtime.bigint();
     const readable = await this.dataSource.query('SELECT 1').then(
       () => true,
       () => false,
     );
-    const database = readable ? (await this.writer.health()).state : 'down';
+    const rttMs = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
+    // Reading is not enough: a full disk answers SELECT 1 and refuses every write.
+    const writable = readable ? (await this.writer.health()).state : 'down';
+    const degraded = rttMs > this.config.DATABASE_DEGRADED_RTT_MS;
+    const database: DatabaseHealth = {
+      state: writable === 'down' ? 'down' : degraded ? 'degraded' : 'up',
+      rtt_ms: readable ? rttMs : null,
+    };
     // A stopping replica takes no request: a balancer that checks this route sends them elsewhere.
-    const status = this.drain.isDraining ? 'down' : database;
+    const status = this.drain.isDraining || writable === 'down' ? 'down' : 'up';
     if (status === 'down') response.status(503);
     return {
       status,

@@ -22,11 +22,14 @@ export function sharedStore(config: ApiConfig): boolean {
 async function messagePort(config: ApiConfig): Promise<ApiMessages> {
   const logger = new Logger('Messages');
   if (!sharedStore(config)) return new InProcessMessagePort<ApiTopics>(onError(logger));
-  const port = new PostgresMessagePort<ApiTopics>(postgresNotifyConnector(config.DATABASE_URL, 'tps-api'), {
-    crossing: CROSSING_TOPICS,
-    onDemand: ON_DEMAND_TOPICS,
-    onError: onError(logger),
-  });
+  const port = new PostgresMessagePort<ApiTopics>(
+    postgresNotifyConnector(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, 'tps-api'),
+    {
+      crossing: CROSSING_TOPICS,
+      onDemand: ON_DEMAND_TOPICS,
+      onError: onError(logger),
+    },
+  );
   await port.start();
   return port;
 }

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { BackgroundTasks } from '../background/background-tasks';
 import { ApiMetrics } from './api-metrics';
+import { DatabaseMetrics } from './database-metrics';
 import { MetricsServer } from './metrics-server';
 import { ServedRoutes } from './served-routes';
 
@@ -9,7 +10,7 @@ import { ServedRoutes } from './served-routes';
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [ApiMetrics, BackgroundTasks, MetricsServer, ServedRoutes],
-  exports: [ApiMetrics, BackgroundTasks],
+  providers: [ApiMetrics, BackgroundTasks, DatabaseMetrics, MetricsServer, ServedRoutes],
+  exports: [ApiMetrics, BackgroundTasks, DatabaseMetrics],
 })
 export class MetricsModule {}

@@ -39,14 +39,17 @@ interface HandedRow {
  * The requests between replicas, on PostgreSQL: each method one statement. The hand-over and the
  * answer each send their word (NOTIFY) in their own statement: the table is unlogged, so that
  * commit waits for no flush while it holds the notification queue's lock, and the word is heard only
- * once the row is committed. Each statement is prepared once per connection (named): parsing and
- * planning them again for every routed request cost the server more than running them.
+ * once the row is committed. On a direct connection each statement is prepared once per connection
+ * (named): parsing and planning them again for every routed request cost the server more than
+ * running them. Through a pooler (`named` false) they are not: a transaction-mode pooler gives
+ * each statement whichever server session is free.
  */
 export class PostgresRoutingStore implements RoutedRequestStore {
   constructor(
     private readonly pool: Pool,
     private readonly replica: ThisReplica,
     private readonly wordStart: WordStart,
+    private readonly named = true,
   ) {}
 
   async hand(
@@ -154,6 +157,6 @@ export class PostgresRoutingStore implements RoutedRequestStore {
     text: string,
     values: unknown[],
   ): Promise<QueryResult<R>> {
-    return this.pool.query<R>({ name, text, values });
+    return this.pool.query<R>(this.named ? { name, text, values } : { text, values });
   }
 }

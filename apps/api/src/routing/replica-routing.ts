@@ -79,7 +79,12 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       metrics.backgroundTaskFailed('replica-heartbeat');
     });
     await replica.join();
-    const store = new PostgresRoutingStore(pool, replica, (topic) => port.wordStart(topic));
+    const store = new PostgresRoutingStore(
+      pool,
+      replica,
+      (topic) => port.wordStart(topic),
+      config.DATABASE_DIRECT_URL === undefined,
+    );
     const router = new RequestRouter(
       store,
       {

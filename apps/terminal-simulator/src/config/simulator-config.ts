@@ -1,13 +1,23 @@
 import { plainToInstance, Type } from 'class-transformer';
-import { IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
-import { RetentionSettings } from '@tps/database';
+import {
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+import { DatabaseWaitSettings } from '@tps/database';
 import { DEFAULT_SHARE, SHARE_ID_PATTERN } from '@tps/link';
 
 /**
  * Every setting of the simulator, read from the environment and validated once at start-up; the
- * retention settings are the service's own (RetentionSettings).
+ * retention settings and the waits on the database are the service's own (DatabaseWaitSettings).
  */
-export class SimulatorConfig extends RetentionSettings {
+export class SimulatorConfig extends DatabaseWaitSettings {
   @Type(() => Number)
   @IsInt()
   @Min(0)
@@ -30,6 +40,16 @@ export class SimulatorConfig extends RetentionSettings {
 
   @IsString()
   DATABASE_URL = 'sqlite:data/terminal.sqlite';
+
+  /**
+   * PostgreSQL only: the same database reached directly, when DATABASE_URL goes through a pooler
+   * (PgBouncer in session or transaction mode), for what needs one server session: the migrations
+   * under their advisory lock. Unset, DATABASE_URL serves for all, and a pooler in transaction
+   * mode there is refused at start.
+   */
+  @IsOptional()
+  @IsString()
+  DATABASE_DIRECT_URL: string | undefined = undefined;
 
   /** PostgreSQL only: connections this process keeps to the server, reads and writes together. */
   @Type(() => Number)

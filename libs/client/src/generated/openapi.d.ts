@@ -1384,6 +1384,12 @@ export interface components {
                 [key: string]: string;
             };
         };
+        DatabaseHealthDoc: {
+            /** @enum {string} */
+            state: "up" | "degraded" | "down";
+            /** @description round trip of the check's SELECT 1; null when the database could not be read */
+            rtt_ms: number | null;
+        };
         ShareHolderDoc: {
             /** @example 3f9a1c2b7d4e */
             instance: string;
@@ -1415,12 +1421,13 @@ export interface components {
         ApiHealthDoc: {
             /** @enum {string} */
             status: "up" | "down";
-            /** @enum {string} */
-            database: "up" | "down";
+            database: components["schemas"]["DatabaseHealthDoc"];
             linked_terminals: number;
             /** @enum {string} */
             simulator: "connected" | "disconnected";
             control_link: components["schemas"]["ControlLinkDoc"];
+            /** @description this process's id: `sandbox:wait --pid` checks that the sandbox it started answers, not another on the port */
+            pid: number;
         };
         ReadinessDoc: {
             /** @description whether a request sent now can be served */
@@ -2472,7 +2479,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "AUTH-004" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "CAP-001" | "CAP-002" | "CAP-003" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "AUTH-004" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "CAP-001" | "CAP-002" | "CAP-003" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "PAR-007" | "INT-005" | "INT-006";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -2510,8 +2517,6 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-        timestamp: string;
         /**
          * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
          * @example SIM0000002
@@ -2561,6 +2566,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "PAR-001" | "PAR-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -2710,6 +2732,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -2844,6 +2883,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `PAR-005`: the body is larger than 1 MiB
              */
             413: {
@@ -2941,10 +2997,7 @@ export interface operations {
     PaymentsController_syncCharge_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2952,7 +3005,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "7a22ef79-1b6e-4107-8cea-cd7e2bd914cb",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-7a22ef791b6e",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3046,6 +3099,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -3206,10 +3276,7 @@ export interface operations {
     PaymentsController_syncCharge_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -3223,7 +3290,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "b6f34e39-4d06-42f8-8b7f-4b50f443b2ea",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-b6f34e394d06",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3317,6 +3384,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -3477,10 +3561,7 @@ export interface operations {
     PaymentsController_asyncCharge_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3488,7 +3569,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "f6d5f046-63de-41fd-93be-62ade417b888",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-f6d5f04663de",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3582,6 +3663,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -3738,10 +3836,7 @@ export interface operations {
     PaymentsController_asyncCharge_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -3755,7 +3850,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "162b0617-d70d-4b54-a32f-237cedca7e51",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-162b0617d70d",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -3849,6 +3944,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -4005,10 +4117,7 @@ export interface operations {
     PaymentsController_syncAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4016,7 +4125,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "79c5b445-340a-456b-b767-bbe8f75c62a1",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-79c5b445340a",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4110,6 +4219,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -4270,10 +4396,7 @@ export interface operations {
     PaymentsController_syncAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -4287,7 +4410,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "14dc1c0c-74be-4c8a-9cbf-65c86a472a11",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-14dc1c0c74be",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4381,6 +4504,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -4541,10 +4681,7 @@ export interface operations {
     PaymentsController_asyncAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4552,7 +4689,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "4c83dbc8-b62a-4052-84df-ba26b77a12b7",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-4c83dbc8b62a",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4646,6 +4783,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -4802,10 +4956,7 @@ export interface operations {
     PaymentsController_asyncAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -4819,7 +4970,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "10a655aa-75ca-4ae3-a15f-20a7cb895a76",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-10a655aa75ca",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -4913,6 +5064,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -5069,10 +5237,7 @@ export interface operations {
     PaymentsController_syncCapture_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5080,7 +5245,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "4a1cc675-ae9e-49b5-8d76-a608b535ba72",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-4a1cc675ae9e",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5171,6 +5336,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -5335,10 +5517,7 @@ export interface operations {
     PaymentsController_syncCapture_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -5352,7 +5531,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "c01ad5b9-a941-4988-a99a-b2e17670aff4",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-c01ad5b9a941",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5443,6 +5622,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -5607,10 +5803,7 @@ export interface operations {
     PaymentsController_asyncCapture_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5618,7 +5811,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "e6f50d90-c14d-4ab7-af2b-4ba795b02607",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-e6f50d90c14d",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5709,6 +5902,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -5869,10 +6079,7 @@ export interface operations {
     PaymentsController_asyncCapture_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -5886,7 +6093,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "b40fec29-f18a-4262-af1f-cfb704005c5e",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-b40fec29f18a",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -5977,6 +6184,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -6137,10 +6361,7 @@ export interface operations {
     PaymentsController_syncReAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6148,7 +6369,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "15e4ebc0-f89c-4cf8-ad40-3716efc1d419",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-15e4ebc0f89c",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6244,6 +6465,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -6408,10 +6646,7 @@ export interface operations {
     PaymentsController_syncReAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -6425,7 +6660,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "ee6fb2ae-7186-4ccc-b9ff-9a14867b51b7",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-ee6fb2ae7186",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6521,6 +6756,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -6685,10 +6937,7 @@ export interface operations {
     PaymentsController_asyncReAuthorization_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6696,7 +6945,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "84c5895b-121b-42eb-9de8-5877c2d4ce99",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-84c5895b121b",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -6792,6 +7041,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -6952,10 +7218,7 @@ export interface operations {
     PaymentsController_asyncReAuthorization_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -6969,7 +7232,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "5f8378df-1260-4173-b8c4-a9362382e3f8",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-5f8378df1260",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "amount": {
                  *         "iva": 1600,
@@ -7065,6 +7328,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -7225,10 +7505,7 @@ export interface operations {
     PaymentsController_syncPosTip_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7236,7 +7513,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "5ab001e4-0448-4f4a-865e-99561f483190",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-5ab001e40448",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7328,6 +7605,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -7492,10 +7786,7 @@ export interface operations {
     PaymentsController_syncPosTip_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -7509,7 +7800,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "3d9582f5-8b61-4f1b-9124-25c9c50ecf76",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-3d9582f58b61",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7601,6 +7892,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -7765,10 +8073,7 @@ export interface operations {
     PaymentsController_asyncPosTip_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7776,7 +8081,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "2d3c4003-c9d4-4dae-8ba8-3ee911ed95ca",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-2d3c4003c9d4",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -7868,6 +8173,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -8028,10 +8350,7 @@ export interface operations {
     PaymentsController_asyncPosTip_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -8045,7 +8364,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "566f00c7-bb32-4530-bfd5-29570de2dbec",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-566f00c7bb32",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "tip": 1500,
                  *       "metadata": {
@@ -8137,6 +8456,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -8297,10 +8633,7 @@ export interface operations {
     PaymentsController_syncVoid_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8308,7 +8641,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "69ffba02-0ee5-447d-9de3-0ada4df6a51a",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-69ffba020ee5",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8399,6 +8732,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -8563,10 +8913,7 @@ export interface operations {
     PaymentsController_syncVoid_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -8580,7 +8927,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "7b359dfc-aaa4-48c1-8e57-ee91c0e68f44",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-7b359dfcaaa4",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8671,6 +9018,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -8835,10 +9199,7 @@ export interface operations {
     PaymentsController_asyncVoid_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8846,7 +9207,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "7d50b621-2353-4adf-bcb6-2fa7328de9b5",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-7d50b6212353",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -8937,6 +9298,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -9097,10 +9475,7 @@ export interface operations {
     PaymentsController_asyncVoid_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -9114,7 +9489,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "796d5d34-ed84-452e-848c-7083fab12dc9",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-796d5d34ed84",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9205,6 +9580,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -9365,10 +9757,7 @@ export interface operations {
     PaymentsController_syncRefund_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -9376,7 +9765,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "e29c36d2-3c68-455c-89bf-b8d7bfec8fbf",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-e29c36d23c68",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9467,6 +9856,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -9631,10 +10037,7 @@ export interface operations {
     PaymentsController_syncRefund_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -9648,7 +10051,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "e763af63-3f05-4b22-b714-d319e5f8769f",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-e763af633f05",
                  *       "transaction_reference": "6b2f3c1d-4e5a-4b7c-8d9e-0f1a2b3c4d5e",
                  *       "metadata": {
                  *         "reference": "order-1234"
@@ -9739,6 +10142,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-001";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -9903,10 +10323,7 @@ export interface operations {
     AuthorizationController_authorize: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -9914,7 +10331,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "0ab9f14a-01b7-41a6-9aa2-ee8624cd3f37",
+                 *       "client_transaction_id": "00000000-0000-4000-8000-0ab9f14a01b7",
                  *       "amount": {
                  *         "iva": 1600,
                  *         "subtotal_iva": 10000,
@@ -10008,6 +10425,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -10168,10 +10602,7 @@ export interface operations {
     SearchController_onlineSearch_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -10265,6 +10696,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -10397,10 +10845,7 @@ export interface operations {
     SearchController_onlineSearch_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -10500,6 +10945,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -10632,10 +11094,7 @@ export interface operations {
     SearchController_localSearch_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -10729,6 +11188,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -10863,10 +11339,7 @@ export interface operations {
     SearchController_localSearch_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -10966,6 +11439,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -11100,10 +11590,7 @@ export interface operations {
     AbortController_syncAbort_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -11191,6 +11678,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -11345,10 +11849,7 @@ export interface operations {
     AbortController_syncAbort_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11442,6 +11943,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -11596,10 +12114,7 @@ export interface operations {
     AbortController_asyncAbort_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -11607,7 +12122,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "b122fe61-9cff-40fe-b3c7-c0a46f864426"
+                 *       "client_transaction_id": "00000000-0000-4000-8000-b122fe619cff"
                  *     }
                  */
                 "application/json": components["schemas"]["AsyncAbortDto"];
@@ -11692,6 +12207,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -11846,10 +12378,7 @@ export interface operations {
     AbortController_asyncAbort_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -11863,7 +12392,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "client_transaction_id": "f28674a2-efbb-4ea2-9663-6bb92ec2a711"
+                 *       "client_transaction_id": "00000000-0000-4000-8000-f28674a2efbb"
                  *     }
                  */
                 "application/json": components["schemas"]["AsyncAbortDto"];
@@ -11948,6 +12477,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -12102,10 +12648,7 @@ export interface operations {
     PrintController_create_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -12218,6 +12761,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-001" | "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -12352,10 +12912,7 @@ export interface operations {
     PrintController_create_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -12474,6 +13031,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-001" | "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -12608,10 +13182,7 @@ export interface operations {
     PrintController_read_local: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 printJobId: string;
             };
@@ -12697,6 +13268,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-003";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -12829,10 +13417,7 @@ export interface operations {
     PrintController_read_cloud: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /**
                  * @description Cloud form: the terminal, one of the merchant's (NF-002 otherwise)
@@ -12923,6 +13508,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002" | "NF-003";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -13055,10 +13657,7 @@ export interface operations {
     SandboxTerminalsController_list: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13124,6 +13723,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -13256,10 +13872,7 @@ export interface operations {
     SandboxTerminalsController_create: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -13336,6 +13949,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -13488,10 +14118,7 @@ export interface operations {
     SandboxTerminalsController_update: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13586,6 +14213,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -13720,10 +14364,7 @@ export interface operations {
     SandboxTerminalsController_card: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -13819,6 +14460,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -13970,10 +14628,7 @@ export interface operations {
     SandboxTerminalsController_offline: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -14059,6 +14714,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -14193,10 +14865,7 @@ export interface operations {
     SandboxTerminalsController_online: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 /** @description one of the merchant's terminals (NF-002 otherwise) */
                 serial: string;
@@ -14282,6 +14951,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-002";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -14416,10 +15102,7 @@ export interface operations {
     SandboxClockController_read: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14485,6 +15168,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -14617,10 +15317,7 @@ export interface operations {
     SandboxClockController_advance: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14695,6 +15392,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -14830,10 +15544,7 @@ export interface operations {
                 /** @description the transaction whose deliveries to list */
                 client_transaction_id: string;
             };
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -14899,6 +15610,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -15031,10 +15759,7 @@ export interface operations {
     DeliveriesController_redeliver: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -15119,6 +15844,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -15251,10 +15993,7 @@ export interface operations {
     WebhookSecretController_rotate: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15320,6 +16059,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -15452,10 +16208,7 @@ export interface operations {
     WebhookSecretController_remove: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15519,6 +16272,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -15651,10 +16421,7 @@ export interface operations {
     WebhookSecretController_rotateWithOverlap: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15729,6 +16496,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -15861,10 +16645,7 @@ export interface operations {
     ConsoleEventsController_events: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -15930,6 +16711,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -16126,6 +16924,23 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
              *     - `CAP-001`: a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first
              */
             409: {
@@ -16271,10 +17086,7 @@ export interface operations {
     SandboxAccountsController_remove: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -16338,6 +17150,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -16487,10 +17316,7 @@ export interface operations {
     SandboxAccountsController_reset: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -16556,6 +17382,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -16690,10 +17533,7 @@ export interface operations {
     ConformanceRunsController_list: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -16759,6 +17599,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -16891,10 +17748,7 @@ export interface operations {
     ConformanceRunsController_start: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -16974,6 +17828,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -17106,10 +17977,7 @@ export interface operations {
     ConformanceRunsController_read: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -17205,6 +18073,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -17337,10 +18222,7 @@ export interface operations {
     ConformanceRunsController_junit: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -17435,6 +18317,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "NF-005";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
@@ -17567,10 +18466,7 @@ export interface operations {
     RequestLogController_list: {
         parameters: {
             query?: never;
-            header: {
-                /** @description the time of sending: Unix time in seconds (UTC), part of the string to sign; within ±300 s of the real clock */
-                timestamp: components["parameters"]["timestamp"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -17636,6 +18532,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
                         code?: "AUTH-004";
+                    };
+                };
+            };
+            /**
+             * @description The contract's error body, with one of these codes:
+             *
+             *     - `PAR-007`: the request did not arrive whole in time (the compose profile's load balancer: 10 s; the service: its headers or request timeout): nothing was done, so it may be sent again as it is
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"] & {
+                        /** @enum {string} */
+                        code?: "PAR-007";
                     };
                 };
             };
