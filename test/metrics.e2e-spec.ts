@@ -156,13 +156,15 @@ describe('metrics on a port of their own (METRICS_PORT)', () => {
     await finished(client, delivered.client_transaction_id);
     // Each state after the acknowledgement is one webhook: card presented, approval requested, approval.
     await receiver.waitFor((received) => received.filter((r) => r.path === '/ok').length === 3);
+    // The outbox is read in the background: a reading taken before the last delivery ended may
+    // still show it pending, so wait for one taken after.
     const afterDelivered = await scrapeUntil(
       metricsUrl,
-      'three delivered attempts',
+      'three delivered attempts, and the outbox read empty since',
       (now) =>
         now.value('tps_webhook_attempts_total', { outcome: 'delivered' }) -
           before.value('tps_webhook_attempts_total', { outcome: 'delivered' }) ===
-        3,
+          3 && now.value('tps_outbox_depth') === 0,
     );
     expect(afterDelivered.value('tps_outbox_depth')).toBe(0);
 

@@ -34,7 +34,7 @@ import {
   type ShareNotice,
   type UplinkRequest,
 } from '@tps/link';
-import { BackgroundTasks } from '../background/background-tasks';
+import { BackgroundTasks } from '../metrics/background-tasks';
 import { Capacity } from '../caps/capacity';
 import { ApiConfig } from '../config/api-config';
 import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';

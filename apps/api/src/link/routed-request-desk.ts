@@ -6,7 +6,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import type { PeriodicTask } from '@tps/background';
-import { BackgroundTasks } from '../background/background-tasks';
+import { BackgroundTasks } from '../metrics/background-tasks';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ReplicaRouting } from '../routing/replica-routing';
 import { RoutedRequestWorker } from '../routing/routed-request-worker';

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import type { PeriodicTask } from '@tps/background';
 import { RELINK_CLOSE_CODE } from '@tps/link';
-import { BackgroundTasks } from '../background/background-tasks';
+import { BackgroundTasks } from '../metrics/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { LINK_ROUTING, type LinkRouting } from '../routing/link-routing';

@@ -4,7 +4,7 @@ import { Counter, Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { PeriodicTask } from '@tps/background';
 import { DATABASE_TIMEOUT_KINDS, poolStatsOf, timeoutKindOf, type DatabaseTimeoutKind } from '@tps/database';
-import { BackgroundTasks } from '../background/background-tasks';
+import { BackgroundTasks } from './background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { ApiMetrics } from './api-metrics';
 

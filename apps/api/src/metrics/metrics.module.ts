@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { BackgroundTasks } from '../background/background-tasks';
+import { BackgroundTasks } from './background-tasks';
 import { ApiMetrics } from './api-metrics';
 import { DatabaseMetrics } from './database-metrics';
 import { MetricsServer } from './metrics-server';

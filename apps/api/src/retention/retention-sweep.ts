@@ -7,7 +7,7 @@ import { SerialWriter, sqlOf, type Sql } from '@tps/database';
 import { SandboxAccounts } from '../accounts/sandbox-accounts';
 import { AccountActivity, SANDBOX_ACCOUNT_PREFIX } from '../auth/account-activity';
 import { MerchantRepository } from '../auth/merchant.repository';
-import { BackgroundTasks } from '../background/background-tasks';
+import { BackgroundTasks } from '../metrics/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { MaintenanceLease } from './maintenance-lease';
 

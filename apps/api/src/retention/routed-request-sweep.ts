@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { PeriodicTask } from '@tps/background';
-import { BackgroundTasks } from '../background/background-tasks';
+import { BackgroundTasks } from '../metrics/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { ReplicaRouting } from '../routing/replica-routing';
 import { MaintenanceLease } from './maintenance-lease';

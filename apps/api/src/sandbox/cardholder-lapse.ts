@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { PeriodicTask } from '@tps/background';
 import { cardholderAt } from '@tps/domain';
-import { BackgroundTasks } from '../background/background-tasks';
+import { BackgroundTasks } from '../metrics/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { TerminalLinks } from '../link/terminal-links';
 import { TerminalRepository } from '../terminals/terminal.repository';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { ApiConfig } from '../config/api-config';
 import type { ApiMessages } from '../messages/api-messages';
-import { ApiMetrics } from '../metrics/api-metrics';
+import { ApiMetrics } from './api-metrics';
 import { BackgroundTasks } from './background-tasks';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PeriodicTask, type PeriodicTaskOptions } from '@tps/background';
-import { ApiMetrics } from '../metrics/api-metrics';
+import { ApiMetrics } from './api-metrics';
 
 /** A task as its owner describes it: how a failed turn is told is the same for every task. */
 export type TaskOptions = Omit<PeriodicTaskOptions, 'failed' | 'timers' | 'random'>;
