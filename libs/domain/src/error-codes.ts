@@ -31,6 +31,7 @@ export const ERROR_CATALOGUE = {
   'TRX-004': { status: 409, type: 'TRANSACTION' },
   'TRX-005': { status: 409, type: 'TRANSACTION' },
   'TRX-006': { status: 409, type: 'TRANSACTION' },
+  'TRX-007': { status: 409, type: 'TRANSACTION' },
   'RATE-001': { status: 429, type: 'RATE_LIMIT' },
   'TER-001': { status: 503, type: 'TERMINAL' },
   'TER-002': { status: 504, type: 'TERMINAL' },
@@ -93,6 +94,19 @@ export class RateLimitedError extends ContractError {
     what = 'too many requests for this merchant',
   ) {
     super('RATE-001', `${what}; retry after ${retryAfterSeconds} s`);
+  }
+}
+
+/**
+ * 409 TRX-007: another operation on the same transaction has no outcome yet. Unlike TRX-006 (never
+ * allowed in the transaction's state) it may pass once that one ends, so the caller is told when to
+ * ask again (docs/contract.md, "One follow-up at a time per transaction").
+ */
+export class OperationRunningError extends ContractError {
+  override readonly retryAfterSeconds = 1;
+
+  constructor(param?: string) {
+    super('TRX-007', 'another operation on this transaction is still running; retry in a second', param);
   }
 }
 

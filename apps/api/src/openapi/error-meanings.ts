@@ -36,6 +36,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'TRX-004': 'the pre-authorization has expired',
   'TRX-005': 'the amount is over what is authorized or left to refund',
   'TRX-006': "the operation is not allowed in the transaction's state",
+  'TRX-007':
+    'another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id',
   'RATE-001': 'too many requests for this merchant; see Retry-After',
   'TER-001': 'the terminal is offline or unreachable: nothing was recorded, retry with the same id',
   'TER-002':

@@ -2472,7 +2472,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "RATE-001" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "INT-005" | "INT-006";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -2640,7 +2640,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3096,7 +3096,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3151,7 +3151,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3172,7 +3172,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3349,7 +3349,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3404,7 +3404,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3425,7 +3425,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3592,7 +3592,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3647,7 +3647,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3668,7 +3668,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3841,7 +3841,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3896,7 +3896,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3917,7 +3917,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4088,7 +4088,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4143,7 +4143,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4164,7 +4164,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4341,7 +4341,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4396,7 +4396,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4417,7 +4417,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4584,7 +4584,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4639,7 +4639,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4660,7 +4660,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4833,7 +4833,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4888,7 +4888,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4909,7 +4909,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5022,6 +5022,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -5030,12 +5031,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -5081,7 +5084,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5136,7 +5139,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5157,7 +5160,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5276,6 +5279,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -5284,12 +5288,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -5335,7 +5341,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5390,7 +5396,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5411,7 +5417,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5524,16 +5530,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -5579,7 +5588,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5634,7 +5643,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5655,7 +5664,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5774,16 +5783,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -5829,7 +5841,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5884,7 +5896,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5905,7 +5917,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6023,6 +6035,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -6031,12 +6044,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -6082,7 +6097,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6137,7 +6152,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6158,7 +6173,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6282,6 +6297,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -6290,12 +6306,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -6341,7 +6359,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6396,7 +6414,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6417,7 +6435,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6535,16 +6553,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -6590,7 +6611,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6645,7 +6666,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6666,7 +6687,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6790,16 +6811,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -6845,7 +6869,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6900,7 +6924,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6921,7 +6945,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7035,6 +7059,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -7043,12 +7068,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -7094,7 +7121,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7149,7 +7176,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7170,7 +7197,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7290,6 +7317,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -7298,12 +7326,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -7349,7 +7379,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7404,7 +7434,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7425,7 +7455,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7539,16 +7569,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -7594,7 +7627,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7649,7 +7682,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7670,7 +7703,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7790,16 +7823,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -7845,7 +7881,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7900,7 +7936,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7921,7 +7957,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8034,6 +8070,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -8042,12 +8079,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -8093,7 +8132,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8148,7 +8187,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8169,7 +8208,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8288,6 +8327,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -8296,12 +8336,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -8347,7 +8389,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8402,7 +8444,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8423,7 +8465,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8536,16 +8578,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -8591,7 +8636,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8646,7 +8691,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8667,7 +8712,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8786,16 +8831,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -8841,7 +8889,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8896,7 +8944,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8917,7 +8965,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9030,6 +9078,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -9038,12 +9087,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -9089,7 +9140,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9144,7 +9195,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9165,7 +9216,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9284,6 +9335,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -9292,12 +9344,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -9343,7 +9397,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9398,7 +9452,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9419,7 +9473,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9590,7 +9644,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9645,7 +9699,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9666,7 +9720,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9807,7 +9861,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9861,7 +9915,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10025,7 +10079,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10079,7 +10133,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10237,7 +10291,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10292,7 +10346,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10457,7 +10511,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10512,7 +10566,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10682,7 +10736,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10737,7 +10791,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10758,7 +10812,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10916,7 +10970,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10971,7 +11025,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10992,7 +11046,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11149,7 +11203,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11204,7 +11258,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11225,7 +11279,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11388,7 +11442,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11443,7 +11497,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11464,7 +11518,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11624,7 +11678,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11679,7 +11733,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11863,7 +11917,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11918,7 +11972,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12069,7 +12123,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12123,7 +12177,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12278,7 +12332,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12332,7 +12386,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12462,7 +12516,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12516,7 +12570,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12675,7 +12729,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12730,7 +12784,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12890,7 +12944,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12945,7 +12999,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13123,7 +13177,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13178,7 +13232,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13329,7 +13383,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13384,7 +13438,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13535,7 +13589,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13590,7 +13644,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13721,7 +13775,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13775,7 +13829,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13914,7 +13968,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13968,7 +14022,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14101,7 +14155,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14155,7 +14209,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14304,7 +14358,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14358,7 +14412,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14488,7 +14542,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14542,7 +14596,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14670,7 +14724,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14724,7 +14778,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14863,7 +14917,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14917,7 +14971,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15047,7 +15101,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15101,7 +15155,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15237,7 +15291,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15291,7 +15345,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15436,7 +15490,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15490,7 +15544,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15620,7 +15674,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15675,7 +15729,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15806,7 +15860,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15860,7 +15914,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16004,7 +16058,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16058,7 +16112,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16218,7 +16272,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16272,7 +16326,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16431,7 +16485,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16485,7 +16539,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16615,7 +16669,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16669,7 +16723,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
