@@ -2343,7 +2343,12 @@ export interface components {
             /** @example 1 */
             failed: number;
             /**
-             * @description every case asked for; passed + failed while running is less
+             * @description cases that could not be decided (no `report_url`), outside `total`, never passed
+             * @example 0
+             */
+            skipped: number;
+            /**
+             * @description every case asked for but the skipped ones; passed + failed while running is less
              * @example 10
              */
             total: number;
@@ -2362,6 +2367,11 @@ export interface components {
             observed: string;
             /** @example false */
             passed: boolean;
+            /**
+             * @description present when the case was not decided (`passed` is then false); `observed` says why
+             * @enum {boolean}
+             */
+            skipped?: true;
             /** @example Correlate events by client_transaction_id and compare previous_status with the state you last recorded; when they differ, call transaction search. */
             hint: string;
         };
@@ -2400,6 +2410,12 @@ export interface components {
              * @example http://127.0.0.1:4000/webhooks/payments
              */
             url: string;
+            /**
+             * Format: uri
+             * @description where the receiver reports what it processed: `GET` (with `?ids=` the ids asked about, comma-separated) answers `{ "<event_id or printJobId>": times_processed }`; on `url`'s host. Without it, `duplicate-event` and `print-duplicate` are skipped
+             * @example http://127.0.0.1:4000/processed
+             */
+            report_url?: string;
             /**
              * @description the cases to run; every case when omitted
              * @example [
