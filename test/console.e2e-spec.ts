@@ -123,6 +123,10 @@ describe('demo console in the browser (GET /console)', () => {
 
   it('signs in with merchant id and secret key; the secret is in no URL', async () => {
     await page.goto(`${stack.apiUrl}/console`);
+    // A newcomer is told where the demo credentials are.
+    const hint = await page.getByTestId('demo-credentials').textContent();
+    expect(hint).toContain(DEMO_MERCHANT.merchantId);
+    expect(hint).toContain(DEMO_MERCHANT.secret);
     await page.getByLabel('Merchant id').fill(DEMO_MERCHANT.merchantId);
     await page.getByLabel('Secret key').fill('not-the-secret');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -188,6 +192,15 @@ describe('demo console in the browser (GET /console)', () => {
         .locator('li.step')
         .evaluateAll((steps) => steps.map((s) => s.getAttribute('data-status'))),
     ).toEqual(['TERMINAL_ACKNOWLEDGED', 'CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL']);
+    // Each event's time of day sits on one line (a wrapped inline box has more than one
+    // rectangle), and the times line up under one another.
+    const times = await timeline
+      .locator('.step-time')
+      .evaluateAll((all) =>
+        all.map((t) => ({ rects: t.getClientRects().length, left: t.getBoundingClientRect().left })),
+      );
+    expect(times.map((t) => t.rects)).toEqual([1, 1, 1, 1]);
+    expect(new Set(times.map((t) => Math.round(t.left))).size).toBe(1);
     expect(receiver.bodies('/console').map((b: any) => b.status)).toEqual([
       'CARD_PRESENTED',
       'APPROVAL_REQUESTED',
@@ -339,6 +352,9 @@ describe('demo console in the browser (GET /console)', () => {
       WAIT_MS,
     );
 
+    // No move is chosen for the viewer: Advance waits for a choice.
+    expect(await page.getByLabel('Advance the clock by').inputValue()).toBe('');
+    expect(await page.getByRole('button', { name: 'Advance' }).isDisabled()).toBe(true);
     await page.getByLabel('Advance the clock by').selectOption({ label: '+29 days' });
     await page.getByRole('button', { name: 'Advance' }).click();
     await clock.filter({ hasText: '(+29 d)' }).waitFor();
