@@ -297,6 +297,13 @@ describe('demo console in the browser (GET /console)', () => {
     const card = page.getByRole('article', { name: 'Terminal SIM0000001' });
     await card.getByRole('button', { name: 'Take SIM0000001 offline' }).click();
     await screen('SIM0000001').filter({ hasText: 'Offline' }).waitFor();
+    // No card can be presented to an offline terminal, nor to an idle one: the button says why.
+    const tap = card.getByRole('button', { name: 'Tap a card on SIM0000001' });
+    expect(await tap.isDisabled()).toBe(true);
+    expect(await tap.getAttribute('title')).toBe('SIM0000001 is offline');
+    const idleTap = page.getByRole('button', { name: 'Tap a card on SIM0000002' });
+    expect(await idleTap.isDisabled()).toBe(true);
+    expect(await idleTap.getAttribute('title')).toBe('nothing on SIM0000002 waits for a card');
     await shoot('console-wall.png', page.getByRole('region', { name: 'Terminals' }));
     await shoot('console-overview.png');
     await card.getByRole('button', { name: 'Bring SIM0000001 online' }).click();
