@@ -168,6 +168,21 @@ describe('demo console in the browser (GET /console)', () => {
       webhook: receiver.url('/console'),
     });
     await screen('SIM0000002').filter({ hasText: 'Present card' }).waitFor();
+    // The scenario's select is as wide as its chosen words need: nothing cut off.
+    const scenarioFits = await page
+      .getByRole('region', { name: 'New payment' })
+      .getByLabel('Scenario')
+      .evaluate((select: HTMLSelectElement) => {
+        const shown = select.getBoundingClientRect().width;
+        const { width, maxWidth } = select.style;
+        select.style.width = 'auto';
+        select.style.maxWidth = 'none';
+        const needed = select.getBoundingClientRect().width;
+        select.style.width = width;
+        select.style.maxWidth = maxWidth;
+        return shown + 0.5 >= needed;
+      });
+    expect(scenarioFits).toBe(true);
     await expect(page.getByTestId('curl').textContent()).resolves.toContain(
       '/terminal/v1/SIM0000002/async/charge',
     );
