@@ -359,6 +359,18 @@ describe('demo console in the browser (GET /console)', () => {
       expect(await control.isVisible()).toBe(true);
       expect(await withinWidth(control)).toBe(true);
     }
+    // After Send, the terminal's screen is brought into view, above the long answer.
+    await form.getByLabel('Terminal').selectOption('SIM0000001');
+    await form.getByRole('button', { name: 'Send' }).scrollIntoViewIfNeeded();
+    await form.getByRole('button', { name: 'Send' }).click();
+    await poll(
+      "the terminal's screen to be in view after Send",
+      async () => {
+        const box = await screen('SIM0000001').boundingBox();
+        return box !== null && box.y >= 0 && box.y + box.height <= 844 ? true : undefined;
+      },
+      WAIT_MS,
+    );
     await shoot('console-phone.png');
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(pageErrors).toEqual([]);
