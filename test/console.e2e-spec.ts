@@ -172,7 +172,7 @@ describe('demo console in the browser (GET /console)', () => {
     const scenarioFits = await page
       .getByRole('region', { name: 'New payment' })
       .getByLabel('Scenario')
-      .evaluate((select: HTMLSelectElement) => {
+      .evaluate((select) => {
         const shown = select.getBoundingClientRect().width;
         const { width, maxWidth } = select.style;
         select.style.width = 'auto';
