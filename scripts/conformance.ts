@@ -2,10 +2,12 @@
 /**
  * Runs the webhook-consumer conformance run (contract §17) against a receiver and prints its
  * report card:
- *   npm run conformance -- --url RECEIVER_URL [--junit FILE] [--sandbox SANDBOX_URL] [--cases a,b]
+ *   npm run conformance -- --url RECEIVER_URL [--report-url REPORT_URL] [--junit FILE]
+ *     [--sandbox SANDBOX_URL] [--cases a,b]
+ * Without --report-url, duplicate-event and print-duplicate are skipped (never passed).
  * The sandbox URL comes from --sandbox, else SANDBOX_URL, else http://127.0.0.1:$API_PORT (or
  * $PORT, or 3000); the account from MERCHANT_ID and SECRET_KEY (the demo merchant by default), as
- * `npm run sign` takes them. Exit code 0 when every case passed, 1 when one failed, 2 on bad usage,
+ * `npm run sign` takes them. Exit code 0 when every case run passed, 1 when one failed, 2 on bad usage,
  * 3 when the run could not be started or followed.
  */
 import { writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 interface CaseReport {
   name: string;
   passed: boolean;
+  skipped?: boolean;
   expected: string;
   observed: string;
   hint: string;
@@ -31,13 +34,13 @@ interface CaseReport {
 interface RunReport {
   id: string;
   state: string;
-  score: { passed: number; failed: number; total: number };
+  score: { passed: number; failed: number; skipped: number; total: number };
   cases: CaseReport[];
 }
 
 function usage(): never {
   process.stderr.write(
-    'usage: npm run conformance -- --url RECEIVER_URL [--junit FILE] [--sandbox SANDBOX_URL] [--cases a,b]\n',
+    'usage: npm run conformance -- --url RECEIVER_URL [--report-url REPORT_URL] [--junit FILE] [--sandbox SANDBOX_URL] [--cases a,b]\n',
   );
   process.exit(2);
 }
@@ -48,8 +51,13 @@ async function failWith(response: Response): Promise<never> {
 }
 
 function card(run: RunReport): string {
-  const lines = [`conformance run ${run.id}: ${run.score.passed}/${run.score.total} passed`, ''];
+  const skipped = run.score.skipped > 0 ? `, ${run.score.skipped} skipped` : '';
+  const lines = [`conformance run ${run.id}: ${run.score.passed}/${run.score.total} passed${skipped}`, ''];
   for (const c of run.cases) {
+    if (c.skipped === true) {
+      lines.push(`SKIP  ${c.name}`, `      ${c.observed}`);
+      continue;
+    }
     lines.push(`${c.passed ? 'PASS' : 'FAIL'}  ${c.name}`);
     if (!c.passed) {
       lines.push(
@@ -63,11 +71,12 @@ function card(run: RunReport): string {
 }
 
 async function main(): Promise<void> {
-  let values: { url?: string; junit?: string; sandbox?: string; cases?: string };
+  let values: { url?: string; 'report-url'?: string; junit?: string; sandbox?: string; cases?: string };
   try {
     values = parseArgs({
       options: {
         url: { type: 'string' },
+        'report-url': { type: 'string' },
         junit: { type: 'string' },
         sandbox: { type: 'string' },
         cases: { type: 'string' },
@@ -81,7 +90,11 @@ async function main(): Promise<void> {
   // The sandbox names an unknown case in its 400 answer, so the names go as given.
   const cases = values.cases?.split(',').map((name) => name.trim()) as CaseName[] | undefined;
   const started = await sandbox.api.POST('/sandbox/conformance-runs', {
-    body: { url: values.url, ...(cases === undefined ? {} : { cases }) },
+    body: {
+      url: values.url,
+      ...(values['report-url'] === undefined ? {} : { report_url: values['report-url'] }),
+      ...(cases === undefined ? {} : { cases }),
+    },
   });
   if (started.data === undefined) return failWith(started.response);
   const { id } = started.data;

@@ -25,13 +25,23 @@ function print(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
-function eventStatus(body: string): string {
+/**
+ * The event's status and id: `webhook-id` when the merchant signs, else the body's `event_id`
+ * (or a print callback's `printJobId`), so an unsigned delivery is named too.
+ */
+function eventWords(body: string, webhookId: string | undefined): { status: string; id: string } {
+  let parsed: { status?: unknown; event_id?: unknown; printJobId?: unknown } = {};
   try {
-    const status = (JSON.parse(body) as { status?: unknown }).status;
-    return typeof status === 'string' ? status : 'event';
+    const value: unknown = JSON.parse(body);
+    if (typeof value === 'object' && value !== null) parsed = value;
   } catch {
-    return 'event';
+    // Not JSON: shown as an event with whatever id the headers give.
   }
+  const bodyId = [parsed.event_id, parsed.printJobId].find((v): v is string => typeof v === 'string');
+  return {
+    status: typeof parsed.status === 'string' ? parsed.status : 'event',
+    id: webhookId ?? bodyId ?? '-',
+  };
 }
 
 function answerOf(attemptId: string, result: PostResult): ListenAnswer {
@@ -127,9 +137,9 @@ class Listener {
     );
     const answered =
       'statusCode' in result.outcome ? String(result.outcome.statusCode) : result.outcome.error;
+    const event = eventWords(delivery.body, delivery.headers['webhook-id']);
     print(
-      `${new Date().toISOString()}  ${eventStatus(delivery.body)}  ${delivery.headers['webhook-id'] ?? ''}` +
-        `  --> ${answered} (${result.latencyMs} ms)`,
+      `${new Date().toISOString()}  ${event.status}  ${event.id}  --> ${answered} (${result.latencyMs} ms)`,
     );
     if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(answerOf(delivery.attempt_id, result)));
   }

@@ -1,7 +1,8 @@
-import { OTHER_MERCHANT, Stack, type SignedClient } from '@tps/testing';
+import { OTHER_MERCHANT, Stack, poll, type SignedClient } from '@tps/testing';
 import {
   amountOf,
   ensureDaytime,
+  recorded,
   newBody,
   operate,
   operationPath,
@@ -124,7 +125,40 @@ describeOnStores('business state of contract §9, on the merchant clock', (store
     expect(answers.filter((a) => a.status === 200 && a.body.approved === true)).toHaveLength(1);
     const refused = answers.find((a) => a.status !== 200) as { status: number; body: Json };
     expect(refused.status).toBe(409);
-    expect(['TRX-005', 'TRX-006']).toContain(refused.body.code);
+    expect(['TRX-005', 'TRX-007']).toContain(refused.body.code);
+    expect(await businessState(charge)).toBe('PARTIALLY_REFUNDED');
+  });
+
+  it('refuses a refund while another on the same charge runs with TRX-007 and Retry-After, then takes it', async () => {
+    const charge = await approved('charge', { amount: amountOf(10000) });
+    // The first refund waits for a cardholder on SIM0000001: it is running, with no outcome yet.
+    expect((await client.patch('/sandbox/terminals/SIM0000001', { cardholder: 'manual' })).status).toBe(200);
+    const first = newBody({ transaction_reference: charge, amount: amountOf(3000) });
+    const waiting = client.post<Json>(operationPath('local', 'sync', 'refund'), first);
+    await recorded(stack, first.client_transaction_id, 10_000);
+    const second = newBody({ transaction_reference: charge, amount: amountOf(3000) });
+    const refused = await client.post<Json>(operationPath('cloud', 'sync', 'refund'), second);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      type: 'TRANSACTION',
+      code: 'TRX-007',
+      param: 'transaction_reference',
+    });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    // The cardholder cancels: the first refund ends, and the same request asked again is taken.
+    await poll(
+      'the waiting refund to be canceled',
+      async () => {
+        const cancel = await client.post('/sandbox/terminals/SIM0000001/card', { action: 'cancel' });
+        return cancel.status === 200 ? true : undefined;
+      },
+      10_000,
+    );
+    expect((await waiting).body).toMatchObject({ code: 'TER-104' });
+    await client.patch('/sandbox/terminals/SIM0000001', { cardholder: 'auto' });
+    const retried = await client.post<Json>(operationPath('cloud', 'sync', 'refund'), second);
+    expect(retried.status).toBe(200);
+    expect(retried.body.approved).toBe(true);
     expect(await businessState(charge)).toBe('PARTIALLY_REFUNDED');
   });
 

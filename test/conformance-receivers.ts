@@ -1,7 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { verifyWebhook } from '@tps/delivery';
 import { Ledger, needsReconcile, type PaymentEvent } from '../examples/webhook-receiver/ledger';
-import { parseObject, readBody, verifier, type ReceiverConfig } from '../examples/webhook-receiver/receiver';
+import {
+  REPORT_PATH,
+  parseObject,
+  readBody,
+  report,
+  verifier,
+  type ReceiverConfig,
+} from '../examples/webhook-receiver/receiver';
 import { searchTransaction } from '../examples/webhook-receiver/transaction-search';
 
 /**
@@ -125,6 +132,9 @@ export function brokenReceiver(config: ReceiverConfig, rule: string): Server {
   return createServer((request, response) => {
     void readBody(request).then(async (body) => {
       if (body === null) return response.writeHead(413).end();
+      if (request.method === 'GET' && request.url?.startsWith(REPORT_PATH)) {
+        return report(ledger, request, response);
+      }
       const unsigned = request.headers['webhook-signature'] === undefined;
       if (!(breakage.unsignedAccepted && unsigned) && !verify(body, request.headers)) {
         return response.writeHead(401).end();
@@ -140,6 +150,31 @@ export function brokenReceiver(config: ReceiverConfig, rule: string): Server {
       }
       response.writeHead(204).end();
       setImmediate(() => ledger.take(message));
+    });
+  });
+}
+
+/**
+ * A receiver that answers every verified delivery 2xx at once and processes each one, repeats
+ * included: no deduplication by event_id or printJobId. Its report tells the truth about it.
+ */
+export function noDedupReceiver(config: ReceiverConfig): Server {
+  const verify = verifier(config.webhookSecret);
+  const times = new Map<string, number>();
+  return createServer((request, response) => {
+    void readBody(request).then((body) => {
+      if (body === null) return response.writeHead(413).end();
+      if (request.method === 'GET' && request.url?.startsWith(REPORT_PATH)) {
+        const asked = new URL(request.url, 'http://receiver').searchParams.get('ids')?.split(',') ?? [];
+        const counts = Object.fromEntries(asked.map((id) => [id, times.get(id) ?? 0]));
+        return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts));
+      }
+      if (!verify(body, request.headers)) return response.writeHead(401).end();
+      const message = parseObject(body);
+      if (message === null) return response.writeHead(400).end();
+      const id = message.event_id ?? message.printJobId;
+      if (typeof id === 'string') times.set(id, (times.get(id) ?? 0) + 1);
+      response.writeHead(204).end();
     });
   });
 }

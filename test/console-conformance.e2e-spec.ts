@@ -63,6 +63,8 @@ describe('conformance report card in the console', () => {
   async function runFromConsole(url: string, score: string): Promise<void> {
     const panel = page.getByRole('region', { name: 'Webhook receiver conformance' });
     await panel.getByLabel('Receiver URL').fill(url);
+    // The receivers report what they processed on the same server (GET /processed).
+    await panel.getByLabel('Report URL (optional)').fill(new URL('/processed', url).toString());
     await panel.getByRole('button', { name: 'Run conformance' }).click();
     await panel
       .getByTestId('report-card')

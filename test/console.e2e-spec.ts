@@ -123,6 +123,10 @@ describe('demo console in the browser (GET /console)', () => {
 
   it('signs in with merchant id and secret key; the secret is in no URL', async () => {
     await page.goto(`${stack.apiUrl}/console`);
+    // A newcomer is told where the demo credentials are.
+    const hint = await page.getByTestId('demo-credentials').textContent();
+    expect(hint).toContain(DEMO_MERCHANT.merchantId);
+    expect(hint).toContain(DEMO_MERCHANT.secret);
     await page.getByLabel('Merchant id').fill(DEMO_MERCHANT.merchantId);
     await page.getByLabel('Secret key').fill('not-the-secret');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -164,6 +168,21 @@ describe('demo console in the browser (GET /console)', () => {
       webhook: receiver.url('/console'),
     });
     await screen('SIM0000002').filter({ hasText: 'Present card' }).waitFor();
+    // The scenario's select is as wide as its chosen words need: nothing cut off.
+    const scenarioFits = await page
+      .getByRole('region', { name: 'New payment' })
+      .getByLabel('Scenario')
+      .evaluate((select) => {
+        const shown = select.getBoundingClientRect().width;
+        const { width, maxWidth } = select.style;
+        select.style.width = 'auto';
+        select.style.maxWidth = 'none';
+        const needed = select.getBoundingClientRect().width;
+        select.style.width = width;
+        select.style.maxWidth = maxWidth;
+        return shown + 0.5 >= needed;
+      });
+    expect(scenarioFits).toBe(true);
     await expect(page.getByTestId('curl').textContent()).resolves.toContain(
       '/terminal/v1/SIM0000002/async/charge',
     );
@@ -188,6 +207,15 @@ describe('demo console in the browser (GET /console)', () => {
         .locator('li.step')
         .evaluateAll((steps) => steps.map((s) => s.getAttribute('data-status'))),
     ).toEqual(['TERMINAL_ACKNOWLEDGED', 'CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL']);
+    // Each event's time of day sits on one line (a wrapped inline box has more than one
+    // rectangle), and the times line up under one another.
+    const times = await timeline
+      .locator('.step-time')
+      .evaluateAll((all) =>
+        all.map((t) => ({ rects: t.getClientRects().length, left: t.getBoundingClientRect().left })),
+      );
+    expect(times.map((t) => t.rects)).toEqual([1, 1, 1, 1]);
+    expect(new Set(times.map((t) => Math.round(t.left))).size).toBe(1);
     expect(receiver.bodies('/console').map((b: any) => b.status)).toEqual([
       'CARD_PRESENTED',
       'APPROVAL_REQUESTED',
@@ -284,6 +312,13 @@ describe('demo console in the browser (GET /console)', () => {
     const card = page.getByRole('article', { name: 'Terminal SIM0000001' });
     await card.getByRole('button', { name: 'Take SIM0000001 offline' }).click();
     await screen('SIM0000001').filter({ hasText: 'Offline' }).waitFor();
+    // No card can be presented to an offline terminal, nor to an idle one: the button says why.
+    const tap = card.getByRole('button', { name: 'Tap a card on SIM0000001' });
+    expect(await tap.isDisabled()).toBe(true);
+    expect(await tap.getAttribute('title')).toBe('SIM0000001 is offline');
+    const idleTap = page.getByRole('button', { name: 'Tap a card on SIM0000002' });
+    expect(await idleTap.isDisabled()).toBe(true);
+    expect(await idleTap.getAttribute('title')).toBe('nothing on SIM0000002 waits for a card');
     await shoot('console-wall.png', page.getByRole('region', { name: 'Terminals' }));
     await shoot('console-overview.png');
     await card.getByRole('button', { name: 'Bring SIM0000001 online' }).click();
@@ -324,6 +359,18 @@ describe('demo console in the browser (GET /console)', () => {
       expect(await control.isVisible()).toBe(true);
       expect(await withinWidth(control)).toBe(true);
     }
+    // After Send, the terminal's screen is brought into view, above the long answer.
+    await form.getByLabel('Terminal').selectOption('SIM0000001');
+    await form.getByRole('button', { name: 'Send' }).scrollIntoViewIfNeeded();
+    await form.getByRole('button', { name: 'Send' }).click();
+    await poll(
+      "the terminal's screen to be in view after Send",
+      async () => {
+        const box = await screen('SIM0000001').boundingBox();
+        return box !== null && box.y >= 0 && box.y + box.height <= 844 ? true : undefined;
+      },
+      WAIT_MS,
+    );
     await shoot('console-phone.png');
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(pageErrors).toEqual([]);
@@ -339,6 +386,9 @@ describe('demo console in the browser (GET /console)', () => {
       WAIT_MS,
     );
 
+    // No move is chosen for the viewer: Advance waits for a choice.
+    expect(await page.getByLabel('Advance the clock by').inputValue()).toBe('');
+    expect(await page.getByRole('button', { name: 'Advance' }).isDisabled()).toBe(true);
     await page.getByLabel('Advance the clock by').selectOption({ label: '+29 days' });
     await page.getByRole('button', { name: 'Advance' }).click();
     await clock.filter({ hasText: '(+29 d)' }).waitFor();

@@ -11,7 +11,9 @@ import {
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
+import { WebSocket } from 'ws';
 import { createTpsClient, type TpsClient } from '@tps/client';
+import { signRequest } from '@tps/contracts';
 import { poll, Stack } from '@tps/testing';
 
 const run = promisify(execFile);
@@ -171,6 +173,61 @@ describe('listen --forward-to (contract §6.1)', () => {
   let relay: Relay;
   let listenA: ListenProcess;
   let listenB: ListenProcess;
+
+  /** A merchant of its own, with no webhook secret: its deliveries carry no webhook-* headers. */
+  async function unsignedAccount(): Promise<Omit<Account, 'webhookSecret'>> {
+    const response = await fetch(`${stack.apiUrl}/sandbox/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ terminals: 1, pace: 'instant' }),
+    });
+    const created = (await response.json()) as {
+      merchant_id: string;
+      secret_key: string;
+      terminals: Array<{ serialNumber: string }>;
+    };
+    const client = createTpsClient({
+      baseUrl: stack.apiUrl,
+      merchantId: created.merchant_id,
+      secretKey: created.secret_key,
+    });
+    return {
+      merchantId: created.merchant_id,
+      secretKey: created.secret_key,
+      serial: created.terminals[0].serialNumber,
+      client,
+    };
+  }
+
+  /** Opens a signed listen socket as the tool does; answers the socket or the refusal's status and body. */
+  function openSocket(
+    owner: Pick<Account, 'merchantId' | 'secretKey'>,
+  ): Promise<{ ws: WebSocket } | { status: number; retryAfter: string | undefined; body: string }> {
+    const signed = signRequest({
+      merchantId: owner.merchantId,
+      secret: owner.secretKey,
+      method: 'GET',
+      path: '/sandbox/listen',
+    });
+    const ws = new WebSocket(`${stack.apiUrl.replace(/^http/, 'ws')}/sandbox/listen`, {
+      headers: { authorization: signed.authorization, timestamp: signed.timestamp },
+    });
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve({ ws }));
+      ws.once('unexpected-response', (_request, response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            retryAfter: response.headers['retry-after'],
+            body,
+          }),
+        );
+      });
+      ws.once('error', reject);
+    });
+  }
 
   async function account(): Promise<Account> {
     const response = await fetch(`${stack.apiUrl}/sandbox/accounts`, {
@@ -352,6 +409,79 @@ describe('listen --forward-to (contract §6.1)', () => {
     expect(receiverB.refused).toEqual([]);
     expect(receiverA.statusesOf(ofB)).toEqual([]);
     expect(receiverB.verified.every((v) => v.clientTransactionId === ofB)).toBe(true);
+  });
+
+  it('prints the event id of each delivery even when the merchant has no webhook secret', async () => {
+    const owner = await unsignedAccount();
+    const seen: string[] = [];
+    const local = createHttpServer((request, response) => {
+      seen.push(String(request.headers['webhook-id'] ?? 'unsigned'));
+      request.resume();
+      response.writeHead(200).end('ok');
+    });
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const listening = new ListenProcess(
+      owner,
+      `http://127.0.0.1:${(local.address() as AddressInfo).port}/hook`,
+      stack.apiUrl,
+    );
+    try {
+      await listening.printed(/^Ready: forwarding the webhooks of /);
+      const id = randomUUID();
+      const answer = await owner.client.POST('/terminal/v1/{terminalSerial}/async/charge', {
+        params: { path: { terminalSerial: owner.serial } },
+        body: {
+          amount: { iva: 1600, subtotal_iva: 10_000, subtotal_iva0: 0 },
+          client_transaction_id: id,
+          events_webhook_url: UNREACHABLE,
+        },
+      });
+      expect(answer.response.status).toBe(200);
+      await listening.printed(/ APPROVAL {2}[0-9a-f-]{36} {2}--> 200 \(\d+ ms\)$/);
+      expect(seen).toContain('unsigned');
+    } finally {
+      await listening.stop();
+      local.closeAllConnections();
+      local.close();
+    }
+  });
+
+  it('caps the listen sockets of a merchant (5): the next is 429 RATE-001, and a closed one frees its place', async () => {
+    const owner = await unsignedAccount();
+    const opened: WebSocket[] = [];
+    try {
+      for (let i = 0; i < 5; i++) {
+        const socket = await openSocket(owner);
+        if (!('ws' in socket)) throw new Error(`socket ${i + 1} refused: ${socket.status} ${socket.body}`);
+        opened.push(socket.ws);
+      }
+      const refused = await openSocket(owner);
+      expect('status' in refused && refused.status).toBe(429);
+      if (!('status' in refused)) return;
+      expect(JSON.parse(refused.body)).toMatchObject({ type: 'RATE_LIMIT', code: 'RATE-001' });
+      expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+      // Another merchant is not counted against this one.
+      const other = await openSocket(b);
+      expect('ws' in other).toBe(true);
+      if ('ws' in other) other.ws.close();
+
+      const closed = opened.pop() as WebSocket;
+      await new Promise<void>((resolve) => {
+        closed.once('close', () => resolve());
+        closed.close();
+      });
+      const again = await poll(
+        'the closed socket to give its place back',
+        async () => {
+          const socket = await openSocket(owner);
+          return 'ws' in socket ? socket.ws : undefined;
+        },
+        10_000,
+      );
+      opened.push(again);
+    } finally {
+      for (const ws of opened) ws.terminate();
+    }
   });
 
   it("refuses to listen with another merchant's id: AUTH-001, exit 1", async () => {

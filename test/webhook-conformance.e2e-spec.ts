@@ -9,7 +9,7 @@ import { signRequest } from '@tps/contracts';
 import { poll, SignedClient, Stack } from '@tps/testing';
 import { CASE_NAMES } from '../apps/api/src/conformance/conformance-cases';
 import { createReceiver, type ReceiverConfig } from '../examples/webhook-receiver/receiver';
-import { brokenReceiver, BROKEN_RULES } from './conformance-receivers';
+import { brokenReceiver, BROKEN_RULES, noDedupReceiver } from './conformance-receivers';
 
 const run = promisify(execFile);
 /** Long enough for a receiver that takes 2.5 s to answer to search after it; 30 s in the contract. */
@@ -25,13 +25,14 @@ interface Account {
 interface RunReport {
   id: string;
   state: string;
-  score: { passed: number; failed: number; total: number };
+  score: { passed: number; failed: number; skipped: number; total: number };
   cases: Array<{
     name: string;
     rule: string;
     expected: string;
     observed: string;
     passed: boolean;
+    skipped?: boolean;
     hint: string;
   }>;
 }
@@ -90,10 +91,22 @@ describe('webhook-consumer conformance run (contract §17)', () => {
     );
   }
 
-  async function runAgainst(account: Account, url: string): Promise<RunReport> {
-    const started = await account.client.post('/sandbox/conformance-runs', { url });
+  /** The receiver's report of what it processed: the same server, GET /processed. */
+  const reportUrlOf = (url: string): string => new URL('/processed', url).toString();
+
+  async function runAgainst(
+    account: Account,
+    url: string,
+    options: { report?: boolean; cases?: string[] } = {},
+  ): Promise<RunReport> {
+    const body = {
+      url,
+      ...(options.report === false ? {} : { report_url: reportUrlOf(url) }),
+      ...(options.cases === undefined ? {} : { cases: options.cases }),
+    };
+    const started = await account.client.post('/sandbox/conformance-runs', body);
     expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ url, state: 'running', cases: [...CASE_NAMES] });
+    expect(started.body).toMatchObject({ url, state: 'running', cases: options.cases ?? [...CASE_NAMES] });
     return finished(account, started.body.id as string);
   }
 
@@ -123,8 +136,9 @@ describe('webhook-consumer conformance run (contract §17)', () => {
     const report = await runAgainst(account, url);
 
     expect(failedCases(report)).toEqual([]);
-    expect(report.score).toEqual({ passed: 10, failed: 0, total: 10 });
+    expect(report.score).toEqual({ passed: 10, failed: 0, skipped: 0, total: 10 });
     expect(report.cases.map((c) => c.name)).toEqual([...CASE_NAMES]);
+    expect(report.cases.find((c) => c.name === 'duplicate-event')?.observed).toMatch(/processed 1 time/);
     for (const c of report.cases) {
       expect(c.rule.length).toBeGreaterThan(0);
       expect(c.expected.length).toBeGreaterThan(0);
@@ -149,7 +163,53 @@ describe('webhook-consumer conformance run (contract §17)', () => {
     const report = await runAgainst(account, url);
 
     expect(failedCases(report)).toEqual([rule]);
-    expect(report.score).toEqual({ passed: 9, failed: 1, total: 10 });
+    expect(report.score).toEqual({ passed: 9, failed: 1, skipped: 0, total: 10 });
+  });
+
+  it('fails duplicate-event and print-duplicate for a receiver that processes repeats, by its report', async () => {
+    const account = await newAccount();
+    const url = await listen(noDedupReceiver(configOf(account)));
+    const report = await runAgainst(account, url, { cases: ['duplicate-event', 'print-duplicate'] });
+
+    expect(failedCases(report)).toEqual(['duplicate-event', 'print-duplicate']);
+    expect(report.score).toEqual({ passed: 0, failed: 2, skipped: 0, total: 2 });
+    expect(report.cases[0].observed).toMatch(/processed 2 time/);
+  });
+
+  it('skips the cases that need a report without report_url: never passed, outside the total, JUnit <skipped>', async () => {
+    const account = await newAccount();
+    const url = await listen(noDedupReceiver(configOf(account)));
+    const report = await runAgainst(account, url, {
+      report: false,
+      cases: ['duplicate-event', 'unknown-field', 'print-duplicate'],
+    });
+
+    expect(report.score).toEqual({ passed: 1, failed: 0, skipped: 2, total: 1 });
+    const skipped = report.cases.filter((c) => c.skipped === true);
+    expect(skipped.map((c) => [c.name, c.passed])).toEqual([
+      ['duplicate-event', false],
+      ['print-duplicate', false],
+    ]);
+    for (const c of skipped) expect(c.observed).toMatch(/no report_url/);
+
+    const xml = await (await readXml(account, `/sandbox/conformance-runs/${report.id}`)).text();
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml).testsuites
+      .testsuite;
+    expect(suite).toMatchObject({ tests: '3', failures: '0', skipped: '2' });
+    const skippedCases = suite.testcase.filter((c: { skipped?: unknown }) => c.skipped !== undefined);
+    expect(skippedCases.map((c: { name: string }) => c.name)).toEqual(['duplicate-event', 'print-duplicate']);
+    expect(skippedCases[0].skipped.message).toMatch(/no report_url/);
+  });
+
+  it('refuses a report_url on another host than url (PAR-004)', async () => {
+    const account = await newAccount();
+    const refused = await account.client.post('/sandbox/conformance-runs', {
+      url: 'http://127.0.0.1:9/hook',
+      report_url: 'http://localhost:9/processed',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ type: 'PARAMETER', code: 'PAR-004', param: 'report_url' });
   });
 
   it('answers JUnit XML that a JUnit reader takes: one test case per case, the failure with its hint', async () => {
@@ -184,7 +244,17 @@ describe('webhook-consumer conformance run (contract §17)', () => {
     const good = await listen(createReceiver(configOf(account)).server);
     const passed = await run(
       'node',
-      [script, '--url', good, '--junit', junitFile, '--sandbox', stack.apiUrl],
+      [
+        script,
+        '--url',
+        good,
+        '--report-url',
+        reportUrlOf(good),
+        '--junit',
+        junitFile,
+        '--sandbox',
+        stack.apiUrl,
+      ],
       { env },
     );
     expect(passed.stdout).toContain('10/10 passed');
@@ -221,6 +291,7 @@ describe('webhook-consumer conformance run (contract §17)', () => {
     const silent = await listen(createServer(() => undefined));
     const first = await account.client.post('/sandbox/conformance-runs', {
       url: silent,
+      report_url: reportUrlOf(silent),
       cases: ['print-duplicate'],
     });
     expect(first.status).toBe(201);

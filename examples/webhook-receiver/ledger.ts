@@ -40,6 +40,8 @@ export interface LedgerOptions {
 export class Ledger {
   private readonly processedEvents = new Set<string>();
   private readonly processedPrintJobs = new Set<string>();
+  /** How many times each event_id or printJobId was processed: what the report tells. */
+  private readonly timesProcessed = new Map<string, number>();
   private readonly statuses = new Map<string, string>();
   private readonly queues = new Map<string, Promise<void>>();
 
@@ -47,6 +49,20 @@ export class Ledger {
 
   statusOf(clientTransactionId: string): string | undefined {
     return this.statuses.get(clientTransactionId);
+  }
+
+  /** `{ id: times_processed }` for the ids asked about (all when none are named). */
+  processed(ids?: string[]): Record<string, number> {
+    const report: Record<string, number> = {};
+    for (const id of ids ?? this.timesProcessed.keys()) {
+      const times = this.timesProcessed.get(id);
+      if (times !== undefined) report[id] = times;
+    }
+    return report;
+  }
+
+  private counted(id: string): void {
+    this.timesProcessed.set(id, (this.timesProcessed.get(id) ?? 0) + 1);
   }
 
   take(message: Record<string, unknown>): void {
@@ -65,11 +81,13 @@ export class Ledger {
   private takePrint(callback: PrintCallback): void {
     if (this.processedPrintJobs.has(callback.printJobId)) return;
     this.processedPrintJobs.add(callback.printJobId);
+    this.counted(callback.printJobId);
   }
 
   private async apply(event: PaymentEvent): Promise<void> {
     if (this.processedEvents.has(event.event_id)) return;
     this.processedEvents.add(event.event_id);
+    this.counted(event.event_id);
     const id = event.client_transaction_id;
     const last = this.statuses.get(id) ?? 'TERMINAL_ACKNOWLEDGED';
     const check = this.options.needsReconcile ?? needsReconcile;

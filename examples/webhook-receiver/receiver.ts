@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { Ledger, type LedgerOptions } from './ledger';
 import { searchTransaction, type ServiceAccess } from './transaction-search';
@@ -54,6 +60,24 @@ export function parseObject(body: string): Record<string, unknown> | null {
   }
 }
 
+/** Where the receiver tells what it processed: a conformance run's `report_url`. */
+export const REPORT_PATH = '/processed';
+const MAX_REPORT_IDS = 1000;
+
+function pathOf(request: IncomingMessage): string {
+  return new URL(request.url ?? '/', 'http://receiver').pathname;
+}
+
+/**
+ * `GET /processed?ids=a,b` answers `{ "a": times_processed, … }`, so a conformance run can check
+ * that a repeated event or print callback was processed once. It tells ids and counts only.
+ */
+export function report(ledger: Ledger, request: IncomingMessage, response: ServerResponse): void {
+  const asked = new URL(request.url ?? '/', 'http://receiver').searchParams.get('ids');
+  const ids = asked === null ? undefined : asked.split(',').slice(0, MAX_REPORT_IDS);
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ledger.processed(ids)));
+}
+
 /**
  * A webhook receiver as the specification asks one to be: verify the signature and its timestamp,
  * answer 2xx at once, then process (deduplicate, correlate, reconcile) after the answer.
@@ -69,6 +93,8 @@ export function createReceiver(config: ReceiverConfig): { server: Server; ledger
     void readBody(request).then(
       (body) => {
         if (body === null) return response.writeHead(413).end();
+        if (request.method === 'GET' && pathOf(request) === REPORT_PATH)
+          return report(ledger, request, response);
         if (request.method !== 'POST') return response.writeHead(405).end();
         if (!verify(body, request.headers)) return response.writeHead(401).end();
         const message = parseObject(body);

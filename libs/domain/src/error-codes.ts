@@ -32,6 +32,7 @@ export const ERROR_CATALOGUE = {
   'TRX-004': { status: 409, type: 'TRANSACTION' },
   'TRX-005': { status: 409, type: 'TRANSACTION' },
   'TRX-006': { status: 409, type: 'TRANSACTION' },
+  'TRX-007': { status: 409, type: 'TRANSACTION' },
   'RATE-001': { status: 429, type: 'RATE_LIMIT' },
   'CAP-001': { status: 409, type: 'CAPACITY' },
   'CAP-002': { status: 429, type: 'CAPACITY' },
@@ -115,6 +116,19 @@ export class CapReachedError extends ContractError {
     override readonly retryAfterSeconds?: number,
   ) {
     super(code, message);
+  }
+}
+
+/**
+ * 409 TRX-007: another operation on the same transaction has no outcome yet. Unlike TRX-006 (never
+ * allowed in the transaction's state) it may pass once that one ends, so the caller is told when to
+ * ask again (docs/contract.md, "One follow-up at a time per transaction").
+ */
+export class OperationRunningError extends ContractError {
+  override readonly retryAfterSeconds = 1;
+
+  constructor(param?: string) {
+    super('TRX-007', 'another operation on this transaction is still running; retry in a second', param);
   }
 }
 

@@ -106,6 +106,15 @@ export class ApiConfig extends DatabaseWaitSettings {
   WEBHOOK_TIMEOUT_MS = 10_000;
 
   /**
+   * `listen` connections a merchant may hold open on one process (contract §6.1): each one gets
+   * every attempt, so a replayed signature must not open hundreds; more are refused 429 RATE-001.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  LISTEN_SOCKETS_PER_MERCHANT = 5;
+
+  /**
    * How long a print job's hand-off waits for the terminal to take it into its queue, which it
    * does at once: past it the answer is 504 TER-002 and the job is kept (contract, Print jobs).
    */

@@ -31,7 +31,8 @@ export const CASES: Record<CaseName, CaseDefinition> = {
   },
   'duplicate-event': {
     rule: 'deduplicate by event_id',
-    expected: 'the same event sent twice is answered 2xx both times',
+    expected:
+      "the same event sent twice is answered 2xx both times, and the receiver's report says each event_id was processed once",
     hint: 'Deliveries are at-least-once: keep the event_id of what you processed and answer 2xx to a repeat without processing it again (a unique-key error must not become a 5xx).',
   },
   'unknown-field': {
@@ -73,10 +74,14 @@ export const CASES: Record<CaseName, CaseDefinition> = {
   },
   'print-duplicate': {
     rule: 'deduplicate print callbacks by printJobId',
-    expected: 'the same print callback sent twice is answered 2xx both times',
+    expected:
+      "the same print callback sent twice is answered 2xx both times, and the receiver's report says its printJobId was processed once",
     hint: 'Keep the printJobId of the callbacks you processed and answer 2xx to a repeat without processing it again.',
   },
 };
+
+/** The cases decided from the receiver's report of what it processed: skipped without `report_url`. */
+export const REPORTED_CASES: readonly CaseName[] = ['duplicate-event', 'print-duplicate'];
 
 export function isCaseName(value: unknown): value is CaseName {
   return typeof value === 'string' && (CASE_NAMES as readonly string[]).includes(value);

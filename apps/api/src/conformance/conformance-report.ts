@@ -7,12 +7,16 @@ export interface CaseReport {
   expected: string;
   observed: string;
   passed: boolean;
+  /** Present, and `passed` false, when the case could not be decided: `observed` says why. */
+  skipped?: true;
   hint: string;
 }
 
 export interface RunScore {
   passed: number;
   failed: number;
+  /** Cases not decided (e.g. no report_url), outside `total`: never counted as passed. */
+  skipped: number;
   total: number;
 }
 
@@ -27,8 +31,12 @@ export interface RunReport {
   cases: CaseReport[];
 }
 
-/** The score counts the cases decided so far; `total` is every case the run was asked for. */
-export function scoreOf(cases: CaseReport[], total: number): RunScore {
+/**
+ * The score counts the cases decided so far; `total` is every case the run was asked for but the
+ * skipped ones.
+ */
+export function scoreOf(cases: CaseReport[], asked: number): RunScore {
   const passed = cases.filter((c) => c.passed).length;
-  return { passed, failed: cases.length - passed, total };
+  const skipped = cases.filter((c) => c.skipped === true).length;
+  return { passed, failed: cases.length - passed - skipped, skipped, total: asked - skipped };
 }

@@ -15,7 +15,15 @@ export class StartedRunDoc {
 class RunScoreDoc {
   @ApiProperty({ example: 9 }) passed!: number;
   @ApiProperty({ example: 1 }) failed!: number;
-  @ApiProperty({ example: 10, description: 'every case asked for; passed + failed while running is less' })
+  @ApiProperty({
+    example: 0,
+    description: 'cases that could not be decided (no `report_url`), outside `total`, never passed',
+  })
+  skipped!: number;
+  @ApiProperty({
+    example: 10,
+    description: 'every case asked for but the skipped ones; passed + failed while running is less',
+  })
   total!: number;
 }
 
@@ -37,6 +45,11 @@ class CaseReportDoc {
   })
   observed!: string;
   @ApiProperty({ example: false }) passed!: boolean;
+  @ApiPropertyOptional({
+    enum: [true],
+    description: 'present when the case was not decided (`passed` is then false); `observed` says why',
+  })
+  skipped?: boolean;
   @ApiProperty({
     example:
       'Correlate events by client_transaction_id and compare previous_status with the state you last recorded; when they differ, call transaction search.',

@@ -14,6 +14,16 @@ export class StartConformanceRunDto {
   url!: string;
 
   @ApiPropertyOptional({
+    ...WEBHOOK_URL_SCHEMA,
+    example: 'http://127.0.0.1:4000/processed',
+    description:
+      'where the receiver reports what it processed: `GET` (with `?ids=` the ids asked about, comma-separated) answers `{ "<event_id or printJobId>": times_processed }`; on `url`\'s host. Without it, `duplicate-event` and `print-duplicate` are skipped',
+  })
+  @IsOptional()
+  @IsWebhookUrl()
+  report_url?: string;
+
+  @ApiPropertyOptional({
     type: 'array',
     items: { type: 'string', enum: [...CASE_NAMES] },
     minItems: 1,

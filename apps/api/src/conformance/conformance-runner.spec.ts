@@ -3,7 +3,7 @@ import { verifyWebhook } from '@tps/delivery';
 import type { CaseName } from './conformance-cases';
 import type { CaseReport } from './conformance-report';
 import { runConformance } from './conformance-runner';
-import type { ReceiverAnswer, RunClock, RunLimits } from './run-ports';
+import type { ReadReport, ReceiverAnswer, RunClock, RunLimits } from './run-ports';
 
 /** A clock that moves only when the test says so. */
 class ManualClock implements RunClock {
@@ -43,6 +43,7 @@ const LIMITS: RunLimits = {
   answerTimeoutMs: 5000,
   fastAckMs: 2000,
   burstSpreadMs: 1000,
+  reportWaitMs: 5000,
 };
 const STATUSES = ['TERMINAL_ACKNOWLEDGED', 'CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL'] as const;
 
@@ -75,9 +76,29 @@ interface Sent {
   headers: Record<string, string>;
 }
 
+/**
+ * The receiver's report: `once`, each id sent counted once (it deduplicates); `each`, every
+ * delivery counted (it does not); `never`, nothing processed; `none`, no report_url given.
+ */
+type Reporting = 'once' | 'each' | 'never' | 'none';
+
+function reportOf(sent: Sent[], reporting: Reporting): ReadReport | undefined {
+  if (reporting === 'none') return undefined;
+  return (ids) => {
+    const idOf = (s: Sent): unknown => s.body.event_id ?? s.body.printJobId;
+    const times = (id: string): number => {
+      const deliveries = sent.filter((s) => idOf(s) === id).length;
+      if (reporting === 'never') return 0;
+      return reporting === 'each' ? deliveries : Math.min(deliveries, 1);
+    };
+    return Promise.resolve({ counts: Object.fromEntries(ids.map((id) => [id, times(id)])) });
+  };
+}
+
 function start(
   cases: CaseName[],
   answer: (sent: Sent, signal: AbortSignal) => Promise<ReceiverAnswer> | ReceiverAnswer,
+  reporting: Reporting = 'once',
 ): { clock: ManualClock; reports: CaseReport[]; sent: Sent[]; search: () => void; done: Promise<void> } {
   const clock = new ManualClock();
   const reports: CaseReport[] = [];
@@ -92,6 +113,7 @@ function start(
         sent.push(one);
         return answer(one, signal);
       },
+      report: reportOf(sent, reporting),
       transactions: (kinds) => Promise.resolve(kinds.map(() => eventsOfCharge())),
       searches: (l) => {
         listener = l;
@@ -193,13 +215,52 @@ describe('runConformance (contract §17)', () => {
 
   it('sends the same event twice for duplicate-event and an extra field for unknown-field', async () => {
     const run = start(['duplicate-event'], () => OK);
+    await settle();
+    await run.clock.advance(500);
     await run.done;
+    expect(run.reports[0]).toMatchObject({ name: 'duplicate-event', passed: true });
     const ids = run.sent.map((s) => s.body.event_id);
     expect(ids.slice(-2)).toEqual([ids[ids.length - 1], ids[ids.length - 1]]);
 
     const extra = start(['unknown-field'], () => OK);
     await extra.done;
     expect(extra.sent[0]?.body).toHaveProperty('x_conformance_extra');
+  });
+
+  it('fails duplicate-event and print-duplicate when the report says a repeat was processed twice', async () => {
+    const run = start(['duplicate-event', 'print-duplicate'], () => OK, 'each');
+    await settle();
+    await run.clock.advance(500);
+    await run.done;
+    expect(run.reports.map((r) => [r.name, r.passed])).toEqual([
+      ['print-duplicate', false],
+      ['duplicate-event', false],
+    ]);
+    expect(run.reports[1]?.observed).toContain('processed 2 time(s)');
+  });
+
+  it('reads the report until it shows the id processed, up to its bound, then fails with what it said', async () => {
+    const run = start(['print-duplicate'], () => OK, 'never');
+    await settle();
+    // Read every 200 ms on the run clock: still waiting just before the bound.
+    for (let waited = 0; waited < LIMITS.reportWaitMs - 200; waited += 200) await run.clock.advance(200);
+    expect(run.reports).toEqual([]);
+    for (let step = 0; step < 5 && run.reports.length === 0; step++) await run.clock.advance(500);
+    await run.done;
+    expect(run.reports[0]).toMatchObject({ name: 'print-duplicate', passed: false });
+    expect(run.reports[0]?.observed).toContain('processed 0 time(s)');
+  });
+
+  it('skips the cases that need a report without one: not sent, never passed', async () => {
+    const run = start(['duplicate-event', 'fast-ack', 'print-duplicate'], () => OK, 'none');
+    await run.done;
+    expect(run.reports.map((r) => [r.name, r.passed, r.skipped])).toEqual([
+      ['duplicate-event', false, true],
+      ['print-duplicate', false, true],
+      ['fast-ack', true, undefined],
+    ]);
+    expect(run.reports[0]?.observed).toContain('no report_url');
+    expect(run.sent.every((s) => s.body.printJobId === undefined)).toBe(true);
   });
 
   it('fails fast-ack when an answer is 2xx but slower than 2 s', async () => {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionEvent } from '@tps/contracts';
 import { newWebhookSecret, signWebhook } from '@tps/delivery';
-import { CASES, type CaseName } from './conformance-cases';
+import { CASES, REPORTED_CASES, type CaseName } from './conformance-cases';
 import type { CaseReport } from './conformance-report';
-import type { ReceiverAnswer, RunLimits, RunPorts, TransactionKind } from './run-ports';
+import type { ProcessedReport, ReceiverAnswer, RunLimits, RunPorts, TransactionKind } from './run-ports';
 import { SearchSightings } from './search-sightings';
 
 /** How a request of the run is signed. */
@@ -15,6 +15,12 @@ const BURST_TRANSACTIONS = 20;
 /** The five events of a scenario-93 charge, its acknowledgement included: 100 over 20 transactions. */
 const BURST_KIND: TransactionKind = 'card-retry';
 const EXTRA_FIELD = 'x_conformance_extra';
+/** How often the receiver's report is read while an id it was sent is not shown processed yet. */
+const REPORT_POLL_MS = 200;
+/** Read again this long after every id showed: a second processing that comes late is seen too. */
+const REPORT_SETTLE_MS = 500;
+const SKIPPED_WHY =
+  'skipped: the run was given no report_url, so whether the receiver processed each id once cannot be told (both answers being 2xx does not show it)';
 
 export interface RunPlan {
   id: string;
@@ -90,6 +96,31 @@ export async function runConformance(
     return ports.post(body, headers, Math.min(limits.answerTimeoutMs, remaining), runEnd.signal);
   };
 
+  /**
+   * Whether the receiver processed each id once, by its report: read until every id shows (it
+   * processes after answering), then once more a little later. Answers the verdict and its words.
+   */
+  const processedOnce = async (ids: string[]): Promise<[boolean, string]> => {
+    const read = ports.report;
+    if (read === undefined) return [false, SKIPPED_WHY];
+    const deadline = clock.nowMs() + limits.reportWaitMs;
+    const shown = (r: ProcessedReport): boolean =>
+      'counts' in r && ids.every((id) => (r.counts[id] ?? 0) > 0);
+    let reading = await read(ids, runEnd.signal);
+    while ('counts' in reading && !shown(reading) && clock.nowMs() < deadline && !runEnd.signal.aborted) {
+      await clock.sleep(REPORT_POLL_MS, runEnd.signal);
+      reading = await read(ids, runEnd.signal);
+    }
+    if ('counts' in reading && !runEnd.signal.aborted) {
+      await clock.sleep(REPORT_SETTLE_MS, runEnd.signal);
+      reading = await read(ids, runEnd.signal);
+    }
+    if ('error' in reading) return [false, `the report could not be read: ${reading.error}`];
+    const { counts } = reading;
+    const words = ids.map((id) => `${id} processed ${counts[id] ?? 0} time(s)`).join(', ');
+    return [ids.every((id) => counts[id] === 1), `report: ${words}`];
+  };
+
   const searchedAfter = async (events: TransactionEvent[], sentAt: number): Promise<string> => {
     const id = events[0]?.client_transaction_id ?? '';
     const at = await sightings.seenBetween(id, sentAt, sentAt + limits.searchWindowMs, runEnd.signal);
@@ -110,11 +141,8 @@ export async function runConformance(
       for (const event of events) sent.push([event.status, await send(event, event.event_id)]);
       const last = events[events.length - 1];
       if (last !== undefined) sent.push([`${last.status} again`, await send(last, last.event_id)]);
-      decided(
-        'duplicate-event',
-        sent.every(([, a]) => is2xx(a)),
-        toldAll(sent),
-      );
+      const [once, reported] = await processedOnce(events.map((e) => e.event_id));
+      decided('duplicate-event', sent.every(([, a]) => is2xx(a)) && once, `${toldAll(sent)}; ${reported}`);
     },
     'unknown-field': async ({ events }) => {
       const sent: Array<[string, ReceiverAnswer]> = [];
@@ -198,10 +226,11 @@ export async function runConformance(
       };
       const first = await send(callback, callback.printJobId);
       const again = await send(callback, callback.printJobId);
+      const [once, reported] = await processedOnce([callback.printJobId]);
       decided(
         'print-duplicate',
-        is2xx(first) && is2xx(again),
-        `print callback ${callback.printJobId}: ${told(first)}; the same again: ${told(again)}`,
+        is2xx(first) && is2xx(again) && once,
+        `print callback ${callback.printJobId}: ${told(first)}; the same again: ${told(again)}; ${reported}`,
       );
     },
   };
@@ -236,7 +265,15 @@ export async function runConformance(
   };
 
   try {
-    const others = plan.cases.filter((name): name is Exclude<CaseName, 'burst'> => name !== 'burst');
+    // Without a report, these cases are not run at all: skipped, never passed (contract §17).
+    const skipped = ports.report === undefined ? plan.cases.filter((n) => REPORTED_CASES.includes(n)) : [];
+    for (const name of skipped) {
+      const { rule, expected, hint } = CASES[name];
+      report({ name, rule, expected, observed: SKIPPED_WHY, passed: false, skipped: true, hint });
+    }
+    const others = plan.cases.filter(
+      (name): name is Exclude<CaseName, 'burst'> => name !== 'burst' && !skipped.includes(name),
+    );
     const needsTransaction = others.filter((name) => name !== 'print-duplicate');
     const kinds: TransactionKind[] = [
       ...needsTransaction.map((): TransactionKind => 'approved'),

@@ -52,7 +52,7 @@ export class ConformanceRunsController {
     @CurrentMerchant() merchant: MerchantEntity,
     @Body() body: StartConformanceRunDto,
   ): Promise<StartedRun> {
-    return this.runs.start(merchant, body.url, body.cases);
+    return this.runs.start(merchant, body.url, body.cases, body.report_url);
   }
 
   @Get()

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { newWebhookSecret, refusalOf } from '@tps/delivery';
+import { newWebhookSecret, refusalOf, type DestinationRules } from '@tps/delivery';
 import { ContractError, RateLimitedError } from '@tps/domain';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { ApiConfig, destinationRules } from '../config/api-config';
@@ -10,6 +10,7 @@ import { CASE_NAMES, type CaseName } from './conformance-cases';
 import type { RunReport } from './conformance-report';
 import { runConformance } from './conformance-runner';
 import { receiverPost } from './receiver-post';
+import { receiverReport } from './receiver-report';
 import { REAL_RUN_CLOCK, type RunClock, type RunLimits } from './run-ports';
 import { CUT_MARGIN_MS, RUN_RECORDS, type RunRecords } from './run-records';
 import { reportOf, type StoredRun } from './run-store';
@@ -47,13 +48,20 @@ export class ConformanceRuns {
       answerTimeoutMs: config.CONFORMANCE_ANSWER_TIMEOUT_MS,
       fastAckMs: 2000,
       burstSpreadMs: 1000,
+      reportWaitMs: config.CONFORMANCE_ANSWER_TIMEOUT_MS,
     };
   }
 
-  async start(merchant: MerchantEntity, url: string, cases: CaseName[] | undefined): Promise<StartedRun> {
+  async start(
+    merchant: MerchantEntity,
+    url: string,
+    cases: CaseName[] | undefined,
+    reportUrl?: string,
+  ): Promise<StartedRun> {
     const rules = destinationRules(this.config);
     const refusal = await refusalOf(url, rules);
     if (refusal !== null) throw new ContractError('PAR-004', `url ${refusal}`, 'url');
+    if (reportUrl !== undefined) await this.checkReportUrl(reportUrl, url, rules);
     // On every replica of the database: a run of a replica that died counts until it was cut.
     const running = await this.records.running(this.clock.nowMs() - RUN_MS - CUT_MARGIN_MS);
     const retryAfter = Math.ceil(RUN_MS / 1000);
@@ -84,6 +92,9 @@ export class ConformanceRuns {
       {
         clock: this.clock,
         post: receiver.post,
+        ...(reportUrl === undefined
+          ? {}
+          : { report: receiverReport(reportUrl, receiver.connections, this.limits.answerTimeoutMs) }),
         transactions: (kinds) => this.transactions.make(merchant, run.id, kinds),
         searches: (listener) =>
           // The receiver's searches may reach any replica.
@@ -125,6 +136,15 @@ export class ConformanceRuns {
     this.records
       .save(run)
       .catch((error: unknown) => this.logger.warn(`conformance run ${run.id} not written: ${String(error)}`));
+  }
+
+  /** Contract §17: the report is read from the receiver's own host, under the same address rules. */
+  private async checkReportUrl(reportUrl: string, url: string, rules: DestinationRules): Promise<void> {
+    if (new URL(reportUrl).hostname !== new URL(url).hostname) {
+      throw new ContractError('PAR-004', 'report_url must be on the same host as url', 'report_url');
+    }
+    const refusal = await refusalOf(reportUrl, rules);
+    if (refusal !== null) throw new ContractError('PAR-004', `report_url ${refusal}`, 'report_url');
   }
 
   /** Contract §17: a run signs with the account's secret, made for it when there is none. */

@@ -9,7 +9,7 @@ describe('junitReport', () => {
       state: 'finished',
       started_at: '2026-11-22T08:00:00.123Z',
       finished_at: '2026-11-22T08:00:01.123Z',
-      score: { passed: 1, failed: 1, total: 2 },
+      score: { passed: 1, failed: 1, skipped: 0, total: 2 },
       cases: [
         { name: 'fast-ack', rule: 'r', expected: 'e', observed: 'ok', passed: true, hint: 'h' },
         {

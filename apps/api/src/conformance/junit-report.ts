@@ -27,15 +27,18 @@ export function junitReport(run: RunReport): string {
   const cases = run.cases.map((c) => {
     const open = `    <testcase classname="conformance" name="${xml(c.name)}">`;
     const detail = `rule: ${c.rule}\nexpected: ${c.expected}\nobserved: ${c.observed}\nhint: ${c.hint}`;
-    const body = c.passed
-      ? `      <system-out>${xml(detail)}</system-out>`
-      : `      <failure message="${xml(c.observed)}" type="${xml(c.name)}">${xml(detail)}</failure>`;
+    const body =
+      c.skipped === true
+        ? `      <skipped message="${xml(c.observed)}"/>`
+        : c.passed
+          ? `      <system-out>${xml(detail)}</system-out>`
+          : `      <failure message="${xml(c.observed)}" type="${xml(c.name)}">${xml(detail)}</failure>`;
     return `${open}\n${body}\n    </testcase>`;
   });
-  const suite = `name="webhook receiver conformance: ${xml(run.url)}" tests="${run.cases.length}" failures="${run.score.failed}" errors="0" timestamp="${xml(run.started_at)}"`;
+  const suite = `name="webhook receiver conformance: ${xml(run.url)}" tests="${run.cases.length}" failures="${run.score.failed}" errors="0" skipped="${run.score.skipped}" timestamp="${xml(run.started_at)}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="conformance run ${xml(run.id)}" tests="${run.cases.length}" failures="${run.score.failed}">`,
+    `<testsuites name="conformance run ${xml(run.id)}" tests="${run.cases.length}" failures="${run.score.failed}" skipped="${run.score.skipped}">`,
     `  <testsuite ${suite}>`,
     ...cases,
     '  </testsuite>',

@@ -9,7 +9,7 @@ import type { PostToReceiver } from './run-ports';
 export function receiverPost(
   url: string,
   rules: DestinationRules,
-): { post: PostToReceiver; close: () => void } {
+): { post: PostToReceiver; connections: Agent; close: () => void } {
   const connections = new Agent({ connect: guardedConnector(rules), connections: 128 });
   const post: PostToReceiver = async (body, headers, timeoutMs, signal) => {
     try {
@@ -28,5 +28,5 @@ export function receiverPost(
       throw error;
     }
   };
-  return { post, close: () => void connections.close() };
+  return { post, connections, close: () => void connections.close() };
 }

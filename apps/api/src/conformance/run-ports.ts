@@ -33,9 +33,17 @@ export type MakeTransactions = (kinds: TransactionKind[]) => Promise<Transaction
 /** Listens to the account's transaction searches by client_transaction_id; returns the way to stop. */
 export type WatchSearches = (listener: (clientTransactionId: string | undefined) => void) => () => void;
 
+/** What the receiver's report said: how many times it processed each id asked about. */
+export type ProcessedReport = { counts: Record<string, number> } | { error: string };
+
+/** Reads the receiver's report at the run's `report_url` (contract §17) for these ids. */
+export type ReadReport = (ids: string[], signal: AbortSignal) => Promise<ProcessedReport>;
+
 export interface RunPorts {
   clock: RunClock;
   post: PostToReceiver;
+  /** Absent when the run was given no `report_url`: the cases that need it are skipped. */
+  report?: ReadReport;
   transactions: MakeTransactions;
   searches: WatchSearches;
 }
@@ -52,6 +60,8 @@ export interface RunLimits {
   fastAckMs: number;
   /** burst: its events spread over 1 s. */
   burstSpreadMs: number;
+  /** How long the receiver's report may take to show an id processed (it processes after answering). */
+  reportWaitMs: number;
 }
 
 export const REAL_RUN_CLOCK: RunClock = {

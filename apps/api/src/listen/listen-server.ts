@@ -14,6 +14,7 @@ import { LISTEN_PATH, parseListenAnswer, type ListenAnswer, type ListenDelivery 
 import { ANSWER_EXCERPT_BYTES, type PostResult } from '@tps/delivery';
 import { toContractError } from '@tps/http';
 import type { Unsubscribe } from '@tps/messaging';
+import { RateLimitedError } from '@tps/domain';
 import { MerchantRateLimiter } from '../auth/merchant-rate-limiter';
 import { MerchantRepository } from '../auth/merchant.repository';
 import { ApiConfig } from '../config/api-config';
@@ -29,6 +30,9 @@ interface Listener {
   unanswered: Set<string>;
   alive: boolean;
 }
+
+/** When a refused `listen` may try again: a connection of the merchant may have closed by then. */
+const LISTEN_RETRY_AFTER_SECONDS = 10;
 
 /** A listener's message that is not an answer closes its connection with this code (policy). */
 const POLICY_VIOLATION = 1008;
@@ -59,6 +63,8 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Listen');
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly listeners = new Map<string, Listener>();
+  /** Per merchant, upgrades authenticated and not yet open: counted against the cap too. */
+  private readonly opening = new Map<string, number>();
   private readonly unsubscribe: Unsubscribe;
   private beat: NodeJS.Timeout | undefined;
 
@@ -115,16 +121,47 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       merchantId = await listeningMerchant(request, this.merchants, this.config);
       this.limiter.consume(merchantId);
+      this.admit(merchantId);
     } catch (error) {
       const refusal = toContractError(error);
       const body = JSON.stringify(refusal.toBody());
       socket.end(
         `HTTP/1.1 ${refusal.status} Refused\r\ncontent-type: application/json\r\n` +
+          (refusal.retryAfterSeconds === undefined ? '' : `retry-after: ${refusal.retryAfterSeconds}\r\n`) +
           `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
       );
       return;
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, merchantId));
+    this.opening.set(merchantId, (this.opening.get(merchantId) ?? 0) + 1);
+    const opened = (): void => {
+      const left = (this.opening.get(merchantId) ?? 1) - 1;
+      if (left > 0) this.opening.set(merchantId, left);
+      else this.opening.delete(merchantId);
+    };
+    // An upgrade that fails never calls back: the socket's close gives its place back.
+    let settled = false;
+    socket.once('close', () => {
+      if (!settled) opened();
+      settled = true;
+    });
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      if (!settled) opened();
+      settled = true;
+      this.accept(ws, merchantId);
+    });
+  }
+
+  /** 429 RATE-001 over the merchant's cap of open (and opening) connections on this process. */
+  private admit(merchantId: string): void {
+    let open = this.opening.get(merchantId) ?? 0;
+    for (const listener of this.listeners.values()) if (listener.merchantId === merchantId) open += 1;
+    const cap = this.config.LISTEN_SOCKETS_PER_MERCHANT;
+    if (open >= cap) {
+      throw new RateLimitedError(
+        LISTEN_RETRY_AFTER_SECONDS,
+        `this merchant already has ${cap} listen connections open, the most allowed`,
+      );
+    }
   }
 
   private accept(ws: WebSocket, merchantId: string): void {

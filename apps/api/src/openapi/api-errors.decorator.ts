@@ -74,6 +74,7 @@ export const FOLLOW_UP_ERRORS: readonly ErrorCode[] = [
   'TRX-004',
   'TRX-005',
   'TRX-006',
+  'TRX-007',
 ];
 
 /** How a sync operation can end on the terminal instead of with the acquirer's answer. */

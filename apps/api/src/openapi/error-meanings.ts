@@ -38,6 +38,8 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'TRX-004': 'the pre-authorization has expired',
   'TRX-005': 'the amount is over what is authorized or left to refund',
   'TRX-006': "the operation is not allowed in the transaction's state",
+  'TRX-007':
+    'another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id',
   'RATE-001': 'too many requests for this merchant; see Retry-After',
   'CAP-001':
     "a hard cap on a count the caller holds (accounts alive from one client address, an account's pending webhook deliveries); the message names the cap and its value: delete an account (`DELETE /sandbox/accounts/me`), or let the receivers take the deliveries, first",

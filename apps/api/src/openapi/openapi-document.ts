@@ -83,7 +83,7 @@ function skeleton(): Omit<OpenAPIObject, 'paths'> {
 }
 
 /** The codes answered with `Retry-After` (contract §4, §13). */
-const RETRY_AFTER_CODES: readonly ErrorCode[] = ['RATE-001', 'INT-002', 'INT-003'];
+const RETRY_AFTER_CODES: readonly ErrorCode[] = ['RATE-001', 'INT-002', 'INT-003', 'TRX-007'];
 
 /** Every answer carries it (docs/contract.md, "Request ids"), so every response declares it. */
 const REQUEST_ID_COMPONENT = 'RequestId';

@@ -1,5 +1,6 @@
 import {
   ContractError,
+  OperationRunningError,
   ZERO_AMOUNT,
   allowFollowUp,
   businessRecordOf,
@@ -35,11 +36,7 @@ export class FollowUpPlanner {
       );
     }
     if (await reader.hasFollowUpRunning(ask.merchant.merchantId, target.transactionReference)) {
-      throw new ContractError(
-        'TRX-006',
-        'another operation on this transaction is still running',
-        'transaction_reference',
-      );
+      throw new OperationRunningError('transaction_reference');
     }
     const now = this.clock.now(ask.merchant).getTime();
     const requested = ask.amount === undefined ? undefined : totalCentavos(ask.amount);

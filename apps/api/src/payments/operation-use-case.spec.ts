@@ -374,7 +374,7 @@ describe('OperationUseCase', () => {
     expect(await codeOf(useCase.runSync(request('sync')))).toBe('TER-002');
   });
 
-  it('a second refund while the first has no outcome is TRX-006, checked in the write that records it', async () => {
+  it('a second refund while the first has no outcome is TRX-007, checked in the write that records it', async () => {
     const { store, terminal, useCase } = setup();
     const charged = request('sync');
     const charge = await useCase.runSync(charged);
@@ -405,7 +405,7 @@ describe('OperationUseCase', () => {
     await handedOver;
     expect(store.records.get(`${MERCHANT.merchantId}:${first.clientTransactionId}`)?.outcome).toBeNull();
     const second = { ...first, clientTransactionId: randomUUID() };
-    expect(await codeOf(useCase.runSync(second))).toBe('TRX-006');
+    expect(await codeOf(useCase.runSync(second))).toBe('TRX-007');
   });
 
   it('over the quota of transactions per day, refuses a new request before recording it and answers a repeat', async () => {

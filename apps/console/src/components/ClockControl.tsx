@@ -17,7 +17,8 @@ const STEPS = [
 /** The merchant's sandbox clock (contract §8): read, and moved forward for the business rules. */
 export function ClockControl({ client }: { client: ConsoleClient }) {
   const [clock, setClock] = useState<Clock | null>(null);
-  const [step, setStep] = useState(STEPS[1].seconds);
+  // Nothing chosen at first: on a shared merchant, moving its clock is a deliberate act.
+  const [step, setStep] = useState<number | null>(null);
   const [error, setError] = useState('');
   const [now, setNow] = useState(Date.now());
 
@@ -33,6 +34,7 @@ export function ClockControl({ client }: { client: ConsoleClient }) {
   }, [client]);
 
   const advance = async (): Promise<void> => {
+    if (step === null) return;
     setError('');
     try {
       setClock(await client.ok<Clock>('POST', '/sandbox/clock', { advance_seconds: step }));
@@ -51,16 +53,24 @@ export function ClockControl({ client }: { client: ConsoleClient }) {
       </span>
       <select
         aria-label="Advance the clock by"
-        value={step}
-        onChange={(e) => setStep(Number(e.currentTarget.value))}
+        value={step === null ? '' : String(step)}
+        onChange={(e) => setStep(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
       >
+        <option value="" disabled>
+          move by…
+        </option>
         {STEPS.map((s) => (
           <option key={s.seconds} value={s.seconds}>
             +{s.words}
           </option>
         ))}
       </select>
-      <button class="quiet" onClick={() => void advance()}>
+      <button
+        class="quiet"
+        disabled={step === null}
+        title={step === null ? 'Choose how far to move the clock first' : undefined}
+        onClick={() => void advance()}
+      >
         Advance
       </button>
       {error !== '' && <span role="alert">{error}</span>}

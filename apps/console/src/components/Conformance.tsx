@@ -9,6 +9,7 @@ const FOLLOW_MS = 1000;
 /** Contract §17: test the merchant's webhook receiver, and read each run as a report card. */
 export function Conformance({ client }: { client: ConsoleClient }) {
   const [url, setUrl] = useState('');
+  const [reportUrl, setReportUrl] = useState('');
   const [runs, setRuns] = useState<ConformanceRun[]>([]);
   const [shown, setShown] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -32,7 +33,8 @@ export function Conformance({ client }: { client: ConsoleClient }) {
     setError(null);
     setStarting(true);
     try {
-      const run = await client.ok<{ id: string }>('POST', '/sandbox/conformance-runs', { url });
+      const body = reportUrl === '' ? { url } : { url, report_url: reportUrl };
+      const run = await client.ok<{ id: string }>('POST', '/sandbox/conformance-runs', body);
       setShown(run.id);
       await refresh();
     } catch (failure) {
@@ -55,6 +57,15 @@ export function Conformance({ client }: { client: ConsoleClient }) {
             placeholder="https://pos.example.com/webhooks"
             value={url}
             onInput={(e) => setUrl(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Report URL (optional)
+          <input
+            type="url"
+            placeholder="https://pos.example.com/processed"
+            value={reportUrl}
+            onInput={(e) => setReportUrl(e.currentTarget.value)}
           />
         </label>
         <button type="submit" disabled={starting}>
@@ -90,7 +101,7 @@ export function Conformance({ client }: { client: ConsoleClient }) {
 }
 
 function ReportCard({ run }: { run: ConformanceRun }) {
-  const perfect = run.state === 'finished' && run.score.passed === run.score.total;
+  const perfect = run.state === 'finished' && run.score.failed === 0;
   return (
     <div class="report-card" data-testid="report-card" data-state={run.state}>
       <p class="report-score">
@@ -101,11 +112,14 @@ function ReportCard({ run }: { run: ConformanceRun }) {
       </p>
       <ul class="report-cases">
         {run.cases.map((c) => (
-          <li key={c.name} data-passed={String(c.passed)}>
-            <span class={`badge ${c.passed ? 'case-pass' : 'case-fail'}`}>{c.passed ? 'PASS' : 'FAIL'}</span>
+          <li key={c.name} data-passed={String(c.passed)} data-skipped={String(c.skipped === true)}>
+            <span class={`badge ${c.skipped === true ? 'case-skip' : c.passed ? 'case-pass' : 'case-fail'}`}>
+              {c.skipped === true ? 'SKIP' : c.passed ? 'PASS' : 'FAIL'}
+            </span>
             <span class="mono case-name">{c.name}</span>
             <span class="muted case-rule">{c.rule}</span>
-            {!c.passed && (
+            {c.skipped === true && <p class="muted case-detail">{c.observed}</p>}
+            {!c.passed && c.skipped !== true && (
               <div class="case-detail">
                 <p>
                   <strong>Expected</strong> {c.expected}

@@ -21,6 +21,17 @@ interface FormProps {
   onStarted: (clientTransactionId: string) => void;
 }
 
+/**
+ * Brings the terminal's screen into view when it is off the screen: on a phone the wall is above
+ * the form and its long answer, and the screen is what the payment is about.
+ */
+function showScreenOf(serial: string): void {
+  const screen = document.querySelector(`[data-testid="screen-${serial}"]`);
+  if (screen === null) return;
+  const { top, bottom } = screen.getBoundingClientRect();
+  if (top < 0 || bottom > window.innerHeight) screen.scrollIntoView({ block: 'center' });
+}
+
 export function PaymentForm({ client, state, onStarted }: FormProps) {
   const [fields, setFields] = useState<PaymentFields>({
     operation: 'charge',
@@ -50,6 +61,7 @@ export function PaymentForm({ client, state, onStarted }: FormProps) {
     onStarted(request.clientTransactionId);
     try {
       setExchange(await client.send('POST', request.path, request.body));
+      showScreenOf(serial);
     } finally {
       setSending(false);
     }

@@ -65,6 +65,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (client: ConsoleClient) => 
             {error}
           </p>
         )}
+        <p class="note" data-testid="demo-credentials">
+          Trying the sandbox? Its shared demo account is merchant id <code>demo-merchant</code>, secret key{' '}
+          <code>demo-secret-key</code> (README, "Demo console"); <code>POST /sandbox/accounts</code> makes an
+          account of your own.
+        </p>
         <p id="sign-in-note" class="note">
           Every request is signed in this browser (HMAC-SHA512, Web Crypto); the secret key is never sent.
         </p>

@@ -19,18 +19,34 @@ const PRESENTATIONS: ReadonlyArray<{ label: string; readingType: ReadingType }> 
   { label: 'Swipe', readingType: 'MAGNETIC_STRIPE' },
 ];
 
+/** "nothing waits" → "Nothing waits." */
+function sentence(message: string): string {
+  const text = message.trim();
+  if (text === '') return text;
+  return `${text[0].toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
+}
+
 export function TerminalCard({ client, terminal, last, onTerminal, onRefresh }: CardProps) {
   const [notice, setNotice] = useState('');
   const serial = terminal.serialNumber;
   const screen = screenOf(terminal, last);
   const offline = terminal.link === 'offline';
+  // A card can be presented only while the terminal asks for one (contract: card control).
+  const noCardReason = offline
+    ? `${serial} is offline`
+    : screen.tone === 'waiting' || screen.tone === 'working'
+      ? null
+      : `nothing on ${serial} waits for a card`;
 
   const act = async (method: string, path: string, body?: unknown): Promise<void> => {
     setNotice('');
     const exchange = await client.send<Record<string, unknown>>(method, path, body);
     if (exchange.status >= 400) {
       const answer: unknown = exchange.answer;
-      setNotice(isErrorBody(answer) ? `${answer.code}: ${answer.message}` : `HTTP ${exchange.status}`);
+      // The message is for people; the code stays in the console's exchange view.
+      setNotice(
+        isErrorBody(answer) ? sentence(answer.message) : `The sandbox answered HTTP ${exchange.status}.`,
+      );
       return;
     }
     if (typeof exchange.answer.serialNumber === 'string')
@@ -69,6 +85,8 @@ export function TerminalCard({ client, terminal, last, onTerminal, onRefresh }: 
           <button
             key={p.label}
             aria-label={`${p.label} a card on ${serial}`}
+            disabled={noCardReason !== null}
+            title={noCardReason ?? undefined}
             onClick={() => void card({ action: 'present', reading_type: p.readingType })}
           >
             {p.label}

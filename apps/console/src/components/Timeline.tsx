@@ -118,7 +118,7 @@ export function Timeline({ client, view, deliveryTick, onPrinted }: TimelineProp
             <li key={step.eventId} class="step" data-status={step.status}>
               <div class="step-event">
                 <span class={`badge status-${step.status}`}>{step.status}</span>
-                <span class="mono muted">{mexicoCityTimeOfDay(step.occurredAt)}</span>
+                <span class="mono muted step-time">{mexicoCityTimeOfDay(step.occurredAt)}</span>
                 {step.detail !== '' && <span>{step.detail}</span>}
               </div>
               <div class="step-webhooks">

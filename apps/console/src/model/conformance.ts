@@ -5,6 +5,8 @@ export interface ConformanceCase {
   expected: string;
   observed: string;
   passed: boolean;
+  /** Not decided (no report URL given): `observed` says why; never passed. */
+  skipped?: boolean;
   hint: string;
 }
 
@@ -14,13 +16,13 @@ export interface ConformanceRun {
   state: 'running' | 'finished';
   started_at: string;
   finished_at?: string;
-  score: { passed: number; failed: number; total: number };
+  score: { passed: number; failed: number; skipped: number; total: number };
   cases: ConformanceCase[];
 }
 
-/** "9/10 passed", or "3 of 10 decided" while the run goes on. */
+/** "9/10 passed" ("8/8 passed, 2 skipped"), or "3 of 10 decided" while the run goes on. */
 export function scoreWords(run: ConformanceRun): string {
-  const { passed, failed, total } = run.score;
+  const { passed, failed, skipped, total } = run.score;
   if (run.state === 'running') return `running: ${passed + failed} of ${total} decided`;
-  return `${passed}/${total} passed`;
+  return `${passed}/${total} passed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
 }

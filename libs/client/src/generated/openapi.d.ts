@@ -2350,7 +2350,12 @@ export interface components {
             /** @example 1 */
             failed: number;
             /**
-             * @description every case asked for; passed + failed while running is less
+             * @description cases that could not be decided (no `report_url`), outside `total`, never passed
+             * @example 0
+             */
+            skipped: number;
+            /**
+             * @description every case asked for but the skipped ones; passed + failed while running is less
              * @example 10
              */
             total: number;
@@ -2369,6 +2374,11 @@ export interface components {
             observed: string;
             /** @example false */
             passed: boolean;
+            /**
+             * @description present when the case was not decided (`passed` is then false); `observed` says why
+             * @enum {boolean}
+             */
+            skipped?: true;
             /** @example Correlate events by client_transaction_id and compare previous_status with the state you last recorded; when they differ, call transaction search. */
             hint: string;
         };
@@ -2407,6 +2417,12 @@ export interface components {
              * @example http://127.0.0.1:4000/webhooks/payments
              */
             url: string;
+            /**
+             * Format: uri
+             * @description where the receiver reports what it processed: `GET` (with `?ids=` the ids asked about, comma-separated) answers `{ "<event_id or printJobId>": times_processed }`; on `url`'s host. Without it, `duplicate-event` and `print-duplicate` are skipped
+             * @example http://127.0.0.1:4000/processed
+             */
+            report_url?: string;
             /**
              * @description the cases to run; every case when omitted
              * @example [
@@ -2479,7 +2495,7 @@ export interface components {
              * @example PAR-002
              * @enum {string}
              */
-            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "AUTH-004" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "RATE-001" | "CAP-001" | "CAP-002" | "CAP-003" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "PAR-007" | "INT-005" | "INT-006";
+            code: "PAR-001" | "PAR-002" | "PAR-003" | "PAR-004" | "PAR-005" | "PAR-006" | "AUTH-001" | "AUTH-002" | "AUTH-003" | "AUTH-004" | "NF-000" | "NF-001" | "NF-002" | "NF-003" | "NF-004" | "NF-005" | "TER-003" | "TER-004" | "TER-005" | "TER-101" | "TER-102" | "TER-103" | "TER-104" | "TRX-001" | "TRX-002" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "RATE-001" | "CAP-001" | "CAP-002" | "CAP-003" | "TER-001" | "TER-002" | "INT-001" | "INT-002" | "INT-003" | "INT-004" | "PAR-007" | "INT-005" | "INT-006";
             /** @example amount.iva must be an integer */
             message: string;
             /**
@@ -2662,7 +2678,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3184,7 +3200,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3239,7 +3255,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3260,7 +3276,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3469,7 +3485,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3524,7 +3540,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3545,7 +3561,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3744,7 +3760,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3799,7 +3815,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3820,7 +3836,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4025,7 +4041,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4080,7 +4096,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4101,7 +4117,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4304,7 +4320,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4359,7 +4375,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4380,7 +4396,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4589,7 +4605,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4644,7 +4660,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4665,7 +4681,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4864,7 +4880,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4919,7 +4935,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4940,7 +4956,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5145,7 +5161,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5200,7 +5216,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5221,7 +5237,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5366,6 +5382,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -5374,12 +5391,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -5425,7 +5444,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5480,7 +5499,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5501,7 +5520,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5652,6 +5671,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -5660,12 +5680,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -5711,7 +5733,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5766,7 +5788,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5787,7 +5809,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5932,16 +5954,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -5987,7 +6012,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6042,7 +6067,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6063,7 +6088,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6214,16 +6239,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -6269,7 +6297,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6324,7 +6352,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6345,7 +6373,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6495,6 +6523,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -6503,12 +6532,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -6554,7 +6585,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6609,7 +6640,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6630,7 +6661,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6786,6 +6817,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -6794,12 +6826,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -6845,7 +6879,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6900,7 +6934,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6921,7 +6955,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7071,16 +7105,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -7126,7 +7163,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7181,7 +7218,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7202,7 +7239,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7358,16 +7395,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -7413,7 +7453,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7468,7 +7508,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7489,7 +7529,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7635,6 +7675,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -7643,12 +7684,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -7694,7 +7737,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7749,7 +7792,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7770,7 +7813,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7922,6 +7965,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -7930,12 +7974,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -7981,7 +8027,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8036,7 +8082,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8057,7 +8103,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8203,16 +8249,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -8258,7 +8307,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8313,7 +8362,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8334,7 +8383,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8486,16 +8535,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -8541,7 +8593,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8596,7 +8648,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8617,7 +8669,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8762,6 +8814,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -8770,12 +8823,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -8821,7 +8876,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8876,7 +8931,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8897,7 +8952,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9048,6 +9103,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -9056,12 +9112,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -9107,7 +9165,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9162,7 +9220,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9183,7 +9241,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9328,16 +9386,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -9383,7 +9444,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9438,7 +9499,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9459,7 +9520,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9610,16 +9671,19 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007";
                     };
                 };
             };
@@ -9665,7 +9729,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9720,7 +9784,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9741,7 +9805,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9886,6 +9950,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -9894,12 +9959,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -9945,7 +10012,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10000,7 +10067,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10021,7 +10088,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10172,6 +10239,7 @@ export interface operations {
              *     - `TRX-004`: the pre-authorization has expired
              *     - `TRX-005`: the amount is over what is authorized or left to refund
              *     - `TRX-006`: the operation is not allowed in the transaction's state
+             *     - `TRX-007`: another operation on this transaction has no outcome yet: retry after Retry-After (1 s) with the same client_transaction_id
              *     - `TER-101`: the terminal rejected the operation: no card presented in time
              *     - `TER-102`: the terminal rejected the operation: maximum card-read retries
              *     - `TER-103`: the terminal rejected the operation on validation
@@ -10180,12 +10248,14 @@ export interface operations {
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"] & {
                         /** @enum {string} */
-                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
+                        code?: "CAP-001" | "TER-003" | "TRX-001" | "TRX-003" | "TRX-004" | "TRX-005" | "TRX-006" | "TRX-007" | "TER-101" | "TER-102" | "TER-103" | "TER-104";
                     };
                 };
             };
@@ -10231,7 +10301,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10286,7 +10356,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10307,7 +10377,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10510,7 +10580,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10565,7 +10635,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10586,7 +10656,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10758,7 +10828,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10812,7 +10882,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11007,7 +11077,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11061,7 +11131,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11250,7 +11320,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11305,7 +11375,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11501,7 +11571,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11556,7 +11626,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11757,7 +11827,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11812,7 +11882,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11833,7 +11903,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12022,7 +12092,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12077,7 +12147,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12098,7 +12168,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12286,7 +12356,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12341,7 +12411,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12362,7 +12432,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12556,7 +12626,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12611,7 +12681,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12632,7 +12702,7 @@ export interface operations {
             504: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12823,7 +12893,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12878,7 +12948,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13093,7 +13163,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13148,7 +13218,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13330,7 +13400,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13384,7 +13454,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13570,7 +13640,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13624,7 +13694,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13785,7 +13855,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13839,7 +13909,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14029,7 +14099,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14084,7 +14154,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14275,7 +14345,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14330,7 +14400,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14539,7 +14609,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14594,7 +14664,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14776,7 +14846,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14831,7 +14901,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15013,7 +15083,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15068,7 +15138,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15230,7 +15300,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15284,7 +15354,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15454,7 +15524,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15508,7 +15578,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15672,7 +15742,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15726,7 +15796,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15906,7 +15976,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15960,7 +16030,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16121,7 +16191,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16175,7 +16245,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16334,7 +16404,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16388,7 +16458,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16558,7 +16628,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16612,7 +16682,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16773,7 +16843,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16827,7 +16897,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16999,7 +17069,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17053,7 +17123,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17229,7 +17299,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17283,7 +17353,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17444,7 +17514,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17499,7 +17569,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17661,7 +17731,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17715,7 +17785,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17890,7 +17960,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17944,7 +18014,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18135,7 +18205,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18189,7 +18259,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18379,7 +18449,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18433,7 +18503,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18594,7 +18664,7 @@ export interface operations {
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18648,7 +18718,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
-                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003) */
+                    /** @description seconds to wait before a retry (sent with RATE-001, INT-002, INT-003, TRX-007) */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
