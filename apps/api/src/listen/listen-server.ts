@@ -9,6 +9,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import type { PeriodicTask } from '@tps/background';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { LISTEN_PATH, parseListenAnswer, type ListenAnswer, type ListenDelivery } from '@tps/contracts';
 import { ANSWER_EXCERPT_BYTES, type PostResult } from '@tps/delivery';
@@ -19,6 +20,7 @@ import { MerchantRateLimiter } from '../auth/merchant-rate-limiter';
 import { MerchantRepository } from '../auth/merchant.repository';
 import { ApiConfig } from '../config/api-config';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
+import { BackgroundTasks } from '../metrics/background-tasks';
 import { listeningMerchant } from './listen-authentication';
 import { PRESENCE_REPEAT_MS } from './presence-book';
 
@@ -66,7 +68,7 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
   /** Per merchant, upgrades authenticated and not yet open: counted against the cap too. */
   private readonly opening = new Map<string, number>();
   private readonly unsubscribe: Unsubscribe;
-  private beat: NodeJS.Timeout | undefined;
+  private readonly beat: PeriodicTask;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -74,7 +76,13 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly limiter: MerchantRateLimiter,
     private readonly config: ApiConfig,
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
+    tasks: BackgroundTasks,
   ) {
+    this.beat = tasks.every({
+      name: 'listen-presence',
+      everyMs: PRESENCE_REPEAT_MS,
+      run: () => this.heartbeat(),
+    });
     this.unsubscribe = messages.subscribe(
       'listen.attempt',
       ({ attemptId, merchantId, post }) => {
@@ -105,12 +113,11 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
         socket.destroy();
       });
     });
-    this.beat = setInterval(() => this.heartbeat(), PRESENCE_REPEAT_MS);
-    this.beat.unref();
+    this.beat.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.beat);
+  async onModuleDestroy(): Promise<void> {
+    await this.beat.stop();
     this.unsubscribe();
     for (const listener of this.listeners.values()) listener.ws.terminate();
     this.wss.close();
