@@ -1,6 +1,5 @@
-import { Stack } from '@tps/testing';
+import { Stack, TcpFaultProxy } from '@tps/testing';
 import { ChargeLoad, makeAccounts, type Attempt } from './cluster-load';
-import { PostgresStallProxy } from './postgres-stall-proxy';
 import { Scrape } from './prometheus-scrape';
 import { cutOff, restore } from './storage-faults';
 
@@ -40,13 +39,13 @@ function served5xx(scrapes: Scrape[]): number {
 
 describe('metrics while PostgreSQL is cut off and stalled, two replicas under load [postgres]', () => {
   let stack: Stack;
-  let proxy: PostgresStallProxy;
+  let proxy: TcpFaultProxy;
   let database: string;
   let load: ChargeLoad | undefined;
   const metricsUrls: string[] = [];
 
   beforeAll(async () => {
-    proxy = await PostgresStallProxy.start();
+    proxy = await TcpFaultProxy.start();
     stack = await Stack.start({
       store: 'postgres',
       replicas: REPLICAS,

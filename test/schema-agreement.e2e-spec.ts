@@ -37,14 +37,27 @@ function totalsOf(body: unknown): number[] {
   ];
 }
 
+/** Whether a conformance run's `report_url` is on another host than its `url`. */
+function reportElsewhere(body: object): boolean {
+  const { url, report_url: reportUrl } = body as { url?: unknown; report_url?: unknown };
+  if (typeof url !== 'string' || typeof reportUrl !== 'string') return false;
+  try {
+    return new URL(url).hostname !== new URL(reportUrl).hostname;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * What a body valid by the document can still be refused for, each a rule JSON Schema cannot
  * state (the schema's description says it in words): an amount's total above the maximum (a sum
- * of fields), and a `cursor` that no search gave (an opaque token).
+ * of fields), a `cursor` that no search gave (an opaque token), and a conformance run's
+ * `report_url` on another host than its `url` (two fields compared).
  */
 function refusedOutsideTheSchema(body: unknown): string | undefined {
   if (totalsOf(body).some((total) => total > MAX_TOTAL_CENTAVOS)) return 'PAR-003';
   if (typeof body === 'object' && body !== null && 'cursor' in body) return 'PAR-002';
+  if (typeof body === 'object' && body !== null && reportElsewhere(body)) return 'PAR-004';
   return undefined;
 }
 

@@ -72,13 +72,14 @@ function skeleton(): Omit<OpenAPIObject, 'paths'> {
     .setVersion('v1')
     .setOpenAPIVersion('3.1.0')
     // Every URL relative: the document works as served, whatever host, port or proxy it is reached by.
-    .setLicense('UNLICENSED', '/docs')
     .addServer('/', 'this sandbox: the scheme, host and port this document was served from')
     .addSecurityRequirements(SIGNATURE_SCHEME);
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const document = builder.build();
-  // The builder insists on an e-mail address; the project has none to give.
-  document.info.contact = { name: 'Terminal Payment Service maintainers', url: '/docs' };
+  // No URL in either: the document names no host or port (it is served by every sandbox, on any
+  // port), and OpenAPI wants an absolute one there. The builder insists on an e-mail address too.
+  document.info.contact = { name: 'Terminal Payment Service maintainers' };
+  document.info.license = { name: 'UNLICENSED' };
   return document;
 }
 
