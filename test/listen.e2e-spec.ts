@@ -181,6 +181,7 @@ describe('listen --forward-to (contract §6.1)', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ terminals: 1, pace: 'instant' }),
     });
+    expect(response.status).toBe(201);
     const created = (await response.json()) as {
       merchant_id: string;
       secret_key: string;
@@ -229,32 +230,12 @@ describe('listen --forward-to (contract §6.1)', () => {
     });
   }
 
+  /** A merchant of its own with a webhook secret: its deliveries are signed. */
   async function account(): Promise<Account> {
-    const response = await fetch(`${stack.apiUrl}/sandbox/accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ terminals: 1, pace: 'instant' }),
-    });
-    expect(response.status).toBe(201);
-    const created = (await response.json()) as {
-      merchant_id: string;
-      secret_key: string;
-      terminals: Array<{ serialNumber: string }>;
-    };
-    const client = createTpsClient({
-      baseUrl: stack.apiUrl,
-      merchantId: created.merchant_id,
-      secretKey: created.secret_key,
-    });
-    const secret = await client.POST('/sandbox/webhook-secret');
+    const unsigned = await unsignedAccount();
+    const secret = await unsigned.client.POST('/sandbox/webhook-secret');
     expect(secret.response.status).toBe(200);
-    return {
-      merchantId: created.merchant_id,
-      secretKey: created.secret_key,
-      serial: created.terminals[0].serialNumber,
-      client,
-      webhookSecret: secret.data!.secret,
-    };
+    return { ...unsigned, webhookSecret: secret.data!.secret };
   }
 
   /** An async charge through the typed client whose webhooks go to a URL nothing answers. */
