@@ -28,7 +28,10 @@ describe('npm start on a terminal', () => {
       SIMULATOR_DATABASE_URL: `sqlite:${join(dir, 'terminal.sqlite')}`,
     };
     delete env.LOG_FORMAT;
-    const start = `${process.execPath} ${join(REPO_ROOT, 'dist/scripts/start.js')}`;
+    // `exec`: the shell `script` runs the command with is replaced by the sandbox. Otherwise a
+    // shell that does not exec a last command itself (dash, the /bin/sh `script` falls back to
+    // when SHELL is unset, as in CI) receives the Ctrl-C too and dies of it, whatever the sandbox does.
+    const start = `exec ${process.execPath} ${join(REPO_ROOT, 'dist/scripts/start.js')}`;
     const terminal = spawn('script', ['-qefc', start, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     terminal.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
