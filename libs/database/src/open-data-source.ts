@@ -1,94 +1,12 @@
-import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
-import { directUrlOf } from './data-source-options';
-import { keepsSessions } from './session-check';
+import type { DataSource, DataSourceOptions } from 'typeorm';
+import { storeOf } from './stores';
+
+export { MIGRATION_LOCK_KEY } from './postgres/open-postgres';
 
 /**
- * The advisory lock every process takes around its migrations on PostgreSQL: one key for all
- * apps, so that replicas and simulators started together on one database migrate one at a time.
+ * A data source, initialized and migrated, as its store opens one (PostgreSQL: migrations under
+ * an advisory lock, see openPostgres).
  */
-export const MIGRATION_LOCK_KEY = 1_795_336_100;
-/** How often a process waiting for another's migrations asks for the lock again. */
-const LOCK_RETRY_MS = 100;
-
-/**
- * A data source, initialized and migrated. On PostgreSQL the migrations run under an advisory
- * lock on one connection: several processes started at once on an empty database would each
- * create the tables otherwise; under the lock the first runs them and the rest find them run.
- * The lock is a session's, so a process that dies while migrating gives it back with its
- * connection.
- *
- * Given a direct URL beside a pooler's (DatabaseSettings.directUrl), the migrations run on a
- * connection of their own to it, and the pooled connections are left to the work. Without one,
- * a URL whose connections do not keep their server session (a pooler in transaction mode) is
- * refused: the lock, and the LISTEN of the service's messages, would be lost on it.
- */
-export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
-  if (options.type !== 'postgres' || options.migrationsRun !== true) {
-    return new DataSource(options).initialize();
-  }
-  const transaction = options.migrationsTransactionMode ?? 'all';
-  const directUrl = directUrlOf(options);
-  if (directUrl === undefined) {
-    await refuseTransactionPooler(options.url, options.applicationName);
-  } else {
-    const direct = await new DataSource({
-      ...options,
-      url: directUrl,
-      poolSize: 1,
-      migrationsRun: false,
-    }).initialize();
-    try {
-      await migrateUnderLock(direct, transaction);
-    } finally {
-      await direct.destroy();
-    }
-  }
-  const dataSource = await new DataSource({ ...options, migrationsRun: false }).initialize();
-  if (directUrl !== undefined) return dataSource;
-  try {
-    await migrateUnderLock(dataSource, transaction);
-  } catch (error) {
-    await dataSource.destroy();
-    throw error;
-  }
-  return dataSource;
-}
-
-async function refuseTransactionPooler(url: string | undefined, applicationName?: string): Promise<void> {
-  if (url === undefined || (await keepsSessions(url, applicationName)) !== false) return;
-  throw new Error(
-    'the database URL does not keep a server session per connection (a pooler in transaction mode, ' +
-      'PgBouncer with pool_mode = transaction): give the direct URL of the same database in ' +
-      'DATABASE_DIRECT_URL, for the migrations and the LISTEN that need one session, or use session mode',
-  );
-}
-
-async function migrateUnderLock(
-  dataSource: DataSource,
-  transaction: NonNullable<DataSourceOptions['migrationsTransactionMode']>,
-): Promise<void> {
-  // The lock and the migrations share one connection: a pool of one would deadlock otherwise.
-  const runner = dataSource.createQueryRunner();
-  try {
-    // Polled rather than waited on: a blocking wait could outlast the client's statement timeout.
-    while (!(await tryLock(runner.query.bind(runner)))) {
-      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
-    }
-    try {
-      const executor = new MigrationExecutor(dataSource, runner);
-      executor.transaction = transaction;
-      await executor.executePendingMigrations();
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-    }
-  } finally {
-    await runner.release();
-  }
-}
-
-async function tryLock(query: (sql: string, parameters: unknown[]) => Promise<unknown>): Promise<boolean> {
-  const rows = (await query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY])) as Array<{
-    locked: boolean;
-  }>;
-  return rows[0]?.locked === true;
+export function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  return storeOf(options).open(options);
 }

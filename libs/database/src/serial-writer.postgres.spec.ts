@@ -8,7 +8,7 @@ import { SerialWriter } from './serial-writer';
 import { sqlOf } from './sql';
 import { StatementLog } from './testing/statement-log';
 
-describe('SerialWriter on PostgreSQL: writes of one statement that queue together', () => {
+describe('SerialWriter on PostgreSQL: writes of one statement at once', () => {
   let dir: string;
   let store: TestStore;
   let dataSource: DataSource;
@@ -19,7 +19,7 @@ describe('SerialWriter on PostgreSQL: writes of one statement that queue togethe
     dir = mkdtempSync(join(tmpdir(), 'tps-writer-pg-'));
     store = new TestStore('postgres', dir);
     log = new StatementLog();
-    // A pool of 2: one lane, so that the writes below queue behind one another.
+    // A pool of 2: the writes below wait for a connection of it.
     dataSource = new DataSource({
       ...dataSourceOptions({ url: await store.url('writer'), entities: [], migrations: [], poolSize: 2 }),
       logging: ['query'],
@@ -37,14 +37,11 @@ describe('SerialWriter on PostgreSQL: writes of one statement that queue togethe
   });
 
   const mark = (key: string, n: number): Promise<number> =>
-    writer.writeOne([key], (manager) =>
-      sqlOf(manager).run('INSERT INTO marks (key, n) VALUES (?, ?)', [key, n]),
-    );
+    writer.writeOne((manager) => sqlOf(manager).run('INSERT INTO marks (key, n) VALUES (?, ?)', [key, n]));
 
-  it('runs each as a transaction of its own (no BEGIN or COMMIT), one failing alone, those of a key in order', async () => {
+  it('runs each as a transaction of its own (no BEGIN or COMMIT), one failing alone', async () => {
     await mark('seed', 1);
     log.clear();
-    // The first holds the lane; the rest queue behind it and are run as one batch.
     const results = await Promise.allSettled([
       mark('a', 0),
       mark('a', 1),

@@ -97,59 +97,52 @@ describe('SerialWriter', () => {
     return { release, written: writer.write(() => held) };
   };
 
-  it('runs writes with keys that differ at the same time in one batch', async () => {
+  it('rolls a write of a group back to its savepoint alone: its neighbours commit with the group', async () => {
+    await dataSource.query('CREATE TABLE unique_rows (v TEXT PRIMARY KEY)');
+    await dataSource.query("INSERT INTO unique_rows VALUES ('taken')");
+    counter.begins = 0;
     const writer = new SerialWriter(dataSource);
     const held = holding(writer);
-    let secondStarted: () => void = () => undefined;
-    const started = new Promise<void>((resolve) => (secondStarted = resolve));
-    const tooLong = new Promise<never>((_, reject) =>
-      setTimeout(
-        () => reject(new Error('the first write waited for the second: they ran in turn')),
-        2000,
-      ).unref(),
-    );
-    // The first can only end once the second has begun.
-    const first = writer.writeKeyed(['first'], async (manager) => {
-      await Promise.race([started, tooLong]);
-      await manager.query("INSERT INTO rows VALUES ('first', 1)");
+    const insert = (v: string) => (manager: DataSource['manager']) =>
+      manager.query('INSERT INTO unique_rows VALUES (?)', [v]);
+    const before = writer.write(insert('before'));
+    const duplicate = writer.write(async (manager) => {
+      await manager.query("INSERT INTO rows VALUES ('undone', 1)");
+      await insert('taken')(manager);
     });
-    const second = writer.writeKeyed(['second'], async (manager) => {
-      secondStarted();
-      await manager.query("INSERT INTO rows VALUES ('second', 1)");
-    });
+    const after = writer.write(insert('after'));
     held.release();
-    await Promise.all([held.written, first, second]);
-    expect((await rows()).sort()).toEqual(['first', 'second']);
+    await expect(duplicate).rejects.toThrow(/UNIQUE/);
+    await Promise.all([held.written, before, after]);
+    const stored = await dataSource.query<Array<{ v: string }>>('SELECT v FROM unique_rows ORDER BY v');
+    expect(stored.map((row) => row.v)).toEqual(['after', 'before', 'taken']);
+    // The failing write's first statement went with its savepoint.
+    expect(await rows()).toEqual([]);
+    // The held write alone, then the group of three in one transaction: none ran again.
     expect(counter.begins).toBe(2);
   });
 
-  it('keeps nothing that a write of a batch sends after SQLite has rolled the batch back', async () => {
+  it('keeps nothing of a group that SQLite rolled back itself, and runs each of its writes again alone', async () => {
     const writer = new SerialWriter(dataSource);
     const held = holding(writer);
-    let rolledBack: () => void = () => undefined;
-    const afterRollback = new Promise<void>((resolve) => (rolledBack = resolve));
     let runs = 0;
+    const first = writer.write((manager) => manager.query("INSERT INTO rows VALUES ('first', 1)"));
     // On an I/O error SQLite ends the transaction itself; a ROLLBACK does the same here.
-    const failing = writer.writeKeyed(['failing'], async (manager) => {
+    const failing = writer.write(async (manager) => {
       if (++runs === 1) {
         await manager.query('ROLLBACK');
-        rolledBack();
         throw new Error('disk I/O error');
       }
       await manager.query("INSERT INTO rows VALUES ('failing', 1)");
     });
-    // Its statement comes after the rollback: outside any transaction, it would commit on its own.
-    const other = writer.writeKeyed(['other'], async (manager) => {
-      await afterRollback;
-      await manager.query("INSERT INTO rows VALUES ('other', 1)");
-    });
+    // Were it run in that group, its statement would commit on its own, outside any transaction.
+    const other = writer.write((manager) => manager.query("INSERT INTO rows VALUES ('other', 1)"));
     held.release();
-    await Promise.all([held.written, failing, other]);
-    // Both ran again alone, once each; the batch kept nothing.
-    expect(await rows()).toEqual(['failing', 'other']);
-    // And writes outside a batch of writes at once pass again.
+    await Promise.all([held.written, first, failing, other]);
+    expect(await rows()).toEqual(['first', 'failing', 'other']);
+    expect(runs).toBe(2);
     await writer.write((manager) => manager.query("INSERT INTO rows VALUES ('later', 1)"));
-    expect(await rows()).toEqual(['failing', 'other', 'later']);
+    expect(await rows()).toEqual(['first', 'failing', 'other', 'later']);
   });
 
   it('runs each write of a failed batch again alone, so only the failing one is lost', async () => {

@@ -96,7 +96,7 @@ export class MerchantRepository {
   }
 
   async save(merchant: MerchantEntity): Promise<void> {
-    // Through the shared writer: save() opens a transaction, which must not interleave with others.
-    await this.writer.write((manager) => manager.save(merchant));
+    // Inside the writer's transaction: save() must not open one of its own.
+    await this.writer.write((manager) => manager.save(merchant, { transaction: false }));
   }
 }

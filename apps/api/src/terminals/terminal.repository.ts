@@ -107,7 +107,7 @@ export class TerminalRepository {
   }
 
   async save(terminal: TerminalEntity): Promise<TerminalEntity> {
-    // Through the shared writer: save() opens a transaction, which must not interleave with others.
-    return this.writer.write((manager) => manager.save(terminal));
+    // Inside the writer's transaction: save() must not open one of its own.
+    return this.writer.write((manager) => manager.save(terminal, { transaction: false }));
   }
 }

@@ -18,7 +18,6 @@ import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { RecordMovedOnError } from './record-moved-on-error';
 import { RecentTransactions } from './recent-transactions';
-import { transactionWriteKey } from './transaction-write-key';
 import { RECORDED_FROM_TERMINAL, transactionFromOrder } from './transaction-from-order';
 
 /** A transaction as a request names it. */
@@ -150,7 +149,7 @@ export class TransactionRepository {
    * the check and the insert. Null when the client_transaction_id is already taken (`decide` may
    * say so itself, before it plans anything); a refusal thrown by `decide` is thrown here, and
    * nothing is written. `alone`: `decide` reads nothing and the record is that transaction's, so
-   * the write may run beside others in its batch (SerialWriter's keys).
+   * the INSERT is the whole write (SerialWriter.writeOne).
    */
   insertDecided(
     decide: (reader: FollowUpReads<TransactionEntity>) => Promise<TransactionEntity | null>,
@@ -164,7 +163,7 @@ export class TransactionRepository {
     };
     if (alone === undefined) return this.writer.write(write);
     // Nothing read: the INSERT is the whole write.
-    return this.writer.writeOne([transactionWriteKey(alone.merchantId, alone.clientTransactionId)], write);
+    return this.writer.writeOne(write);
   }
 
   /** Forgets a request the terminal never took, so that the caller may try it again. */
@@ -191,9 +190,8 @@ export class TransactionRepository {
    * the run is written again from what is stored.
    *
    * A run on a known row of a transaction that acts on no other (not a follow-up) touches that
-   * transaction only, and may share its batch with other writes at once (SerialWriter's keys).
-   * When `alongsideIn` stores nothing for that transaction (`storesNothing`), the run is then
-   * one statement (SerialWriter.writeOne).
+   * transaction only. When `alongsideIn` stores nothing for that transaction (`storesNothing`),
+   * the run is then one statement (SerialWriter.writeOne).
    */
   async appendEvents<T>(
     terminal: TerminalIdentity,
@@ -245,7 +243,7 @@ export class TransactionRepository {
     recorded: TransactionEntity | undefined,
     quiet: boolean,
   ): Promise<{ appended: AppendedRun<T>; written: TransactionEntity[] }> {
-    const keys = keysOfRun(links, recorded);
+    const ownRowOnly = touchesOwnRowOnly(links, recorded);
     const write = async (
       manager: EntityManager,
     ): Promise<{ appended: AppendedRun<T>; written: TransactionEntity[] }> => {
@@ -324,9 +322,7 @@ export class TransactionRepository {
     };
     // On its known row, with nothing stored alongside, the run writes in one statement: its events
     // and the row's new state, all or nothing (the UPDATE's check above).
-    return quiet && keys !== undefined
-      ? this.writer.writeOne(keys, write)
-      : this.writer.writeKeyed(keys, write);
+    return quiet && ownRowOnly ? this.writer.writeOne(write) : this.writer.write(write);
   }
 
   /**
@@ -377,12 +373,11 @@ function conflictOf(error: unknown, recorded: TransactionEntity | undefined): un
 }
 
 /**
- * The write keys of a run that touches its known row's transaction only: every event names it,
- * so none is adopted, and it is no follow-up, so no other transaction changes with its outcome.
+ * Whether a run touches its known row's transaction only: every event names it, so none is
+ * adopted, and it is no follow-up, so no other transaction changes with its outcome.
  */
-function keysOfRun(links: LinkEvent[], known: TransactionEntity | undefined): string[] | undefined {
-  if (known === undefined || isFollowUp(known.operationType) || !allName(links, known)) return undefined;
-  return [transactionWriteKey(known.merchantId, known.clientTransactionId)];
+function touchesOwnRowOnly(links: LinkEvent[], known: TransactionEntity | undefined): boolean {
+  return known !== undefined && !isFollowUp(known.operationType) && allName(links, known);
 }
 
 /** Whether every event of the run is of that one transaction. */

@@ -35,6 +35,8 @@ export class PrintStore {
           reportedVersion: 0,
           updatedAt: at,
         }),
+        // Inside the writer's transaction: save() must not open one of its own.
+        { transaction: false },
       );
     });
   }

@@ -185,8 +185,7 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
    * and nothing of it is stored. The refusal is no error inside the write, so the writes that
    * share its commit go on.
    *
-   * Keyed by the terminal first: one terminal's writes keep their order (its queue is read in
-   * that order), and different terminals' may commit side by side (SerialWriter's keys).
+   * One statement (SerialWriter.writeOne).
    */
   async record(serialNumber: string, order: OperationOrder, links: LinkEvent[]): Promise<void> {
     const key = transactionKey(order.merchantId, order.clientTransactionId);
@@ -202,34 +201,31 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
       outcome: eventOutcome ?? null,
       acked: false,
     }));
-    const stored = await this.writer.writeOne(
-      [`terminal:${serialNumber}`, `transaction:${key}`],
-      async (manager) => {
-        const sql = sqlOf(manager);
-        if (first.status !== 'TERMINAL_ACKNOWLEDGED') {
-          const changes = outcome === undefined ? { status } : { status, outcome };
-          await sql.together([
-            this.transactionTable.updating({ key }, changes),
-            this.eventTable.inserting(events),
-          ]);
-          return true;
-        }
-        const row = {
-          key,
-          serialNumber,
-          order,
-          status,
-          outcome: outcome ?? null,
-          createdAt: first.occurred_at,
-        };
-        // The events only if the row went in: a taken id leaves nothing of the run stored.
-        const [created] = await sql.together([
-          this.transactionTable.insertingUnlessTaken(row),
-          { ...this.eventTable.insertingSelect(events), ifChanged: 0 },
+    const stored = await this.writer.writeOne(async (manager) => {
+      const sql = sqlOf(manager);
+      if (first.status !== 'TERMINAL_ACKNOWLEDGED') {
+        const changes = outcome === undefined ? { status } : { status, outcome };
+        await sql.together([
+          this.transactionTable.updating({ key }, changes),
+          this.eventTable.inserting(events),
         ]);
-        return created === 1;
-      },
-    );
+        return true;
+      }
+      const row = {
+        key,
+        serialNumber,
+        order,
+        status,
+        outcome: outcome ?? null,
+        createdAt: first.occurred_at,
+      };
+      // The events only if the row went in: a taken id leaves nothing of the run stored.
+      const [created] = await sql.together([
+        this.transactionTable.insertingUnlessTaken(row),
+        { ...this.eventTable.insertingSelect(events), ifChanged: 0 },
+      ]);
+      return created === 1;
+    });
     if (!stored) throw new TransactionAlreadyStoredError(key);
   }
 

@@ -1,0 +1,29 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { StoreAdapter, WriteSource } from '../store-adapter';
+import { SqliteWriter } from './sqlite-writer';
+
+/** SQLite, the embedded default: a file (or memory) and one writer. */
+export const sqliteStore: StoreAdapter = {
+  accepts: (options: DataSourceOptions): boolean => options.type === 'sqlite',
+
+  open: (options: DataSourceOptions): Promise<DataSource> => new DataSource(options).initialize(),
+
+  /**
+   * On a file, the writes have a connection of their own, and the reads' connection is left to
+   * the reads. In WAL a read on the other connection sees only what is committed, never a
+   * transaction under way: a read outside the writer cannot show a write whose COMMIT then fails
+   * (a full disk), so nothing is ever told that was not stored. Reads still see their writes: a
+   * write resolves only once its COMMIT returned, and a read that starts after that sees it. An
+   * in-memory database is one connection: its writes go to the reads' data source.
+   */
+  writeSourceOf: async (reads: DataSource): Promise<WriteSource> => {
+    const { options } = reads;
+    if (options.type !== 'sqlite' || options.database === ':memory:') return { writes: reads, owned: false };
+    // The reads' data source ran the migrations; this one opens on the migrated file.
+    const writes = new DataSource({ ...options, migrationsRun: false });
+    await writes.initialize();
+    return { writes, owned: true };
+  },
+
+  writerOf: (dataSource: DataSource) => new SqliteWriter(dataSource),
+};

@@ -1,0 +1,148 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { sqlOf } from '../sql';
+import { isStorageFailure } from '../storage-failure';
+import type { StoreWriter, Work } from '../store-writer';
+
+/**
+ * Takes the write lock at once, so a second process on the same file waits (busy timeout)
+ * instead of failing to upgrade a read lock halfway through the write.
+ */
+const BEGIN = 'BEGIN IMMEDIATE';
+
+/** Enough to amortise a commit, few enough that one transaction never holds the file for long. */
+const MAX_GROUP = 64;
+
+interface Job {
+  work: Work<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = () => void;
+
+/**
+ * SQLite's writes: one connection, one write at a time, in the order asked for. The writes that
+ * queue while one commits share the next transaction (group commit: one COMMIT, one sync, for
+ * all of them), each in a SAVEPOINT of its own, so a write that fails (a duplicate key) is rolled
+ * back to its savepoint alone and its neighbours commit. Should the group's transaction itself
+ * fail (its COMMIT, or SQLite ending it on its own), each write runs again alone.
+ *
+ * On a storage failure (a full disk, a read-only file) the connection is brought back to no open
+ * transaction, reopened if that cannot be confirmed, and the write rejects with that failure.
+ *
+ * Transactions are opened and ended with plain SQL on the writer's query runner (TypeORM's own
+ * BEGIN is not IMMEDIATE): a write sends SQL only, never an EntityManager.save, which would open
+ * a transaction of its own.
+ */
+export class SqliteWriter implements StoreWriter {
+  private readonly waiting: Job[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  write<T>(work: Work<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.running ??= this.run();
+    });
+  }
+
+  async idle(): Promise<void> {
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    for (;;) {
+      const settle = await this.commit(this.waiting.splice(0, MAX_GROUP));
+      const more = this.waiting.length > 0;
+      // Idle again before the callers hear back, so a write they make next starts its own run.
+      if (!more) this.running = undefined;
+      settle();
+      if (!more) return;
+    }
+  }
+
+  /** Runs a group; returns how to tell each caller, once its write is committed or known lost. */
+  private async commit(group: Job[]): Promise<Outcome> {
+    if (group.length > 1) {
+      try {
+        const outcomes = await this.transaction(async (manager) => {
+          const told: Outcome[] = [];
+          for (const job of group) told.push(await this.member(manager, job));
+          return told;
+        });
+        return () => outcomes.forEach((tell) => tell());
+      } catch (error) {
+        // The storage failed: each write alone would fail the same way, and only cost time.
+        if (isStorageFailure(error)) return () => group.forEach((job) => job.reject(error));
+        // Else the group's transaction was lost as a whole (its COMMIT failed): each write alone.
+      }
+    }
+    const outcomes: Outcome[] = [];
+    for (const job of group) {
+      outcomes.push(
+        await this.transaction(job.work).then(
+          (value) => () => job.resolve(value),
+          (error: unknown) => () => job.reject(error),
+        ),
+      );
+    }
+    return () => outcomes.forEach((tell) => tell());
+  }
+
+  /**
+   * A write of a group, in its own savepoint. A write that fails is undone to it and fails alone;
+   * a storage failure, or a savepoint SQLite no longer has (it ended the transaction itself),
+   * fails the group.
+   */
+  private async member(manager: EntityManager, job: Job): Promise<Outcome> {
+    const sql = sqlOf(manager);
+    await sql.run('SAVEPOINT member', []);
+    try {
+      const value = await job.work(manager);
+      await sql.run('RELEASE member', []);
+      return () => job.resolve(value);
+    } catch (error) {
+      if (isStorageFailure(error)) throw error;
+      await sql.run('ROLLBACK TO member', []);
+      await sql.run('RELEASE member', []);
+      return () => job.reject(error);
+    }
+  }
+
+  private async transaction<T>(work: Work<T>): Promise<T> {
+    if (!this.dataSource.isInitialized) await this.reopen();
+    const { manager } = this.dataSource.createQueryRunner();
+    // Prepared once, like the hot statements: they run for every transaction.
+    const sql = sqlOf(manager);
+    let begun = false;
+    try {
+      await sql.run(BEGIN, []);
+      begun = true;
+      const value = await work(manager);
+      await sql.run('COMMIT', []);
+      return value;
+    } catch (error) {
+      if (begun) await this.rollback(manager);
+      throw error;
+    }
+  }
+
+  /** Ends the failed transaction; if the connection's state cannot be confirmed, reopens it. */
+  private async rollback(manager: EntityManager): Promise<void> {
+    try {
+      await manager.query('ROLLBACK');
+      return;
+    } catch (error) {
+      // SQLite may have rolled back by itself (a full disk, an I/O error): then nothing is open.
+      if (error instanceof Error && /no transaction is active/i.test(error.message)) return;
+    }
+    // Reopened now if the storage allows; else by the next write (see `transaction`).
+    await this.reopen().catch(() => undefined);
+  }
+
+  private async reopen(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.dataSource.initialize();
+  }
+}

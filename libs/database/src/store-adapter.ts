@@ -1,0 +1,24 @@
+import type { DataSource, DataSourceOptions } from 'typeorm';
+import type { StoreWriter } from './store-writer';
+
+/** Where an app's writes go: a data source, and whether it was opened for them alone. */
+export interface WriteSource {
+  writes: DataSource;
+  /** Opened for the writer alone: closed with it (SerialWriter.onApplicationShutdown). */
+  owned: boolean;
+}
+
+/**
+ * What differs between the stores, each in its adapter's folder (sqlite/, postgres/). The rest
+ * of the library asks the adapter (storeOf) and never tests the dialect itself.
+ */
+export interface StoreAdapter {
+  /** Whether the options are this store's. */
+  accepts(options: DataSourceOptions): boolean;
+  /** Opens and migrates a data source. */
+  open(options: DataSourceOptions): Promise<DataSource>;
+  /** Where the writes of an app whose reads use `reads` go. */
+  writeSourceOf(reads: DataSource): Promise<WriteSource>;
+  /** How the writes of a data source run. */
+  writerOf(dataSource: DataSource): StoreWriter;
+}
