@@ -2,6 +2,7 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { SqlValue } from './prepared-sqlite';
 import type { Sql, Statement } from './sql';
+import { storeOf } from './stores';
 
 type Where<Entity> = Partial<Entity>;
 
@@ -214,7 +215,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
   async find(sql: Sql, where: Where<Entity>, options: FindOptions<Entity> = {}): Promise<Entity[]> {
     const filter = this.filter(where);
     const order = options.orderBy ?? [];
-    const lock = options.lock === true && this.dataSource.options.type === 'postgres';
+    const lock = options.lock === true && storeOf(this.dataSource.options).rowLocks;
     const key = `find:${filter.key}:${order.map(([p, d]) => `${p} ${d}`).join(',')}:${options.limit ?? ''}:${lock}`;
     const text = this.text(key, (layout) => {
       const orderBy =
@@ -300,8 +301,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
 
   /** `?`, cast to the column's type where the driver cannot infer it from the statement (PostgreSQL). */
   private typedPlaceholder(column: ColumnMetadata): string {
-    if (this.dataSource.options.type !== 'postgres') return '?';
-    return `CAST(? AS ${this.dataSource.driver.normalizeType(column)})`;
+    return storeOf(this.dataSource.options).placeholderOf(this.dataSource, column);
   }
 
   private text(key: string, build: (layout: Layout) => string): string {

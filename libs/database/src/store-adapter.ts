@@ -1,4 +1,6 @@
-import type { DataSource, DataSourceOptions } from 'typeorm';
+import type { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { Sql } from './sql';
 import type { StoreWriter } from './store-writer';
 
 /** Where an app's writes go: a data source, and whether it was opened for them alone. */
@@ -21,4 +23,10 @@ export interface StoreAdapter {
   writeSourceOf(reads: DataSource): Promise<WriteSource>;
   /** How the writes of a data source run. */
   writerOf(dataSource: DataSource): StoreWriter;
+  /** How statements run on the manager's connection (sqlOf). */
+  sqlOf(manager: EntityManager): Sql;
+  /** Whether a read inside a write may lock its rows (`FOR UPDATE`): needless with one writer. */
+  rowLocks: boolean;
+  /** A `?` for a column's value, cast where the driver cannot infer its type from the statement. */
+  placeholderOf(dataSource: DataSource, column: ColumnMetadata): string;
 }

@@ -1,6 +1,8 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter } from '../store-adapter';
+import { portableSql } from '../portable-sql';
 import { openPostgres } from './open-postgres';
+import { postgresSqlOf } from './postgres-sql';
 import { ServerWriter } from './server-writer';
 
 /**
@@ -12,6 +14,9 @@ export const postgresStore: StoreAdapter = {
   open: openPostgres,
   writeSourceOf: async (reads: DataSource) => ({ writes: reads, owned: false }),
   writerOf: (dataSource: DataSource) => new ServerWriter(dataSource),
+  sqlOf: postgresSqlOf,
+  rowLocks: true,
+  placeholderOf: (dataSource, column) => `CAST(? AS ${dataSource.driver.normalizeType(column)})`,
 };
 
 /** TypeORM's other server drivers (MySQL, MariaDB): PostgreSQL's writes, without its migration lock. */
@@ -20,4 +25,7 @@ export const otherServerStore: StoreAdapter = {
   open: (options: DataSourceOptions): Promise<DataSource> => new DataSource(options).initialize(),
   writeSourceOf: async (reads: DataSource) => ({ writes: reads, owned: false }),
   writerOf: (dataSource: DataSource) => new ServerWriter(dataSource),
+  sqlOf: (manager) => portableSql(manager),
+  rowLocks: false,
+  placeholderOf: () => '?',
 };

@@ -1,5 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter, WriteSource } from '../store-adapter';
+import { sqliteSqlOf } from './sqlite-sql';
 import { SqliteWriter } from './sqlite-writer';
 
 /** SQLite, the embedded default: a file (or memory) and one writer. */
@@ -26,4 +27,7 @@ export const sqliteStore: StoreAdapter = {
   },
 
   writerOf: (dataSource: DataSource) => new SqliteWriter(dataSource),
+  sqlOf: sqliteSqlOf,
+  rowLocks: false,
+  placeholderOf: () => '?',
 };

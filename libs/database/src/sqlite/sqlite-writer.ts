@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { sqlOf } from '../sql';
 import { isStorageFailure } from '../storage-failure';
 import type { StoreWriter, Work } from '../store-writer';
+import { sqliteSqlOf as sqlOf } from './sqlite-sql';
 
 /**
  * Takes the write lock at once, so a second process on the same file waits (busy timeout)

@@ -1,0 +1,31 @@
+import { CannotExecuteNotConnectedError, type EntityManager } from 'typeorm';
+import { oneByOne, portableSql } from '../portable-sql';
+import { PreparedDatabase } from '../prepared-sqlite';
+import type { Sql } from '../sql';
+
+function connectionOf(manager: EntityManager): PreparedDatabase {
+  const { databaseConnection } = manager.connection.driver as unknown as {
+    databaseConnection: PreparedDatabase | undefined;
+  };
+  // The writer closed the connection to reopen it, and could not yet: a storage failure.
+  if (databaseConnection === undefined) throw new CannotExecuteNotConnectedError(manager.connection.name);
+  return databaseConnection;
+}
+
+/**
+ * SQLite's Sql: prepared once per connection and kept (PreparedDatabase). A data source opened
+ * without this library's driver (dataSourceOptions) has plain connections: TypeORM's queries then.
+ */
+export function sqliteSqlOf(manager: EntityManager): Sql {
+  const { databaseConnection } = manager.connection.driver as unknown as { databaseConnection: unknown };
+  if (databaseConnection !== undefined && !(databaseConnection instanceof PreparedDatabase)) {
+    return portableSql(manager);
+  }
+  const sql: Sql = {
+    run: (text, params) => connectionOf(manager).runPrepared(text, params),
+    all: (text, params) => connectionOf(manager).allPrepared(text, params),
+    together: (statements) => oneByOne(sql, statements),
+    script: (text) => connectionOf(manager).script(text),
+  };
+  return sql;
+}
