@@ -145,6 +145,26 @@ describe('SerialWriter', () => {
     expect(await rows()).toEqual(['first', 'failing', 'other', 'later']);
   });
 
+  it('fails the group before the next write runs when a write hid that SQLite ended the transaction', async () => {
+    const writer = new SerialWriter(dataSource);
+    const held = holding(writer);
+    let runs = 0;
+    // An I/O error that the write caught: SQLite has rolled the transaction back, the write says nothing.
+    const hiding = writer.write(async (manager) => {
+      if (++runs === 1) {
+        await manager.query('ROLLBACK');
+        return;
+      }
+      await manager.query("INSERT INTO rows VALUES ('hiding', 1)");
+    });
+    const other = writer.write((manager) => manager.query("INSERT INTO rows VALUES ('other', 1)"));
+    held.release();
+    await Promise.all([held.written, hiding, other]);
+    // Each ran again alone; had the next write run on, it would have been committed outside the group.
+    expect(runs).toBe(2);
+    expect(await rows()).toEqual(['hiding', 'other']);
+  });
+
   it('runs each write of a failed batch again alone, so only the failing one is lost', async () => {
     const writer = new SerialWriter(dataSource);
     const first = writer.write(slowInsert('first'));

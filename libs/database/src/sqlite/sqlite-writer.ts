@@ -68,7 +68,9 @@ export class SqliteWriter implements StoreWriter {
       try {
         const outcomes = await this.transaction(async (manager) => {
           const told: Outcome[] = [];
-          for (const job of group) told.push(await this.member(manager, job));
+          for (const [i, job] of group.entries()) told.push(await this.member(manager, job, i === 0));
+          // Fails if SQLite ended the transaction during the last write (see `member`).
+          await sqlOf(manager).run('RELEASE member', []);
           return told;
         });
         return () => outcomes.forEach((tell) => tell());
@@ -92,20 +94,19 @@ export class SqliteWriter implements StoreWriter {
 
   /**
    * A write of a group, in its own savepoint. A write that fails is undone to it and fails alone;
-   * a storage failure, or a savepoint SQLite no longer has (it ended the transaction itself),
-   * fails the group.
+   * a storage failure fails the group. The previous write's savepoint is released in the same trip
+   * as this one's is opened: that RELEASE fails if SQLite ended the transaction itself (an I/O
+   * error), and the group with it, before anything of this write runs outside the transaction.
    */
-  private async member(manager: EntityManager, job: Job): Promise<Outcome> {
+  private async member(manager: EntityManager, job: Job, first: boolean): Promise<Outcome> {
     const sql = sqlOf(manager);
-    await sql.run('SAVEPOINT member', []);
+    await sql.script(first ? 'SAVEPOINT member' : 'RELEASE member; SAVEPOINT member');
     try {
       const value = await job.work(manager);
-      await sql.run('RELEASE member', []);
       return () => job.resolve(value);
     } catch (error) {
       if (isStorageFailure(error)) throw error;
       await sql.run('ROLLBACK TO member', []);
-      await sql.run('RELEASE member', []);
       return () => job.reject(error);
     }
   }
