@@ -71,12 +71,19 @@ class MemoryStore implements DeliveryStore {
   /** Set: the merchant's secret cannot be opened (sealed under a key the process lacks), and why. */
   unsignable: string | undefined;
 
-  save(id: string, orderKey: string, now: number, destination = RECEIVER): PendingDelivery {
+  save(
+    id: string,
+    orderKey: string,
+    now: number,
+    destination = RECEIVER,
+    tenant = 'merchant-a',
+  ): PendingDelivery {
     const delivery: PendingDelivery = {
       id,
       orderKey,
       position: this.rows.size + 1,
       destination,
+      tenant,
       attempts: 0,
       firstAttemptAt: null,
       nextAttemptAt: now,
@@ -825,6 +832,29 @@ describe('the dispatcher', () => {
       ]);
       expect(receiver.peak.get(HANGING)).toBe(2);
       expect(receiver.peak.get(SLOW)).toBe(2);
+    });
+
+    it("gives a slot freed by one merchant's hanging destinations to another merchant waiting, before that merchant's next", async () => {
+      const VICTIM = 'https://victim.test';
+      const { dispatcher } = dispatcherFor(store, time, receiver, 8, 2);
+      await dispatcher.start();
+      // One merchant, ten destinations that hang, each with more due than its share: every slot.
+      const hanging = Array.from({ length: 10 }, (_, d) => `http://hang${d}.test`);
+      for (const destination of hanging) receiver.hangs(destination, 10_000);
+      for (let i = 0; i < 40; i += 1)
+        dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, hanging[i % 10], 'abuser'));
+      await time.advance(1000);
+      expect(receiver.sent).toHaveLength(8);
+      dispatcher.add(store.save('v1', 'tx-v1', time.now, VICTIM, 'victim'));
+      dispatcher.add(store.save('v2', 'tx-v2', time.now, VICTIM, 'victim'));
+      await settle();
+      expect(receiver.eventsTo(VICTIM)).toEqual([]);
+      // The abuser's first attempts time out together: the victim's two go out before any of the abuser's next.
+      await time.advance(9000);
+      const afterTimeout = receiver.sent.slice(8).map((s) => s.post.url);
+      expect(afterTimeout.slice(0, 2).every((url) => url.startsWith(VICTIM))).toBe(true);
+      expect(store.row('v1').state).toBe('delivered');
+      expect(store.row('v2').state).toBe('delivered');
     });
 
     it('leaves held-back deliveries pending across a stop, and sends each once after the restart', async () => {

@@ -1,7 +1,7 @@
-import { FairLines } from './fair-lines';
 import { MinHeap } from './min-heap';
 import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
+import { TenantLines } from './tenant-lines';
 import { signWebhook } from './webhook-signature';
 
 /** A delivery still to make, as the dispatcher tracks it. */
@@ -12,6 +12,8 @@ export interface PendingDelivery {
   position: number;
   /** Where it goes (see destinationOf): the unit that holds a bounded share of the attempts in flight. */
   destination: string;
+  /** The merchant it is for: attempts in flight are shared out per merchant first (TenantLines). */
+  tenant: string;
   /** Attempts recorded so far. */
   attempts: number;
   firstAttemptAt: number | null;
@@ -175,18 +177,19 @@ export function destinationOf(url: string): string {
  * single timer wakes the dispatcher for the earliest retry, however many wait. Only the head of
  * each transaction's queue is ever eligible, so a later event waits for an earlier one.
  *
- * Fairness: a head that falls due goes to its destination's line (FairLines). A destination
- * never has more than `maxPerDestination` attempts in flight, so what is due beyond that waits
- * without taking a slot another destination could use, and a free slot goes to the destination
- * with the fewest attempts in flight. Waiting in a line is not an attempt.
+ * Fairness: a head that falls due goes to its merchant's line to its destination (TenantLines).
+ * A free slot goes to the merchant with the fewest attempts in flight, and within it to the
+ * destination with the fewest; a destination of a merchant never has more than
+ * `maxPerDestination` attempts in flight, so what is due beyond that waits without taking a slot
+ * another destination or merchant could use. Waiting in a line is not an attempt.
  */
 export class Dispatcher {
   private readonly queues = new Map<string, PendingDelivery[]>();
   private readonly known = new Set<string>();
   /** Queue heads not in flight, earliest due first. An entry gone stale is skipped when it comes out. */
   private readonly waiting = new MinHeap<Waiting>((entry) => entry.at);
-  /** Heads already due, per destination, until a slot is theirs. */
-  private readonly lines: FairLines<Waiting>;
+  /** Heads already due, per merchant and destination, until a slot is theirs. */
+  private readonly lines: TenantLines<Waiting>;
   /** Every attempt under way, from its start until its record has committed (or failed). */
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Attempts on the wire: started and not yet answered. The shares count these. */
@@ -205,7 +208,7 @@ export class Dispatcher {
   private slotTimer: unknown;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.lines = new FairLines<Waiting>({
+    this.lines = new TenantLines<Waiting>({
       share: deps.maxPerDestination,
       dueAt: (entry) => entry.at,
       isCurrent: (entry) => this.isCurrent(entry),
@@ -368,7 +371,7 @@ export class Dispatcher {
     const now = this.deps.now();
     for (let next = this.waiting.peek(); next !== undefined && next.at <= now; next = this.waiting.peek()) {
       this.waiting.pop();
-      if (this.isCurrent(next)) this.lines.add(next.delivery.destination, next);
+      if (this.isCurrent(next)) this.lines.add(next.delivery.tenant, next.delivery.destination, next);
     }
     // A due head waits in its line for room: the attempt that ends next pumps again, no timer needed.
     while (this.sending < this.deps.maxConcurrent) {
@@ -397,7 +400,7 @@ export class Dispatcher {
   }
 
   private launch(delivery: PendingDelivery): void {
-    const { destination } = delivery;
+    const { destination, tenant } = delivery;
     this.sending += 1;
     let answered = false;
     const held: { slot: number | null } = { slot: null };
@@ -407,7 +410,7 @@ export class Dispatcher {
       if (answered) return;
       answered = true;
       this.sending -= 1;
-      this.lines.ended(destination);
+      this.lines.ended(tenant, destination);
       if (held.slot !== null) this.idle(destination, held.slot);
       held.slot = null;
     };

@@ -105,6 +105,11 @@ export class FairLines<T> {
     return this.lines.get(destination)?.inFlight ?? 0;
   }
 
+  /** Nothing due and nothing in flight, to any destination. */
+  get isEmpty(): boolean {
+    return this.lines.size === 0;
+  }
+
   private popCurrent(line: Line<T>): T | undefined {
     for (let item = line.due.pop(); item !== undefined; item = line.due.pop()) {
       if (this.options.isCurrent(item)) return item;

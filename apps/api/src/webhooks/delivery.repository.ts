@@ -160,6 +160,7 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
     orderKey: delivery.transactionId,
     position: delivery.position,
     destination: destinationOf(delivery.url),
+    tenant: delivery.merchantId,
     attempts: delivery.attemptCount,
     firstAttemptAt: delivery.firstAttemptAt === null ? null : Date.parse(delivery.firstAttemptAt),
     nextAttemptAt: Date.parse(delivery.nextAttemptAt ?? delivery.createdAt),
@@ -168,10 +169,11 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
 
 /** The columns a PendingDelivery is made of, as a lease statement returns them. */
 const PENDING_COLUMNS =
-  'id, transaction_id, position, url, attempt_count, first_attempt_at, next_attempt_at, created_at';
+  'id, merchant_id, transaction_id, position, url, attempt_count, first_attempt_at, next_attempt_at, created_at';
 
 interface PendingRow {
   id: string;
+  merchant_id: string;
   transaction_id: string;
   position: number | string;
   url: string;
@@ -187,6 +189,7 @@ function pendingOfRow(row: PendingRow): PendingDelivery {
     orderKey: row.transaction_id,
     position: Number(row.position),
     destination: destinationOf(row.url),
+    tenant: row.merchant_id,
     attempts: Number(row.attempt_count),
     firstAttemptAt: row.first_attempt_at === null ? null : Date.parse(row.first_attempt_at),
     nextAttemptAt: Date.parse(row.next_attempt_at ?? row.created_at),
