@@ -1,3 +1,4 @@
+import { DestinationHealth } from './destination-health';
 import { MinHeap } from './min-heap';
 import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
@@ -123,6 +124,13 @@ export interface DispatcherDeps {
   /** An attempt recorded without being sent, and why (DeliveryTarget.unsignable). */
   onUnsent?: (deliveryId: string, reason: string) => void;
   /**
+   * Attempts in a row to a merchant's destination that time out before it is held to one attempt
+   * in flight (DestinationHealth): CUT_AFTER_TIMEOUTS unless set; Infinity never cuts.
+   */
+  cutAfterTimeouts?: number;
+  /** An attempt timed out; `cut`: the merchant's destination is held to one attempt in flight from now on. */
+  onTimedOut?: (delivery: PendingDelivery, cut: boolean) => void;
+  /**
    * Whether this process's leases are known to hold now; while not (they could not be renewed),
    * no attempt starts, so none is made while another process may have taken its delivery.
    */
@@ -160,6 +168,9 @@ interface Waiting {
   delivery: PendingDelivery;
 }
 
+/** A merchant's destination, as DestinationHealth knows it: one merchant's timeouts cut only its own share. */
+const healthKey = (tenant: string, destination: string): string => `${tenant} ${destination}`;
+
 /**
  * The destination of a webhook URL: scheme, host and port, as the URL's origin spells them (so
  * `http://h` and `http://h:80` are one). A URL that does not parse is its own destination.
@@ -190,6 +201,8 @@ export class Dispatcher {
   private readonly waiting = new MinHeap<Waiting>((entry) => entry.at);
   /** Heads already due, per merchant and destination, until a slot is theirs. */
   private readonly lines: TenantLines<Waiting>;
+  /** Destinations that keep timing out, per merchant: held to one attempt in flight. */
+  private readonly health: DestinationHealth;
   /** Every attempt under way, from its start until its record has committed (or failed). */
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Attempts on the wire: started and not yet answered. The shares count these. */
@@ -208,8 +221,10 @@ export class Dispatcher {
   private slotTimer: unknown;
 
   constructor(private readonly deps: DispatcherDeps) {
+    this.health = new DestinationHealth(deps.maxPerDestination, deps.cutAfterTimeouts);
     this.lines = new TenantLines<Waiting>({
       share: deps.maxPerDestination,
+      shareOf: (tenant, destination) => this.health.shareOf(healthKey(tenant, destination)),
       dueAt: (entry) => entry.at,
       isCurrent: (entry) => this.isCurrent(entry),
     });
@@ -516,6 +531,13 @@ export class Dispatcher {
     return { outcome: { error: 'secret_unavailable' }, latencyMs: 0, answerExcerpt: reason };
   }
 
+  private noteTimeout(delivery: PendingDelivery, timedOut: boolean): void {
+    const key = healthKey(delivery.tenant, delivery.destination);
+    const before = this.health.shareOf(key);
+    this.health.ended(key, timedOut);
+    if (timedOut) this.deps.onTimedOut?.(delivery, before > 1 && this.health.shareOf(key) === 1);
+  }
+
   private async attempt(
     delivery: PendingDelivery,
     freeSlot: () => void,
@@ -552,6 +574,8 @@ export class Dispatcher {
         ? await this.send(delivery, target, at, held)
         : this.unsent(delivery, target.unsignable);
     if (result === null) return;
+    // Before the slot frees, so that the destination's line is given its new share.
+    this.noteTimeout(delivery, 'error' in result.outcome && result.outcome.error === 'timeout');
     freeSlot();
     const n = delivery.attempts + 1;
     const firstAttemptAt = delivery.firstAttemptAt ?? at;

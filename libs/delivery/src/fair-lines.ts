@@ -39,6 +39,8 @@ interface Ticket {
 export interface FairLinesOptions<T> {
   /** Items in flight at once to one destination, at most. */
   share: number;
+  /** A destination's share now, when it is less than `share` (one that keeps timing out). */
+  shareOf?: (destination: string) => number;
   dueAt: (item: T) => number;
   /** Whether an item put in a line still stands; one gone stale is dropped when it comes out. */
   isCurrent: (item: T) => boolean;
@@ -130,7 +132,8 @@ export class FairLines<T> {
     ) {
       line.due.pop();
     }
-    if (line.due.size === 0 || line.inFlight >= this.options.share) {
+    const share = Math.min(this.options.share, this.options.shareOf?.(destination) ?? this.options.share);
+    if (line.due.size === 0 || line.inFlight >= share) {
       line.queued = null;
       if (line.inFlight === 0) this.lines.delete(destination);
       return;

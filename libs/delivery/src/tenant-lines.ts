@@ -15,17 +15,27 @@ interface Tenant<T> {
  * "Tenants of a hosted sandbox": fair delivery), and within a tenant no destination holds more
  * than its share.
  */
+export interface TenantLinesOptions<T> extends Omit<FairLinesOptions<T>, 'shareOf'> {
+  /** The share now of a tenant's destination, when it is less than `share`. */
+  shareOf?: (tenant: string, destination: string) => number;
+}
+
 export class TenantLines<T> {
   private readonly tenants = new Map<string, Tenant<T>>();
   private turn = 0;
 
-  constructor(private readonly options: FairLinesOptions<T>) {}
+  constructor(private readonly options: TenantLinesOptions<T>) {}
 
   /** Puts a due item in its tenant's line to `destination`. */
   add(tenant: string, destination: string, item: T): void {
     let entry = this.tenants.get(tenant);
     if (entry === undefined) {
-      entry = { lines: new FairLines<T>(this.options), inFlight: 0, servedAt: 0 };
+      const { shareOf } = this.options;
+      const lines = new FairLines<T>({
+        ...this.options,
+        shareOf: shareOf === undefined ? undefined : (to) => shareOf(tenant, to),
+      });
+      entry = { lines, inFlight: 0, servedAt: 0 };
       this.tenants.set(tenant, entry);
     }
     entry.lines.add(destination, item);

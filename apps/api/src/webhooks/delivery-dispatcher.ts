@@ -89,6 +89,14 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
         this.logger.warn(`delivery ${deliveryId}: not sent, ${reason}; recorded as secret_unavailable`);
         metrics.attemptUnsent();
       },
+      // A hanging receiver costs its owner, not the neighbours (contract, "Tenants of a hosted sandbox").
+      onTimedOut: ({ tenant, destination }, cut) => {
+        metrics.attemptTimedOut();
+        if (cut)
+          this.logger.warn(
+            `${destination} of merchant ${tenant} keeps timing out: one attempt in flight until it answers`,
+          );
+      },
       leasesHeld: () => this.leases.held(),
       onSettled: (orderKey) => this.leases.settled(orderKey),
       slots: store.sharedSlots(config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION),
