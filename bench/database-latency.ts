@@ -52,6 +52,8 @@ const POOLER_RATE = 100;
 const START_TIMEOUT_MS = 90_000;
 /** The API's default DATABASE_POOL_SIZE, for the database next to it. */
 const DEFAULT_POOL_SIZE = 10;
+/** Two replicas' pools (DATABASE_POOL_SIZE and routing's 4 each), with room to spare. */
+const SESSION_POOLER_CONNECTIONS = 40;
 
 const log = (what: string): void =>
   void process.stdout.write(`bench:latency ${new Date().toISOString()} ${what}\n`);
@@ -88,6 +90,8 @@ export interface PoolerCase extends PacedSummary {
   replicas: number;
   sent: number;
   stored: number;
+  /** Answered 200, and not stored. */
+  lost: number;
   storedTwice: number;
 }
 
@@ -166,7 +170,13 @@ async function paced(oneWayMs: number, ratePerSecond: number, terminals: number)
 
 /** Two replicas behind PgBouncer in `mode`, charges asked of each in turn; then what was stored. */
 async function behindPooler(mode: PoolMode): Promise<PoolerCase> {
-  const bouncer = await PgBouncer.start(mode);
+  // Session mode gives each client connection a server connection for as long as it is open: the
+  // pooler's pool must hold every replica's whole pool (docs/scaling.md, "Behind a pooler").
+  const bouncer = await PgBouncer.start(
+    mode,
+    undefined,
+    mode === 'session' ? SESSION_POOLER_CONNECTIONS : undefined,
+  );
   const stack = await Stack.start({
     store: 'postgres',
     replicas: 2,
@@ -178,14 +188,25 @@ async function behindPooler(mode: PoolMode): Promise<PoolerCase> {
   const posters = stack.replicas.map((replica) => new SignedPoster(replica.url, POOLER_TERMINALS));
   try {
     const serials = await createInstantTerminals(stack.client(), POOLER_TERMINALS);
+    const idOf = new Map<number, string>();
     const run = await runPaced({
       ratePerSecond: POOLER_RATE,
       seconds: POOLER_CHARGES / POOLER_RATE,
       serials,
-      send: (serial, tick) =>
-        posters[tick % posters.length].post(`/terminal/v1/${serial}/sync/charge`, chargeBody()),
+      send: (serial, tick) => {
+        const body = chargeBody();
+        idOf.set(tick, (JSON.parse(body) as { client_transaction_id: string }).client_transaction_id);
+        return posters[tick % posters.length].post(`/terminal/v1/${serial}/sync/charge`, body);
+      },
     });
-    const [stored] = await stack.store.rows<{ n: string }>('api', 'SELECT COUNT(*) AS n FROM transactions');
+    const stored = new Set(
+      (
+        await stack.store.rows<{ id: string }>('api', 'SELECT client_transaction_id AS id FROM transactions')
+      ).map((row) => row.id),
+    );
+    const lost = run.charges.filter(
+      (charge) => charge.status === 200 && !stored.has(idOf.get(charge.tick) ?? ''),
+    );
     const twice = await stack.store.rows<{ id: string }>(
       'api',
       'SELECT client_transaction_id AS id FROM transactions GROUP BY merchant_id, client_transaction_id HAVING COUNT(*) > 1',
@@ -195,7 +216,8 @@ async function behindPooler(mode: PoolMode): Promise<PoolerCase> {
       replicas: stack.replicas.length,
       sent: run.charges.length,
       ...summaryOf(run.charges),
-      stored: Number(stored.n),
+      stored: stored.size,
+      lost: lost.length,
       storedTwice: twice.length,
     };
   } finally {
