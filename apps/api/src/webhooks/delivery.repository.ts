@@ -76,6 +76,7 @@ function attemptRow({ id, attempt }: UnrecordedAttempt): DeliveryAttemptEntity {
     error: 'error' in outcome ? outcome.error : null,
     latencyMs: attempt.latencyMs,
     answerExcerpt: attempt.answerExcerpt,
+    listenerAnswers: attempt.listeners === undefined ? null : [...attempt.listeners],
     nextAttemptAt: nextAttemptOf(attempt),
   };
 }
