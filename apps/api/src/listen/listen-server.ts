@@ -36,6 +36,13 @@ interface Listener {
 /** When a refused `listen` may try again: a connection of the merchant may have closed by then. */
 const LISTEN_RETRY_AFTER_SECONDS = 10;
 
+/**
+ * Copies a connection may leave unanswered; past it the oldest is forgotten (its answer, if it
+ * ever comes, no longer counts: the attempt took it as a timeout long before), so a listener
+ * that never answers holds bounded memory while it stays open.
+ */
+const MAX_UNANSWERED = 1024;
+
 /** A listener's message that is not an answer closes its connection with this code (policy). */
 const POLICY_VIOLATION = 1008;
 
@@ -98,6 +105,9 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
         for (const listener of this.listeners.values()) {
           if (listener.merchantId !== merchantId) continue;
           listener.unanswered.add(attemptId);
+          if (listener.unanswered.size > MAX_UNANSWERED) {
+            listener.unanswered.delete(listener.unanswered.values().next().value as string);
+          }
           listener.ws.send(frame);
         }
       },
