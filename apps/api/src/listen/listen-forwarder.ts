@@ -40,7 +40,7 @@ export class ListenForwarder {
     shutdown: AbortSignal,
     direct: (post: WebhookPost) => Promise<PostResult>,
   ): Promise<PostResult> {
-    return attemptWithCopies(this.ports(receiverTimeoutMs, shutdown, direct), merchantId, post);
+    return attemptWithCopies({ ...this.ports(receiverTimeoutMs, shutdown), direct }, merchantId, post);
   }
 
   /**
@@ -51,11 +51,13 @@ export class ListenForwarder {
   callback(merchantId: string, receiverTimeoutMs: number, shutdown: AbortSignal): CopiedCallback | undefined {
     const listenerIds = this.presence.listenersOf(merchantId);
     if (listenerIds.length === 0) return undefined;
-    const ports = this.ports(receiverTimeoutMs, shutdown, () => Promise.reject(new Error('unused')));
+    const ports = this.ports(receiverTimeoutMs, shutdown);
     let copies: Promise<PostResult[]> = Promise.resolve([]);
     const fetch: CallbackFetch = async (url, init) => {
       const usable = (await ports.refusal(url)) === null;
       copies = ports.copies(merchantId, { url, body: init.body, headers: init.headers }, listenerIds);
+      // A stop abandons the copies with the callback: nothing then reads them.
+      copies.catch(() => undefined);
       if (usable) return undiciFetch(url, init);
       const { outcome } = attemptResultOf(null, await copies);
       if ('statusCode' in outcome) return { status: outcome.statusCode, body: null };
@@ -67,15 +69,11 @@ export class ListenForwarder {
     };
   }
 
-  private ports(
-    receiverTimeoutMs: number,
-    shutdown: AbortSignal,
-    direct: (post: WebhookPost) => Promise<PostResult>,
-  ): CopyPorts {
+  /** The ports of attemptWithCopies but the attempt to the URL, which each caller makes its own way. */
+  private ports(receiverTimeoutMs: number, shutdown: AbortSignal): Omit<CopyPorts, 'direct'> {
     return {
       listenersOf: (merchantId) => this.presence.listenersOf(merchantId),
       refusal: (url) => refusalOf(url, destinationRules(this.config)),
-      direct,
       copies: (merchantId, post, listenerIds) =>
         copiesThroughListeners(
           this.messages,
