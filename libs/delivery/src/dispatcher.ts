@@ -175,7 +175,10 @@ const healthKey = (tenant: string, destination: string): string => `${tenant} ${
  * The destination of a webhook URL: scheme, host and port, as the URL's origin spells them (so
  * `http://h` and `http://h:80` are one). A URL that does not parse is its own destination.
  */
-export function destinationOf(url: string): string {
+export function destinationOf(url: string, merchantId: string): string {
+  // An event with no URL goes to its merchant's `listen` connections only (contract §6.1): those
+  // are its destination, so one merchant's listeners hold no share of another's.
+  if (url === '') return `listen:${merchantId}`;
   try {
     return new URL(url).origin;
   } catch {

@@ -76,6 +76,7 @@ function attemptRow({ id, attempt }: UnrecordedAttempt): DeliveryAttemptEntity {
     error: 'error' in outcome ? outcome.error : null,
     latencyMs: attempt.latencyMs,
     answerExcerpt: attempt.answerExcerpt,
+    listenerAnswers: attempt.listeners === undefined ? null : [...attempt.listeners],
     nextAttemptAt: nextAttemptOf(attempt),
   };
 }
@@ -159,7 +160,7 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
     id: delivery.id,
     orderKey: delivery.transactionId,
     position: delivery.position,
-    destination: destinationOf(delivery.url),
+    destination: destinationOf(delivery.url, delivery.merchantId),
     tenant: delivery.merchantId,
     attempts: delivery.attemptCount,
     firstAttemptAt: delivery.firstAttemptAt === null ? null : Date.parse(delivery.firstAttemptAt),
@@ -188,7 +189,7 @@ function pendingOfRow(row: PendingRow): PendingDelivery {
     id: row.id,
     orderKey: row.transaction_id,
     position: Number(row.position),
-    destination: destinationOf(row.url),
+    destination: destinationOf(row.url, row.merchant_id),
     tenant: row.merchant_id,
     attempts: Number(row.attempt_count),
     firstAttemptAt: row.first_attempt_at === null ? null : Date.parse(row.first_attempt_at),
