@@ -22,10 +22,10 @@ async function resolved(profile: string): Promise<Json> {
   return JSON.parse((await toJson).stdout) as Json;
 }
 
-/** What a healthcheck asks for: the URL in its `fetch(…)`. */
+/** What a healthcheck asks for: the URL in its `fetch(…)`, in a command string or a list. */
 function checkedUrl(service: Json): string | undefined {
-  const test = (service.healthcheck as { test: string[] } | undefined)?.test.join(' ');
-  return test?.match(/fetch\('([^']+)'\)/)?.[1];
+  const test = (service.healthcheck as { test: string | string[] } | undefined)?.test;
+  return (Array.isArray(test) ? test.join(' ') : test)?.match(/fetch\('([^']+)'\)/)?.[1];
 }
 
 describe('docker-compose.yml, as compose reads it', () => {
