@@ -8,6 +8,11 @@ ARG BASE_IMAGE=node:20-bookworm-slim
 ARG APP_FROM=build
 
 FROM ${BASE_IMAGE} AS build
+# Behind a proxy with a certificate authority of its own: a CA bundle for npm, readable in the build
+# (`podman build --volume`), named here. Unset, npm trusts the usual authorities.
+ARG NPM_CONFIG_CAFILE
+# sqlite3 compiles against the headers the Node images carry, rather than downloading them.
+ENV npm_config_nodedir=/usr/local
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./

@@ -26,7 +26,8 @@ done
 # Podman's settings for these machines (runc, cgroupfs, events to a file, ulimits within the hard
 # limit) unless the caller names its own.
 export CONTAINERS_CONF=${CONTAINERS_CONF:-$root/.ci/containers.conf}
-BASE_IMAGE=${CONTAINERS_BASE_IMAGE:-localhost/tps-node20-bookworm:local}
+# Named after its recipe's revision and the Node it carries: a new Node here makes a new base.
+BASE_IMAGE=${CONTAINERS_BASE_IMAGE:-localhost/tps-node-bookworm:$(node -p process.versions.node)-r2}
 IMAGE=localhost/terminal-payment-service:containers-test$($full && echo -full)
 run_id=tps-ct-$$
 work=$(mktemp -d "/var/tmp/$run_id.XXXXXX")
@@ -73,7 +74,7 @@ if grep -q '^runtime *= *"runc"' "$CONTAINERS_CONF" 2>/dev/null; then
 fi
 [ ${#missing[@]} -eq 0 ] || fail "missing: ${missing[*]} (Debian packages; .ci/run installs them)"
 [ -f dist/scripts/sign.js ] || fail "no build in dist/: npm run build first"
-podman info >"$work/podman-info.log" 2>&1 || fail "podman cannot run here (podman info, below)"
+podman info >/dev/null 2>"$work/podman-info.log" || fail "podman cannot run here (podman info, below)"
 
 # --- 1. compose files, as Docker's compose reads them ------------------------------------------
 step "docker-compose config: every compose file, in each of its forms"
@@ -101,6 +102,12 @@ if $full; then
   step "image $IMAGE: the Dockerfile's own multi-stage build (--full; npm ci and the build inside)"
   # Named although it is the default: buildah 1.28 (podman 4.3) skips a stage that FROM names
   # through an ARG's default value.
+  # npm inside the build trusts what npm here trusts (a proxy's own certificate authority).
+  cafile=$(npm config get cafile)
+  [ -f "$cafile" ] || cafile=${NODE_EXTRA_CA_CERTS:-}
+  if [ -f "$cafile" ]; then
+    build_args+=(--volume "$cafile:/run/build-ca.crt:ro" --build-arg NPM_CONFIG_CAFILE=/run/build-ca.crt)
+  fi
   podman build "${build_args[@]}" --build-arg APP_FROM=build "$root" >"$work/build.log" 2>&1 ||
     fail "podman build (full) failed"
 else

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes the local stand-in for node:20-bookworm-slim when the image store lacks it: Debian bookworm
 # (debootstrap, from the mirror apt is configured with) plus this machine's Node 20 and npm, with
-# the official image's layout (node in /usr/local/bin, user `node`, uid 1000) and tini as init.
+# the official image's layout (node in /usr/local/bin, its headers in /usr/local/include, user
+# `node`, uid 1000) and tini as init.
 # Machines without a reachable image registry build from it; the image store keeps it, so the next
 # run skips this. Usage: base-image.sh IMAGE_NAME
 set -euo pipefail
@@ -41,6 +42,12 @@ install -m 0755 "$node_bin" "$rootfs/usr/local/bin/node"
 mkdir -p "$rootfs/usr/local/lib/node_modules"
 cp -a "$npm_dir" "$rootfs/usr/local/lib/node_modules/npm"
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
+# Node's headers, as the official image has them: native packages build without downloading them.
+node_headers=$(dirname "$(dirname "$node_bin")")/include/node
+if [ -d "$node_headers" ]; then
+  mkdir -p "$rootfs/usr/local/include"
+  cp -a "$node_headers" "$rootfs/usr/local/include/node"
+fi
 chroot "$rootfs" groupadd --gid 1000 node
 chroot "$rootfs" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
 rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb
