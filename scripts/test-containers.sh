@@ -11,24 +11,9 @@
 # Needs the build (`npm run build`), podman with runc, podman-compose, docker-compose and
 # debootstrap (.ci/run installs them). Anything missing fails the run with the reason: it never
 # passes without having run the containers.
-set -euo pipefail
+set -Eeuo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-
-full=false
-for arg in "$@"; do
-  case "$arg" in
-    --full) full=true ;;
-    *) echo "usage: npm run test:containers [-- --full]" >&2; exit 2 ;;
-  esac
-done
-
-# Podman's settings for these machines (runc, cgroupfs, events to a file, ulimits within the hard
-# limit) unless the caller names its own.
-export CONTAINERS_CONF=${CONTAINERS_CONF:-$root/.ci/containers.conf}
-# Named after its recipe's revision and the Node it carries: a new Node here makes a new base.
-BASE_IMAGE=${CONTAINERS_BASE_IMAGE:-localhost/tps-node-bookworm:$(node -p process.versions.node)-r2}
-IMAGE=localhost/terminal-payment-service:containers-test$($full && echo -full)
 run_id=tps-ct-$$
 work=$(mktemp -d "/var/tmp/$run_id.XXXXXX")
 receiver_pid=
@@ -39,9 +24,12 @@ fail() {
   echo "containers: FAILED: $*" >&2
   exit 1
 }
+# A command that fails without saying why is named, with its line.
+trap 'echo "containers: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
 cleanup() {
   local code=$?
   set +e
+  trap - ERR
   if [ "$code" -ne 0 ]; then
     for log in "$work"/*.log; do
       [ -s "$log" ] || continue
@@ -53,9 +41,25 @@ cleanup() {
   podman rm -f -v "$run_id-sandbox" >/dev/null 2>&1
   [ -n "$receiver_pid" ] && kill "$receiver_pid" 2>/dev/null
   rm -rf "$work"
-  [ "$code" -eq 0 ] && say "all checks passed" || echo "containers: the run failed (exit $code)" >&2
+  if [ "$code" -eq 0 ]; then say "all checks passed"; else echo "containers: the run failed (exit $code)" >&2; fi
 }
 trap cleanup EXIT
+
+full=false
+for arg in "$@"; do
+  case "$arg" in
+    --full) full=true ;;
+    *) fail "unknown argument $arg (usage: npm run test:containers [-- --full])" ;;
+  esac
+done
+
+# Podman's settings for these machines (runc, cgroupfs, events to a file, ulimits within the hard
+# limit) unless the caller names its own.
+export CONTAINERS_CONF=${CONTAINERS_CONF:-$root/.ci/containers.conf}
+# Named after its recipe's revision and the Node it carries: a new Node here makes a new base.
+BASE_IMAGE=${CONTAINERS_BASE_IMAGE:-localhost/tps-node-bookworm:$(node -p process.versions.node)-r2}
+IMAGE=localhost/terminal-payment-service:containers-test
+if $full; then IMAGE+=-full; fi
 
 step_started=
 step() {
@@ -91,6 +95,9 @@ step "base image $BASE_IMAGE"
 bash scripts/containers/base-image.sh "$BASE_IMAGE"
 
 # --- 3. the image ----------------------------------------------------------------------------
+# The previous run's image goes first; the build's intermediate images go after it (below): a run
+# leaves the base and its one image (to try by hand) in the store, nothing that piles up.
+podman rmi -f "$IMAGE" >/dev/null 2>&1 || true
 build_args=(
   --pull=never --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE"
   --build-arg "VERSION=$(node -p 'require("./package.json").version')"
@@ -117,6 +124,10 @@ else
     fail "podman build (prebuilt) failed"
   rm -rf "$work/context"
 fi
+final_id=$(podman image inspect --format '{{.Id}}' "$IMAGE")
+for id in $(sed -n 's/^--> \([0-9a-f]\{6,\}\)$/\1/p' "$work/build.log"); do
+  [[ $final_id == "$id"* ]] || podman rmi "$id" >/dev/null 2>&1 || true
+done
 image_size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 base_size=$(podman image inspect --format '{{.Size}}' "$BASE_IMAGE")
 say "  image $((image_size / 1000000)) MB, $(((image_size - base_size) / 1000000)) MB over the base"
