@@ -107,14 +107,14 @@ build_args=(
 )
 if $full; then
   step "image $IMAGE: the Dockerfile's own multi-stage build (--full; npm ci and the build inside)"
-  # Named although it is the default: buildah 1.28 (podman 4.3) skips a stage that FROM names
-  # through an ARG's default value.
   # npm inside the build trusts what npm here trusts (a proxy's own certificate authority).
   cafile=$(npm config get cafile)
   [ -f "$cafile" ] || cafile=${NODE_EXTRA_CA_CERTS:-}
   if [ -f "$cafile" ]; then
     build_args+=(--volume "$cafile:/run/build-ca.crt:ro" --build-arg NPM_CONFIG_CAFILE=/run/build-ca.crt)
   fi
+  # APP_FROM named although it is the default: buildah 1.28 (podman 4.3) skips a stage that FROM
+  # names through an ARG's default value.
   podman build "${build_args[@]}" --build-arg APP_FROM=build "$root" >"$work/build.log" 2>&1 ||
     fail "podman build (full) failed"
 else
@@ -133,8 +133,10 @@ base_size=$(podman image inspect --format '{{.Size}}' "$BASE_IMAGE")
 say "  image $((image_size / 1000000)) MB, $(((image_size - base_size) / 1000000)) MB over the base"
 config=$(podman image inspect --format '{{.Config.User}} {{json .Config.ExposedPorts}} {{json .Config.Healthcheck}} {{index .Config.Labels "org.opencontainers.image.revision"}}' "$IMAGE")
 [[ $config == "node "* ]] || fail "the image's user is not node: $config"
-[[ $config == *'3000/tcp'*'3100/tcp'* ]] || fail "the image exposes neither 3000 nor 3100: $config"
+[[ $config == *'3000/tcp'*'3100/tcp'* ]] || fail "the image does not expose 3000 and 3100: $config"
 [[ $config == *'"tps-entrypoint","health"'* ]] || fail "the image has no HEALTHCHECK (built without --format docker?): $config"
+[[ $config == *" $(git rev-parse HEAD 2>/dev/null || echo unknown)" ]] || fail "the image's revision label is not this checkout's: $config"
+say "  user node, ports 3000 and 3100, HEALTHCHECK tps-entrypoint health, labelled with this revision"
 
 # --- a receiver on this machine, which the containers reach at HOST_ADDRESS ---------------------
 free_port() { node -e 'const s=require("net").createServer().listen(0,()=>{console.log(s.address().port);s.close()})'; }
