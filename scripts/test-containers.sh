@@ -98,10 +98,11 @@ bash scripts/containers/base-image.sh "$BASE_IMAGE"
 # The previous run's image goes first; the build's intermediate images go after it (below): a run
 # leaves the base and its one image (to try by hand) in the store, nothing that piles up.
 podman rmi -f "$IMAGE" >/dev/null 2>&1 || true
+revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 build_args=(
   --pull=never --format docker --build-arg "BASE_IMAGE=$BASE_IMAGE"
   --build-arg "VERSION=$(node -p 'require("./package.json").version')"
-  --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  --build-arg "REVISION=$revision"
   --build-arg "SOURCE=${IMAGE_SOURCE:-unknown}"
   -t "$IMAGE" -f "$root/Dockerfile"
 )
@@ -135,7 +136,7 @@ config=$(podman image inspect --format '{{.Config.User}} {{json .Config.ExposedP
 [[ $config == "node "* ]] || fail "the image's user is not node: $config"
 [[ $config == *'3000/tcp'*'3100/tcp'* ]] || fail "the image does not expose 3000 and 3100: $config"
 [[ $config == *'"tps-entrypoint","health"'* ]] || fail "the image has no HEALTHCHECK (built without --format docker?): $config"
-[[ $config == *" $(git rev-parse HEAD 2>/dev/null || echo unknown)" ]] || fail "the image's revision label is not this checkout's: $config"
+[[ $config == *" $revision" ]] || fail "the image's revision label is not this checkout's: $config"
 say "  user node, ports 3000 and 3100, HEALTHCHECK tps-entrypoint health, labelled with this revision"
 
 # --- a receiver on this machine, which the containers reach at HOST_ADDRESS ---------------------
