@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { Stack, TEST_POSTGRES_URL, createInstantTerminals } from '@tps/testing';
 import { chargeBody } from './lib/charge-body';
 import { CpuMeter, type CpuByGroup } from './lib/cpu-meter';
@@ -8,7 +7,7 @@ import { PgCountingProxy } from './lib/pg-counting-proxy';
 import { countsSince, statementCounts, type KindCounts, type MessageCounts } from './lib/pg-message-counter';
 import { isWrite } from './lib/sql-kind';
 import { SignedPoster } from './lib/signed-post';
-import { percentile } from './lib/stats';
+import { runPaced, summaryOf, type PacedSummary } from './lib/paced-charges';
 import { signedCharge } from './sync-charge-comparison';
 
 /** A charge asked of the replica that holds the terminal's links, or of the other one. */
@@ -58,10 +57,7 @@ export interface PacedCharges {
   ratePerSecond: number;
   seconds: number;
   terminals: number;
-  latencies: Record<
-    ChargeKind,
-    { charges: number; p50: number; p99: number; refused: Record<string, number> }
-  >;
+  latencies: Record<ChargeKind, PacedSummary>;
   /** Ticks at which every terminal was still busy: no charge started. */
   skipped: number;
 }
@@ -259,44 +255,16 @@ export async function measurePaced(
   };
   try {
     const run = async (runSeconds: number): Promise<PacedCharges> => {
-      const latencies: Record<ChargeKind, number[]> = { local: [], routed: [] };
-      const refused: Record<ChargeKind, Record<string, number>> = { local: {}, routed: {} };
-      const busy = new Set<string>();
-      const inFlight: Array<Promise<void>> = [];
-      let skipped = 0;
-      const startedAt = Date.now();
-      const deadline = startedAt + runSeconds * 1000;
-      for (let tick = 0; Date.now() < deadline; tick++) {
-        const due = startedAt + (tick * 1000) / ratePerSecond;
-        await settle(Math.max(0, due - Date.now()));
-        const serial = serials.find((s) => !busy.has(s));
-        if (serial === undefined) {
-          skipped++;
-          continue;
-        }
-        const kind: ChargeKind = tick % 2 === 0 ? 'local' : 'routed';
-        busy.add(serial);
-        const sent = performance.now();
-        inFlight.push(
-          posters[kind]
-            .post(`/terminal/v1/${serial}/sync/charge`, chargeBody())
-            .then(
-              (status) => {
-                if (status === 200) latencies[kind].push(performance.now() - sent);
-                else refused[kind][status] = (refused[kind][status] ?? 0) + 1;
-              },
-              () => void (refused[kind].failed = (refused[kind].failed ?? 0) + 1),
-            )
-            .finally(() => busy.delete(serial)),
-        );
-      }
-      await Promise.all(inFlight);
-      const of = (kind: ChargeKind) => ({
-        charges: latencies[kind].length,
-        p50: percentile(latencies[kind], 50),
-        p99: percentile(latencies[kind], 99),
-        refused: refused[kind],
+      // Every other charge asked of the replica that does not hold the terminal's link.
+      const kindOf = (tick: number): ChargeKind => (tick % 2 === 0 ? 'local' : 'routed');
+      const { charges, skipped } = await runPaced({
+        ratePerSecond,
+        seconds: runSeconds,
+        serials,
+        send: (serial, tick) =>
+          posters[kindOf(tick)].post(`/terminal/v1/${serial}/sync/charge`, chargeBody()),
       });
+      const of = (kind: ChargeKind) => summaryOf(charges.filter((charge) => kindOf(charge.tick) === kind));
       return {
         ratePerSecond,
         seconds: runSeconds,

@@ -2,9 +2,11 @@
 /**
  * Forwards the account's webhooks to a local URL, like `stripe listen` (contract §6.1):
  *   npm run listen -- --forward-to LOCAL_URL [--sandbox SANDBOX_URL]
- * It opens a signed WebSocket to the sandbox, POSTs each webhook attempt to LOCAL_URL with the
- * same headers and bytes (so a Standard Webhooks check passes), prints one line per delivery and
- * sends the local answer back as the attempt's. A cut connection is opened again. The sandbox and
+ * It opens a signed WebSocket to the sandbox, which sends it a copy of each webhook attempt; it
+ * POSTs each copy to LOCAL_URL with the same headers and bytes (so a Standard Webhooks check
+ * passes), prints one line per copy with the local answer and sends that answer back, recorded
+ * beside the attempt (the attempt's own only when the event has no URL the sandbox may send
+ * to). A cut connection is opened again. The sandbox and
  * the account are taken as `npm run trigger` takes them. Exit code 1 when the sandbox refuses the
  * credentials, 2 on bad usage.
  */

@@ -14,8 +14,13 @@ import { runApp } from './run-app';
 
 const apiPort = process.env.API_PORT ?? process.env.PORT ?? '3000';
 const simulatorPort = process.env.SIMULATOR_PORT ?? '3100';
-/** After this long a child that ignores SIGTERM is killed. */
-const STOP_GRACE_MS = 5000;
+/**
+ * After this long a child still running is killed: the API's drain (DRAIN_TIMEOUT_MS, 25 s by
+ * default) and a margin, so that a container stopped with `docker stop -t 40` drains as one app
+ * per container does. A second Ctrl-C or SIGTERM passes on at once: each app then stops without
+ * waiting (contract, "Several replicas": a second signal stops at once).
+ */
+const STOP_GRACE_MS = Number(process.env.DRAIN_TIMEOUT_MS ?? 25_000) + 5000;
 const READY_POLL_MS = 500;
 
 if (process.stdout.isTTY && process.env.LOG_FORMAT === undefined) process.env.LOG_FORMAT = 'pretty';
@@ -44,7 +49,10 @@ let exitCode: number | undefined;
 
 /** Stops every app still running; the launcher exits with `code` once they all have. */
 function stop(code: number): void {
-  if (exitCode !== undefined) return;
+  if (exitCode !== undefined) {
+    for (const child of apps.values()) child.kill('SIGTERM');
+    return;
+  }
   exitCode = code;
   for (const child of apps.values()) child.kill('SIGTERM');
   setTimeout(() => {

@@ -2,9 +2,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { Browser, Stack } from '@tps/testing';
+import { randomUUID } from 'node:crypto';
+import { Browser, Stack, type SignedClient } from '@tps/testing';
 import { createReceiver, type ReceiverConfig } from '../examples/webhook-receiver/receiver';
 import { brokenReceiver } from './conformance-receivers';
+import { amountOf } from './payment-helpers';
 
 /**
  * The console's conformance panel (contract §17) in a real browser: start a run from the form,
@@ -24,12 +26,21 @@ describe('conformance report card in the console', () => {
   const servers: Server[] = [];
   const pageErrors: string[] = [];
   let config: ReceiverConfig;
+  let client: SignedClient;
+  let account: { merchant_id: string; secret_key: string; terminals: Array<{ serialNumber: string }> };
+
+  async function signIn(): Promise<void> {
+    await page.getByLabel('Merchant id').fill(account.merchant_id);
+    await page.getByLabel('Secret key').fill(account.secret_key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('live').filter({ hasText: 'Live' }).waitFor();
+  }
 
   beforeAll(async () => {
     stack = await Stack.start({ apiEnv: { CONFORMANCE_SEARCH_WINDOW_MS: '3000' } });
     const response = await fetch(`${stack.apiUrl}/sandbox/accounts`, { method: 'POST' });
-    const account = (await response.json()) as { merchant_id: string; secret_key: string };
-    const client = stack.client().as({ merchantId: account.merchant_id, secret: account.secret_key });
+    account = (await response.json()) as typeof account;
+    client = stack.client().as({ merchantId: account.merchant_id, secret: account.secret_key });
     const secret = await client.post('/sandbox/webhook-secret');
     config = {
       webhookSecret: secret.body.secret as string,
@@ -42,10 +53,7 @@ describe('conformance report card in the console', () => {
     page.setDefaultTimeout(WAIT_MS);
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${stack.apiUrl}/console`);
-    await page.getByLabel('Merchant id').fill(account.merchant_id);
-    await page.getByLabel('Secret key').fill(account.secret_key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('live').filter({ hasText: 'Live' }).waitFor();
+    await signIn();
   });
 
   afterAll(async () => {
@@ -98,6 +106,28 @@ describe('conformance report card in the console', () => {
     ]);
     if (SCREENSHOTS !== undefined)
       await panel.screenshot({ path: join(SCREENSHOTS, 'console-conformance.png') });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("keeps the runs' own terminal and charges off the wall, the payment form and the transaction list", async () => {
+    const serials = account.terminals.map((terminal) => terminal.serialNumber);
+    const serial = serials[0];
+    const charged = await client.post(`/terminal/v1/${serial}/sync/charge`, {
+      amount: amountOf(12_345),
+      client_transaction_id: randomUUID(),
+    });
+    expect(charged.status).toBe(200);
+    // A fresh page reads the fleet and lists the account's transactions, the runs' included.
+    await page.reload();
+    await signIn();
+    const wall = page.getByRole('region', { name: 'Terminals' });
+    for (const shown of serials) await wall.getByRole('article', { name: `Terminal ${shown}` }).waitFor();
+    const list = page.getByRole('list', { name: 'Recent transactions' });
+    await list.getByRole('button').filter({ hasText: serial }).waitFor();
+    expect(await wall.getByRole('article').count()).toBe(serials.length);
+    expect(await list.getByRole('button').count()).toBe(1);
+    const form = page.getByRole('region', { name: 'New payment' });
+    expect(await form.getByLabel('Terminal').locator('option').allTextContents()).toEqual(serials);
     expect(pageErrors).toEqual([]);
   });
 

@@ -19,7 +19,7 @@ import { poll, Stack } from '@tps/testing';
 const run = promisify(execFile);
 const LISTEN = join(__dirname, '..', 'dist', 'scripts', 'listen.js');
 const TRIGGER = join(__dirname, '..', 'dist', 'scripts', 'trigger.js');
-/** Where the charges say their webhooks go: nothing listens there, so only `listen` can deliver. */
+/** Where a print job says its callback goes: nothing listens there, so only the copy is answered. */
 const UNREACHABLE = 'http://127.0.0.1:9/hook';
 const FINAL = ['APPROVAL', 'DECLINED', 'TERMINAL_REJECTED', 'TERMINAL_CANCELED'];
 
@@ -238,7 +238,10 @@ describe('listen --forward-to (contract §6.1)', () => {
     return { ...unsigned, webhookSecret: secret.data!.secret };
   }
 
-  /** An async charge through the typed client whose webhooks go to a URL nothing answers. */
+  /**
+   * An async charge through the typed client with no webhook URL: while its merchant listens, its
+   * deliveries exist and the listener's answer is each attempt's (contract §6.1).
+   */
   async function charge(owner: Account, subtotal = 10_000): Promise<string> {
     const id = randomUUID();
     const answer = await owner.client.POST('/terminal/v1/{terminalSerial}/async/charge', {
@@ -246,7 +249,6 @@ describe('listen --forward-to (contract §6.1)', () => {
       body: {
         amount: { iva: 1600, subtotal_iva: subtotal, subtotal_iva0: 0 },
         client_transaction_id: id,
-        events_webhook_url: UNREACHABLE,
       },
     });
     expect(answer.response.status).toBe(200);
@@ -284,7 +286,7 @@ describe('listen --forward-to (contract §6.1)', () => {
     await stack?.stop();
   });
 
-  it('forwards each delivery signed as a real one; the local answer is the attempt the sandbox records', async () => {
+  it('forwards each delivery signed as a real one; with no URL, the local answer is the attempt the sandbox records', async () => {
     const id = await charge(a);
     const statuses = await finalDelivered(receiverA, id);
     expect(statuses).toEqual(['CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL']);
@@ -303,12 +305,19 @@ describe('listen --forward-to (contract §6.1)', () => {
       10_000,
     );
     for (const delivery of deliveries) {
-      expect(delivery.attempts).toEqual([expect.objectContaining({ n: 1, status_code: 200, error: null })]);
+      expect(delivery.attempts).toEqual([
+        expect.objectContaining({
+          n: 1,
+          status_code: 200,
+          error: null,
+          listeners: [{ status_code: 200, error: null, latency_ms: expect.any(Number) }],
+        }),
+      ]);
       expect(receiverA.verified.map((v) => v.webhookId)).toContain(delivery.event_id);
     }
   });
 
-  it("forwards a print job's callback too, signed with the job's id; the local answer is its recorded outcome", async () => {
+  it("forwards a copy of a print job's callback too, signed with the job's id; its answer is recorded beside the URL's", async () => {
     const reference = `listened-${randomUUID().slice(0, 8)}`;
     const created = await a.client.POST('/terminal/v1/{terminalSerial}/print', {
       params: { path: { terminalSerial: a.serial } },
@@ -337,7 +346,11 @@ describe('listen --forward-to (contract §6.1)', () => {
       },
       10_000,
     );
-    expect(job.callback).toMatchObject({ statusCode: 200 });
+    // The URL still gets the one attempt (nothing answers there); the copy's answer is beside it.
+    expect(job.callback).toMatchObject({
+      statusCode: null,
+      listeners: [{ statusCode: 200, error: null, latencyMs: expect.any(Number) }],
+    });
   });
 
   it("retries after the local receiver's 503, as the sandbox retries a URL's", async () => {
@@ -362,11 +375,9 @@ describe('listen --forward-to (contract §6.1)', () => {
 
   it('shows a trigger decline as it happens', async () => {
     const env = { ...process.env, MERCHANT_ID: a.merchantId, SECRET_KEY: a.secretKey };
-    const { stdout } = await run(
-      'node',
-      [TRIGGER, 'decline-51', '--async', '--webhook-url', UNREACHABLE, '--sandbox', stack.apiUrl],
-      { env },
-    );
+    const { stdout } = await run('node', [TRIGGER, 'decline-51', '--async', '--sandbox', stack.apiUrl], {
+      env,
+    });
     expect(stdout).toContain('PASS  decline-51: DECLINED');
     await listenA.printed(/ DECLINED {2}\S+ {2}--> 200 \(\d+ ms\)$/);
     expect(receiverA.verified.map((v) => v.status)).toContain('DECLINED');
@@ -414,7 +425,6 @@ describe('listen --forward-to (contract §6.1)', () => {
         body: {
           amount: { iva: 1600, subtotal_iva: 10_000, subtotal_iva0: 0 },
           client_transaction_id: id,
-          events_webhook_url: UNREACHABLE,
         },
       });
       expect(answer.response.status).toBe(200);

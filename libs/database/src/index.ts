@@ -12,3 +12,4 @@ export * from './entity-table';
 export * from './secrets';
 export * from './retention-settings';
 export * from './database-wait-settings';
+export * from './leased-queue/leased-queue';

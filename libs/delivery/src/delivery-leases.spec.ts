@@ -76,6 +76,7 @@ class SharedOutbox {
       orderKey,
       position,
       destination: 'http://receiver.test',
+      tenant: 'merchant-a',
       attempts: 0,
       firstAttemptAt: null,
       nextAttemptAt: this.time.now,

@@ -5,6 +5,7 @@ import {
   type RecordedAttempt,
   type RecordOutcome,
 } from './dispatcher';
+import { CUT_AFTER_TIMEOUTS } from './destination-health';
 import { CONTRACT_SCHEDULE, type AttemptOutcome } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
 import { verifyWebhook } from './webhook-signature';
@@ -71,12 +72,19 @@ class MemoryStore implements DeliveryStore {
   /** Set: the merchant's secret cannot be opened (sealed under a key the process lacks), and why. */
   unsignable: string | undefined;
 
-  save(id: string, orderKey: string, now: number, destination = RECEIVER): PendingDelivery {
+  save(
+    id: string,
+    orderKey: string,
+    now: number,
+    destination = RECEIVER,
+    tenant = 'merchant-a',
+  ): PendingDelivery {
     const delivery: PendingDelivery = {
       id,
       orderKey,
       position: this.rows.size + 1,
       destination,
+      tenant,
       attempts: 0,
       firstAttemptAt: null,
       nextAttemptAt: now,
@@ -265,6 +273,7 @@ function dispatcherFor(
   receiver: FakeReceiver,
   maxConcurrent = 8,
   maxPerDestination = maxConcurrent,
+  cutAfterTimeouts?: number,
 ) {
   const errors: string[] = [];
   const unsent: string[] = [];
@@ -279,6 +288,7 @@ function dispatcherFor(
     maxPerDestination,
     onError: (message) => errors.push(message),
     onUnsent: (id, reason) => unsent.push(`${id}: ${reason}`),
+    cutAfterTimeouts,
   });
   return { dispatcher, errors, unsent };
 }
@@ -710,9 +720,11 @@ describe('the dispatcher', () => {
   describe('with a bounded share per destination', () => {
     const HANGING = 'http://hanging.test:8080';
     const HEALTHY = 'https://healthy.test';
+    /** The share alone, never cut however long a destination keeps timing out. */
+    const NO_CUT = Infinity;
 
     it('holds a hanging destination to its share: another destination is still sent at once', async () => {
-      const { dispatcher } = dispatcherFor(store, time, receiver, 64, 8);
+      const { dispatcher } = dispatcherFor(store, time, receiver, 64, 8, NO_CUT);
       await dispatcher.start();
       receiver.hangs(HANGING, 10_000);
       for (let i = 0; i < 300; i += 1) dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
@@ -730,7 +742,7 @@ describe('the dispatcher', () => {
     });
 
     it('records nothing for a delivery waiting for its destination: its attempts and window have not begun', async () => {
-      const { dispatcher } = dispatcherFor(store, time, receiver, 64, 8);
+      const { dispatcher } = dispatcherFor(store, time, receiver, 64, 8, NO_CUT);
       await dispatcher.start();
       receiver.hangs(HANGING, 10_000);
       for (let i = 0; i < 300; i += 1) dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
@@ -749,7 +761,7 @@ describe('the dispatcher', () => {
     });
 
     it('sends held-back heads as the destination frees room, earliest due first', async () => {
-      const { dispatcher } = dispatcherFor(store, time, receiver, 8, 2);
+      const { dispatcher } = dispatcherFor(store, time, receiver, 8, 2, NO_CUT);
       await dispatcher.start();
       receiver.hangs(HANGING, 10_000);
       for (let i = 0; i < 5; i += 1) {
@@ -825,6 +837,49 @@ describe('the dispatcher', () => {
       ]);
       expect(receiver.peak.get(HANGING)).toBe(2);
       expect(receiver.peak.get(SLOW)).toBe(2);
+    });
+
+    it("gives a slot freed by one merchant's hanging destinations to another merchant waiting, before that merchant's next", async () => {
+      const VICTIM = 'https://victim.test';
+      const { dispatcher } = dispatcherFor(store, time, receiver, 8, 2);
+      await dispatcher.start();
+      // One merchant, ten destinations that hang, each with more due than its share: every slot.
+      const hanging = Array.from({ length: 10 }, (_, d) => `http://hang${d}.test`);
+      for (const destination of hanging) receiver.hangs(destination, 10_000);
+      for (let i = 0; i < 40; i += 1)
+        dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, hanging[i % 10], 'abuser'));
+      await time.advance(1000);
+      expect(receiver.sent).toHaveLength(8);
+      dispatcher.add(store.save('v1', 'tx-v1', time.now, VICTIM, 'victim'));
+      dispatcher.add(store.save('v2', 'tx-v2', time.now, VICTIM, 'victim'));
+      await settle();
+      expect(receiver.eventsTo(VICTIM)).toEqual([]);
+      // The abuser's first attempts time out together: the victim's two go out before any of the abuser's next.
+      await time.advance(9000);
+      const afterTimeout = receiver.sent.slice(8).map((s) => s.post.url);
+      expect(afterTimeout.slice(0, 2).every((url) => url.startsWith(VICTIM))).toBe(true);
+      expect(store.row('v1').state).toBe('delivered');
+      expect(store.row('v2').state).toBe('delivered');
+    });
+
+    it('holds a destination that keeps timing out to one attempt in flight, and gives its share back once it answers', async () => {
+      const { dispatcher } = dispatcherFor(store, time, receiver, 64, 8);
+      await dispatcher.start();
+      receiver.hangs(HANGING, 10_000);
+      for (let i = 0; i < 100; i += 1) dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
+      await settle();
+      expect(receiver.eventsTo(HANGING)).toHaveLength(8);
+      // The first timeouts in a row start the next ones; from the CUT_AFTER_TIMEOUTS-th, one at a time.
+      await time.advance(10_000);
+      const afterCut = receiver.eventsTo(HANGING).length;
+      expect(afterCut).toBe(8 + CUT_AFTER_TIMEOUTS - 1);
+      await time.advance(20_000);
+      expect(receiver.eventsTo(HANGING).length - afterCut).toBeLessThanOrEqual(2);
+      // It answers: its whole share again.
+      receiver.answers(HANGING);
+      await time.advance(10_000);
+      expect(receiver.peak.get(HANGING)).toBe(8);
+      expect(receiver.eventsTo(HANGING).length).toBeGreaterThan(afterCut + 8);
     });
 
     it('leaves held-back deliveries pending across a stop, and sends each once after the restart', async () => {

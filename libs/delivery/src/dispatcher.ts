@@ -1,7 +1,8 @@
-import { FairLines } from './fair-lines';
+import { DestinationHealth } from './destination-health';
 import { MinHeap } from './min-heap';
 import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
+import { TenantLines } from './tenant-lines';
 import { signWebhook } from './webhook-signature';
 
 /** A delivery still to make, as the dispatcher tracks it. */
@@ -12,6 +13,8 @@ export interface PendingDelivery {
   position: number;
   /** Where it goes (see destinationOf): the unit that holds a bounded share of the attempts in flight. */
   destination: string;
+  /** The merchant it is for: attempts in flight are shared out per merchant first (TenantLines). */
+  tenant: string;
   /** Attempts recorded so far. */
   attempts: number;
   firstAttemptAt: number | null;
@@ -121,6 +124,13 @@ export interface DispatcherDeps {
   /** An attempt recorded without being sent, and why (DeliveryTarget.unsignable). */
   onUnsent?: (deliveryId: string, reason: string) => void;
   /**
+   * Attempts in a row to a merchant's destination that time out before it is held to one attempt
+   * in flight (DestinationHealth): CUT_AFTER_TIMEOUTS unless set; Infinity never cuts.
+   */
+  cutAfterTimeouts?: number;
+  /** An attempt timed out; `cut`: the merchant's destination is held to one attempt in flight from now on. */
+  onTimedOut?: (delivery: PendingDelivery, cut: boolean) => void;
+  /**
    * Whether this process's leases are known to hold now; while not (they could not be renewed),
    * no attempt starts, so none is made while another process may have taken its delivery.
    */
@@ -158,11 +168,17 @@ interface Waiting {
   delivery: PendingDelivery;
 }
 
+/** A merchant's destination, as DestinationHealth knows it: one merchant's timeouts cut only its own share. */
+const healthKey = (tenant: string, destination: string): string => `${tenant} ${destination}`;
+
 /**
  * The destination of a webhook URL: scheme, host and port, as the URL's origin spells them (so
  * `http://h` and `http://h:80` are one). A URL that does not parse is its own destination.
  */
-export function destinationOf(url: string): string {
+export function destinationOf(url: string, merchantId: string): string {
+  // An event with no URL goes to its merchant's `listen` connections only (contract §6.1): those
+  // are its destination, so one merchant's listeners hold no share of another's.
+  if (url === '') return `listen:${merchantId}`;
   try {
     return new URL(url).origin;
   } catch {
@@ -175,18 +191,21 @@ export function destinationOf(url: string): string {
  * single timer wakes the dispatcher for the earliest retry, however many wait. Only the head of
  * each transaction's queue is ever eligible, so a later event waits for an earlier one.
  *
- * Fairness: a head that falls due goes to its destination's line (FairLines). A destination
- * never has more than `maxPerDestination` attempts in flight, so what is due beyond that waits
- * without taking a slot another destination could use, and a free slot goes to the destination
- * with the fewest attempts in flight. Waiting in a line is not an attempt.
+ * Fairness: a head that falls due goes to its merchant's line to its destination (TenantLines).
+ * A free slot goes to the merchant with the fewest attempts in flight, and within it to the
+ * destination with the fewest; a destination of a merchant never has more than
+ * `maxPerDestination` attempts in flight, so what is due beyond that waits without taking a slot
+ * another destination or merchant could use. Waiting in a line is not an attempt.
  */
 export class Dispatcher {
   private readonly queues = new Map<string, PendingDelivery[]>();
   private readonly known = new Set<string>();
   /** Queue heads not in flight, earliest due first. An entry gone stale is skipped when it comes out. */
   private readonly waiting = new MinHeap<Waiting>((entry) => entry.at);
-  /** Heads already due, per destination, until a slot is theirs. */
-  private readonly lines: FairLines<Waiting>;
+  /** Heads already due, per merchant and destination, until a slot is theirs. */
+  private readonly lines: TenantLines<Waiting>;
+  /** Destinations that keep timing out, per merchant: held to one attempt in flight. */
+  private readonly health: DestinationHealth;
   /** Every attempt under way, from its start until its record has committed (or failed). */
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Attempts on the wire: started and not yet answered. The shares count these. */
@@ -205,8 +224,10 @@ export class Dispatcher {
   private slotTimer: unknown;
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.lines = new FairLines<Waiting>({
+    this.health = new DestinationHealth(deps.maxPerDestination, deps.cutAfterTimeouts);
+    this.lines = new TenantLines<Waiting>({
       share: deps.maxPerDestination,
+      shareOf: (tenant, destination) => this.health.shareOf(healthKey(tenant, destination)),
       dueAt: (entry) => entry.at,
       isCurrent: (entry) => this.isCurrent(entry),
     });
@@ -368,7 +389,7 @@ export class Dispatcher {
     const now = this.deps.now();
     for (let next = this.waiting.peek(); next !== undefined && next.at <= now; next = this.waiting.peek()) {
       this.waiting.pop();
-      if (this.isCurrent(next)) this.lines.add(next.delivery.destination, next);
+      if (this.isCurrent(next)) this.lines.add(next.delivery.tenant, next.delivery.destination, next);
     }
     // A due head waits in its line for room: the attempt that ends next pumps again, no timer needed.
     while (this.sending < this.deps.maxConcurrent) {
@@ -397,7 +418,7 @@ export class Dispatcher {
   }
 
   private launch(delivery: PendingDelivery): void {
-    const { destination } = delivery;
+    const { destination, tenant } = delivery;
     this.sending += 1;
     let answered = false;
     const held: { slot: number | null } = { slot: null };
@@ -407,7 +428,7 @@ export class Dispatcher {
       if (answered) return;
       answered = true;
       this.sending -= 1;
-      this.lines.ended(destination);
+      this.lines.ended(tenant, destination);
       if (held.slot !== null) this.idle(destination, held.slot);
       held.slot = null;
     };
@@ -513,6 +534,13 @@ export class Dispatcher {
     return { outcome: { error: 'secret_unavailable' }, latencyMs: 0, answerExcerpt: reason };
   }
 
+  private noteTimeout(delivery: PendingDelivery, timedOut: boolean): void {
+    const key = healthKey(delivery.tenant, delivery.destination);
+    const before = this.health.shareOf(key);
+    this.health.ended(key, timedOut);
+    if (timedOut) this.deps.onTimedOut?.(delivery, before > 1 && this.health.shareOf(key) === 1);
+  }
+
   private async attempt(
     delivery: PendingDelivery,
     freeSlot: () => void,
@@ -549,6 +577,8 @@ export class Dispatcher {
         ? await this.send(delivery, target, at, held)
         : this.unsent(delivery, target.unsignable);
     if (result === null) return;
+    // Before the slot frees, so that the destination's line is given its new share.
+    this.noteTimeout(delivery, 'error' in result.outcome && result.outcome.error === 'timeout');
     freeSlot();
     const n = delivery.attempts + 1;
     const firstAttemptAt = delivery.firstAttemptAt ?? at;

@@ -39,6 +39,8 @@ interface Ticket {
 export interface FairLinesOptions<T> {
   /** Items in flight at once to one destination, at most. */
   share: number;
+  /** A destination's share now, when it is less than `share` (one that keeps timing out). */
+  shareOf?: (destination: string) => number;
   dueAt: (item: T) => number;
   /** Whether an item put in a line still stands; one gone stale is dropped when it comes out. */
   isCurrent: (item: T) => boolean;
@@ -105,6 +107,11 @@ export class FairLines<T> {
     return this.lines.get(destination)?.inFlight ?? 0;
   }
 
+  /** Nothing due and nothing in flight, to any destination. */
+  get isEmpty(): boolean {
+    return this.lines.size === 0;
+  }
+
   private popCurrent(line: Line<T>): T | undefined {
     for (let item = line.due.pop(); item !== undefined; item = line.due.pop()) {
       if (this.options.isCurrent(item)) return item;
@@ -125,7 +132,8 @@ export class FairLines<T> {
     ) {
       line.due.pop();
     }
-    if (line.due.size === 0 || line.inFlight >= this.options.share) {
+    const share = Math.min(this.options.share, this.options.shareOf?.(destination) ?? this.options.share);
+    if (line.due.size === 0 || line.inFlight >= share) {
       line.queued = null;
       if (line.inFlight === 0) this.lines.delete(destination);
       return;

@@ -19,6 +19,17 @@ export interface PostResult {
   latencyMs: number;
   /** The first 1 KB of the answer's body; empty when there was none. */
   answerExcerpt: string;
+  /**
+   * What each of the merchant's `listen` connections answered to its copy of the attempt
+   * (contract §6.1), in the order they answered; absent when none was open.
+   */
+  listeners?: readonly ListenerAnswer[];
+}
+
+/** One `listen` connection's local answer to its copy of an attempt (contract §6.1). */
+export interface ListenerAnswer {
+  outcome: AttemptOutcome;
+  latencyMs: number;
 }
 
 export interface PostOptions {

@@ -1,7 +1,7 @@
 import { AttemptAbandoned } from '@tps/delivery';
 import { InProcessMessagePort } from '@tps/messaging';
 import type { ApiTopics } from '../messages/api-messages';
-import { attemptThroughListeners } from './listen-attempt';
+import { copiesThroughListeners } from './listen-attempt';
 import { PRESENCE_REPEAT_MS, PresenceBook } from './presence-book';
 
 const POST = { url: 'http://127.0.0.1:9/hook', body: '{"event_id":"e"}', headers: { 'webhook-id': 'e' } };
@@ -21,6 +21,7 @@ describe('PresenceBook', () => {
     book.heard({ merchantId: 'm1', listenerId: 'a', open: true }, T0);
     book.heard({ merchantId: 'm1', listenerId: 'b', open: true }, T0);
     expect(book.isListening('m1', T0)).toBe(true);
+    expect(book.listenersOf('m1', T0)).toEqual(['a', 'b']);
     expect(book.isListening('m2', T0)).toBe(false);
     book.heard({ merchantId: 'm1', listenerId: 'a', open: false }, T0);
     expect(book.isListening('m1', T0)).toBe(true);
@@ -38,38 +39,83 @@ describe('PresenceBook', () => {
   });
 });
 
-describe('attemptThroughListeners', () => {
+describe('copiesThroughListeners', () => {
   afterEach(() => jest.useRealTimers());
 
-  it('publishes the attempt with the signed headers and no secret, and takes the first answer for it', async () => {
+  const result = (statusCode: number) => ({ outcome: { statusCode }, latencyMs: 4, answerExcerpt: 'ok' });
+
+  it('publishes the attempt with the signed headers and no secret, and takes one answer per listener', async () => {
     const messages = port();
     const published: Array<ApiTopics['listen.attempt']> = [];
     messages.subscribe('listen.attempt', (attempt) => {
       published.push(attempt);
-      const result = (statusCode: number) => ({ outcome: { statusCode }, latencyMs: 4, answerExcerpt: 'ok' });
-      // Another attempt's answer first: it is not this one's.
       setImmediate(() => {
-        messages.publish('listen.answer', { attemptId: 'someone-else', result: result(500) });
-        messages.publish('listen.answer', { attemptId: attempt.attemptId, result: result(204) });
-        messages.publish('listen.answer', { attemptId: attempt.attemptId, result: result(500) });
+        // Another attempt's answer: not this one's.
+        messages.publish('listen.answer', {
+          attemptId: 'someone-else',
+          listenerId: 'a',
+          result: result(500),
+        });
+        messages.publish('listen.answer', {
+          attemptId: attempt.attemptId,
+          listenerId: 'b',
+          result: result(204),
+        });
+        // A listener answers its copy once; a second answer, or an unknown listener's, is not counted.
+        messages.publish('listen.answer', {
+          attemptId: attempt.attemptId,
+          listenerId: 'b',
+          result: result(500),
+        });
+        messages.publish('listen.answer', {
+          attemptId: attempt.attemptId,
+          listenerId: 'z',
+          result: result(500),
+        });
+        messages.publish('listen.answer', {
+          attemptId: attempt.attemptId,
+          listenerId: 'a',
+          result: result(503),
+        });
       });
     });
-    const answer = await attemptThroughListeners(messages, 'm1', POST, 10_000, new AbortController().signal);
-    expect(answer).toEqual({ outcome: { statusCode: 204 }, latencyMs: 4, answerExcerpt: 'ok' });
+    const answers = await copiesThroughListeners(
+      messages,
+      'm1',
+      POST,
+      ['a', 'b'],
+      10_000,
+      new AbortController().signal,
+    );
+    expect(answers).toEqual([result(204), result(503)]);
     expect(published).toEqual([{ attemptId: expect.any(String), merchantId: 'm1', post: POST }]);
     expect(JSON.stringify(published)).not.toContain('whsec_');
   });
 
-  it('is a timeout when no answer comes in time', async () => {
+  it('is a timeout for each listener that gave no answer in time', async () => {
     jest.useFakeTimers();
-    const sending = attemptThroughListeners(port(), 'm1', POST, 15_000, new AbortController().signal);
+    const messages = port();
+    messages.subscribe('listen.attempt', ({ attemptId }) =>
+      messages.publish('listen.answer', { attemptId, listenerId: 'a', result: result(200) }),
+    );
+    const sending = copiesThroughListeners(
+      messages,
+      'm1',
+      POST,
+      ['a', 'b'],
+      15_000,
+      new AbortController().signal,
+    );
     jest.advanceTimersByTime(15_000);
-    expect(await sending).toEqual({ outcome: { error: 'timeout' }, latencyMs: 15_000, answerExcerpt: '' });
+    expect(await sending).toEqual([
+      result(200),
+      { outcome: { error: 'timeout' }, latencyMs: 15_000, answerExcerpt: '' },
+    ]);
   });
 
   it('is abandoned, with no outcome, when the service stops', async () => {
     const shutdown = new AbortController();
-    const sending = attemptThroughListeners(port(), 'm1', POST, 15_000, shutdown.signal);
+    const sending = copiesThroughListeners(port(), 'm1', POST, ['a'], 15_000, shutdown.signal);
     shutdown.abort();
     await expect(sending).rejects.toBeInstanceOf(AttemptAbandoned);
   });

@@ -3,20 +3,24 @@ import { AttemptAbandoned, type PostResult, type WebhookPost } from '@tps/delive
 import type { ApiMessages } from '../messages/api-messages';
 
 /**
- * Makes a webhook attempt through the merchant's `listen` connections (contract §6.1), wherever
- * they are held: the first answer a listener reports is the attempt's outcome, and no answer in
- * `timeoutMs` is a timeout, as a URL that never answers would be.
+ * Sends one copy of a webhook attempt to each of the merchant's `listen` connections (contract
+ * §6.1), wherever they are held, and gathers one answer per connection: in the order they came,
+ * then a timeout for each connection that gave none within `timeoutMs`, as a URL that never
+ * answers would. Nothing stays subscribed once it resolves.
  */
-export function attemptThroughListeners(
+export function copiesThroughListeners(
   messages: ApiMessages,
   merchantId: string,
   post: WebhookPost,
+  listenerIds: readonly string[],
   timeoutMs: number,
   shutdown: AbortSignal,
-): Promise<PostResult> {
+): Promise<PostResult[]> {
   if (shutdown.aborted) return Promise.reject(new AttemptAbandoned());
   const attemptId = randomUUID();
-  return new Promise<PostResult>((resolve, reject) => {
+  const waiting = new Set(listenerIds);
+  const answers: PostResult[] = [];
+  return new Promise<PostResult[]>((resolve, reject) => {
     const end = (): void => {
       clearTimeout(timer);
       stop();
@@ -25,15 +29,22 @@ export function attemptThroughListeners(
     const stop = messages.subscribe(
       'listen.answer',
       (answer) => {
-        if (answer.attemptId !== attemptId) return;
+        if (answer.attemptId !== attemptId || !waiting.delete(answer.listenerId)) return;
+        answers.push(answer.result);
+        if (waiting.size > 0) return;
         end();
-        resolve(answer.result);
+        resolve(answers);
       },
       'cluster',
     );
     const timer = setTimeout(() => {
       end();
-      resolve({ outcome: { error: 'timeout' }, latencyMs: timeoutMs, answerExcerpt: '' });
+      const silent = [...waiting].map((): PostResult => ({
+        outcome: { error: 'timeout' },
+        latencyMs: timeoutMs,
+        answerExcerpt: '',
+      }));
+      resolve([...answers, ...silent]);
     }, timeoutMs);
     const onShutdown = (): void => {
       end();

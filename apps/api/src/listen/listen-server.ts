@@ -24,7 +24,7 @@ import { BackgroundTasks } from '../metrics/background-tasks';
 import { listeningMerchant } from './listen-authentication';
 import { PRESENCE_REPEAT_MS } from './presence-book';
 
-/** One open `listen` connection, and the attempts sent to it that it has not answered. */
+/** One open `listen` connection, and the copies sent to it that it has not answered. */
 interface Listener {
   id: string;
   merchantId: string;
@@ -35,6 +35,13 @@ interface Listener {
 
 /** When a refused `listen` may try again: a connection of the merchant may have closed by then. */
 const LISTEN_RETRY_AFTER_SECONDS = 10;
+
+/**
+ * Copies a connection may leave unanswered; past it the oldest is forgotten (its answer, if it
+ * ever comes, no longer counts: the attempt took it as a timeout long before), so a listener
+ * that never answers holds bounded memory while it stays open.
+ */
+const MAX_UNANSWERED = 1024;
 
 /** A listener's message that is not an answer closes its connection with this code (policy). */
 const POLICY_VIOLATION = 1008;
@@ -57,8 +64,9 @@ function resultOf(answer: ListenAnswer): PostResult {
 
 /**
  * The sandbox's end of `listen` (contract §6.1): accepts a merchant's signed WebSocket, tells the
- * message port it is open, and sends it every webhook attempt for that merchant. A listener
- * answers only attempts it was sent, so it can neither see nor settle another merchant's.
+ * message port it is open, and sends it a copy of every webhook attempt for that merchant, one
+ * per connection. A listener answers only copies it was sent, so it can neither see nor answer
+ * another merchant's.
  */
 @Injectable()
 export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -97,6 +105,9 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
         for (const listener of this.listeners.values()) {
           if (listener.merchantId !== merchantId) continue;
           listener.unanswered.add(attemptId);
+          if (listener.unanswered.size > MAX_UNANSWERED) {
+            listener.unanswered.delete(listener.unanswered.values().next().value as string);
+          }
           listener.ws.send(frame);
         }
       },
@@ -188,24 +199,27 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
       listener.ws.close(POLICY_VIOLATION, 'not a listen answer');
       return;
     }
-    if (!listener.unanswered.has(answer.attempt_id)) return;
-    // The first answer settles the attempt; the merchant's other listeners here need not.
-    for (const other of this.listeners.values()) other.unanswered.delete(answer.attempt_id);
-    this.messages.publish('listen.answer', { attemptId: answer.attempt_id, result: resultOf(answer) });
+    // Each connection answers its own copy, once (contract §6.1).
+    if (!listener.unanswered.delete(answer.attempt_id)) return;
+    this.messages.publish('listen.answer', {
+      attemptId: answer.attempt_id,
+      listenerId: listener.id,
+      result: resultOf(answer),
+    });
   }
 
-  /** A closed connection: what it left unanswered, and nobody else here holds, was cut. */
+  /** A closed connection: each copy it left unanswered was cut, and it leaves nothing behind. */
   private drop(listener: Listener): void {
     if (!this.listeners.delete(listener.id)) return;
     this.announce(listener, false);
     for (const attemptId of listener.unanswered) {
-      const heldElsewhere = [...this.listeners.values()].some((other) => other.unanswered.has(attemptId));
-      if (heldElsewhere) continue;
       this.messages.publish('listen.answer', {
         attemptId,
+        listenerId: listener.id,
         result: { outcome: { error: 'connection_reset' }, latencyMs: 0, answerExcerpt: '' },
       });
     }
+    listener.unanswered.clear();
     this.logger.log(`merchant ${listener.merchantId} stopped listening (${listener.id})`);
   }
 

@@ -5,7 +5,7 @@ import { PresenceBook } from './presence-book';
 
 /**
  * Which merchants have a `listen` connection open, in any process, as the message port tells it:
- * their webhook attempts go to the listener instead of their URL (contract §6.1).
+ * each gets a copy of every webhook attempt of its merchant (contract §6.1).
  */
 @Injectable()
 export class ListenerPresence implements OnModuleDestroy {
@@ -22,6 +22,10 @@ export class ListenerPresence implements OnModuleDestroy {
 
   isListening(merchantId: string): boolean {
     return this.book.isListening(merchantId, Date.now());
+  }
+
+  listenersOf(merchantId: string): string[] {
+    return this.book.listenersOf(merchantId, Date.now());
   }
 
   onModuleDestroy(): void {

@@ -18,11 +18,16 @@ export class PresenceBook {
     else this.listeners.set(merchantId, seen);
   }
 
-  isListening(merchantId: string, now: number): boolean {
+  /** The merchant's listeners heard of lately: each gets a copy of every attempt (contract §6.1). */
+  listenersOf(merchantId: string, now: number): string[] {
     const seen = this.listeners.get(merchantId);
-    if (seen === undefined) return false;
+    if (seen === undefined) return [];
     for (const [listenerId, at] of seen) if (now - at > PRESENCE_LAPSE_MS) seen.delete(listenerId);
     if (seen.size === 0) this.listeners.delete(merchantId);
-    return seen.size > 0;
+    return [...seen.keys()];
+  }
+
+  isListening(merchantId: string, now: number): boolean {
+    return this.listenersOf(merchantId, now).length > 0;
   }
 }

@@ -34,8 +34,8 @@ export interface ApiTopics {
    * signing secret.
    */
   'listen.attempt': { attemptId: string; merchantId: string; post: WebhookPost };
-  /** What a listener's local receiver answered to an attempt: the attempt's outcome. */
-  'listen.answer': { attemptId: string; result: PostResult };
+  /** What one listener's local receiver answered to its copy of an attempt (contract §6.1). */
+  'listen.answer': { attemptId: string; listenerId: string; result: PostResult };
   /**
    * A request for a link `replica` holds, stored for it to send (contract, scale-out). Sent by the
    * routing store's statement that stores it, as `route.answered` is by the one that stores the reply.

@@ -50,6 +50,7 @@ export class ApiMetrics implements OnModuleDestroy {
   private readonly operationSeconds: Histogram<'operation' | 'outcome'>;
   private readonly attempts: Counter<'outcome'>;
   private readonly unsent: Counter;
+  private readonly timeouts: Counter;
   private readonly storageFailures: Counter;
   private readonly routed: Counter<'link'>;
   private readonly relinks: Counter;
@@ -97,6 +98,11 @@ export class ApiMetrics implements OnModuleDestroy {
     this.unsent = new Counter({
       name: 'tps_webhook_attempts_unsent_total',
       help: "Webhook attempts recorded unsent: the merchant's webhook secret is sealed under a key SECRETS_KEY does not hold",
+      registers,
+    });
+    this.timeouts = new Counter({
+      name: 'tps_webhook_attempt_timeouts_total',
+      help: 'Webhook attempts that timed out (WEBHOOK_TIMEOUT_MS); a destination timing out 3 times in a row is held to one attempt in flight',
       registers,
     });
     this.storageFailures = new Counter({
@@ -225,6 +231,10 @@ export class ApiMetrics implements OnModuleDestroy {
   /** An attempt recorded without being sent (its signing secret could not be opened). */
   attemptUnsent(): void {
     this.unsent.inc();
+  }
+
+  attemptTimedOut(): void {
+    this.timeouts.inc();
   }
 
   /** The caps in force, each with no refusal yet, so that a rate over them counts the first. */

@@ -16,7 +16,7 @@ import {
 } from '@tps/delivery';
 import { ApiConfig, destinationRules } from '../config/api-config';
 import { ListenForwarder } from '../listen/listen-forwarder';
-import { ListenerPresence } from '../listen/listener-presence';
+import { listenerRecord } from '../listen/listener-record';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
 import type { PrintJobEntity } from './print-job.entity';
 import { PrintJobRepository } from './print-job.repository';
@@ -49,7 +49,6 @@ export class PrintCallbacks
     private readonly config: ApiConfig,
     private readonly jobs: PrintJobRepository,
     owner: DeliveryOwner,
-    private readonly presence: ListenerPresence,
     private readonly listen: ListenForwarder,
     private readonly service: ServiceListening,
   ) {
@@ -144,26 +143,28 @@ export class PrintCallbacks
       await this.recordUnsent(job, error);
       return;
     }
-    const outcome = await Tracing.get().aroundCall(
+    // Each `listen` connection of the merchant gets a copy (contract §6.1).
+    const copied = this.listen.callback(
+      job.merchantId,
+      this.config.PRINT_CALLBACK_TIMEOUT_MS,
+      this.shutdown.signal,
+    );
+    const sent = await Tracing.get().aroundCall(
       'print callback',
       { parent: traceparent, attributes: { 'server.address': new URL(job.webhookUrl).host } },
-      (sent) =>
+      (traced) =>
         sendPrintCallback(job.webhookUrl, payload, {
           timeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS,
           destinations: destinationRules(this.config),
           signingSecrets,
           shutdown: this.shutdown.signal,
-          traceparent: sent,
-          // A merchant that listens (contract §6.1) gets its callbacks there, as its webhooks.
-          fetch: this.presence.isListening(job.merchantId)
-            ? this.listen.callbackFetch(
-                job.merchantId,
-                this.config.PRINT_CALLBACK_TIMEOUT_MS,
-                this.shutdown.signal,
-              )
-            : undefined,
+          traceparent: traced,
+          fetch: copied?.fetch,
         }),
     );
+    const listeners = await copied?.listeners();
+    const outcome: PrintCallbackRecord =
+      listeners === undefined ? sent : { ...sent, listeners: listeners.map(listenerRecord) };
     this.logger.log(
       `print callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
     );

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { finishesPrintJob, printJobPath } from '@tps/domain';
 import type { PrintCallbackRecord } from '@tps/contracts';
-import { SerialWriter, sqlOf } from '@tps/database';
+import { LeasedQueue, SerialWriter } from '@tps/database';
 import type { PrintJobReport } from '@tps/link';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
@@ -12,11 +12,23 @@ import { PrintJobEntity } from './print-job.entity';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** The lease end of an attempt given back: before any time, so any process claims it at once. */
-const GIVEN_BACK = iso(0);
-
-/** Finished jobs whose webhook is due and has no recorded outcome. */
-const CALLBACK_DUE = "status IN ('COMPLETED', 'FAILED') AND webhook_url <> '' AND callback IS NULL";
+/**
+ * The leases of the jobs' one webhook attempt: due once a job is finished with a webhook and no
+ * recorded outcome. A job never leased was finished by a process of the version before leases,
+ * which attempts it unleased (a rolling deploy, docs/contract.md "Rolling deploys"): it keeps no
+ * due time of the service's own (its update time is the terminal's), so it is first noticed, given
+ * a lease of no owner ending when that process, alive, would have made and recorded the attempt,
+ * and taken once that has ended.
+ */
+const LEASED_CALLBACKS = {
+  table: 'print_jobs',
+  id: 'print_job_id',
+  owner: 'callback_owner',
+  leaseUntil: 'callback_lease_until',
+  pending: "{row}.status IN ('COMPLETED', 'FAILED') AND {row}.webhook_url <> '' AND {row}.callback IS NULL",
+  order: 'updated_at',
+  unleased: 'notice' as const,
+};
 
 export type ReportResult =
   | { applied: false }
@@ -25,11 +37,15 @@ export type ReportResult =
 
 @Injectable()
 export class PrintJobRepository {
+  private readonly leases: LeasedQueue;
+
   constructor(
     private readonly writer: SerialWriter,
     @InjectRepository(PrintJobEntity) private readonly jobs: Repository<PrintJobEntity>,
     private readonly owner: DeliveryOwner,
-  ) {}
+  ) {
+    this.leases = new LeasedQueue(LEASED_CALLBACKS, writer, jobs.manager.connection, owner);
+  }
 
   /** A job of this merchant on this terminal; any other is as good as unknown. */
   findOnTerminal(
@@ -90,10 +106,6 @@ export class PrintJobRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  private get onSqlite(): boolean {
-    return this.jobs.manager.connection.driver.options.type === 'sqlite';
-  }
-
   /** The jobs of these ids, oldest finished first. */
   private async jobsOf(rows: Array<{ print_job_id: string }>): Promise<PrintJobEntity[]> {
     if (rows.length === 0) return [];
@@ -105,84 +117,25 @@ export class PrintJobRepository {
 
   /**
    * Finished jobs whose webhook has no recorded outcome, which a stop or a crash cut, taken by the
-   * process starting: on SQLite (one process per file) every one; on PostgreSQL its replica's
-   * predecessor's (same REPLICA_ID), as for webhook deliveries.
+   * process starting (LeaseAdapter.adopts), as for webhook deliveries.
    */
   async adoptCallbacks(): Promise<PrintJobEntity[]> {
-    const until = iso(Date.now() + this.owner.leaseMs);
-    const rows = await this.writer.write((manager) =>
-      this.onSqlite
-        ? sqlOf(manager).all<{ print_job_id: string }>(
-            `UPDATE print_jobs SET callback_owner = ?, callback_lease_until = ? WHERE ${CALLBACK_DUE} RETURNING print_job_id`,
-            [this.owner.id, until],
-          )
-        : sqlOf(manager).all<{ print_job_id: string }>(
-            'UPDATE print_jobs SET callback_owner = ?, callback_lease_until = ? ' +
-              `WHERE ${CALLBACK_DUE} AND substr(callback_owner, 1, ?) = ? RETURNING print_job_id`,
-            [this.owner.id, until, this.owner.replica.length, this.owner.replica],
-          ),
-    );
-    return this.jobsOf(rows);
+    return this.jobsOf(await this.leases.adopt<{ print_job_id: string }>('print_job_id'));
   }
 
-  /**
-   * Finished jobs whose webhook no live process holds: given back, or another's lease ended. A job
-   * never leased was finished by a process of the version before leases, which attempts it
-   * unleased (a rolling deploy, docs/contract.md "Rolling deploys"): it is first noticed (given a
-   * lease of no owner, ending when that process, alive, would have made and recorded the attempt),
-   * and taken once that has ended.
-   */
+  /** Finished jobs whose webhook no live process holds: given back, or another's lease ended. */
   async claimCallbacks(now: number, until: number, limit: number): Promise<PrintJobEntity[]> {
-    const claimable =
-      `${CALLBACK_DUE} AND callback_lease_until < ? AND ` + '(callback_owner IS NULL OR callback_owner <> ?)';
-    const unnoticed = `${CALLBACK_DUE} AND callback_lease_until IS NULL`;
-    // A look first, on the reading connection: no write while nothing is due.
-    const [any] = await sqlOf(this.jobs.manager).all(
-      `SELECT 1 AS claimable FROM print_jobs WHERE (${claimable}) OR (${unnoticed}) LIMIT 1`,
-      [iso(now), this.owner.id],
-    );
-    if (any === undefined) return [];
-    const lock = this.onSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
-    const rows = await this.writer.write(async (manager) => {
-      const sql = sqlOf(manager);
-      await sql.run(`UPDATE print_jobs SET callback_lease_until = ? WHERE ${unnoticed}`, [
-        iso(now + this.owner.unleasedAfterMs),
-      ]);
-      return sql.all<{ print_job_id: string }>(
-        'UPDATE print_jobs SET callback_owner = ?, callback_lease_until = ? WHERE print_job_id IN ' +
-          `(SELECT print_job_id FROM print_jobs WHERE ${claimable} ORDER BY updated_at LIMIT ?${lock}) ` +
-          'RETURNING print_job_id',
-        [this.owner.id, iso(until), iso(now), this.owner.id, limit],
-      );
-    });
-    return this.jobsOf(rows);
+    return this.jobsOf(await this.leases.claim<{ print_job_id: string }>(now, until, limit, 'print_job_id'));
   }
 
   /** Extends the leases of the attempts this process has under way; the ids it still holds. */
-  async renewCallbacks(until: number, printJobIds: string[]): Promise<string[]> {
-    if (printJobIds.length === 0) return [];
-    const rows = await this.writer.write((manager) =>
-      sqlOf(manager).all<{ print_job_id: string }>(
-        `UPDATE print_jobs SET callback_lease_until = ? WHERE callback_owner = ? AND print_job_id IN (${printJobIds
-          .map(() => '?')
-          .join(', ')}) RETURNING print_job_id`,
-        [iso(until), this.owner.id, ...printJobIds],
-      ),
-    );
-    return rows.map((row) => row.print_job_id);
+  renewCallbacks(until: number, printJobIds: string[]): Promise<string[]> {
+    return this.leases.renew(until, printJobIds);
   }
 
-  /**
-   * Gives back every webhook attempt this process holds and did not make, for another to make: a
-   * lease of no owner that ended before any time, so any process claims it at once.
-   */
-  async releaseCallbacks(): Promise<void> {
-    await this.writer.write((manager) =>
-      sqlOf(manager).run(
-        `UPDATE print_jobs SET callback_owner = NULL, callback_lease_until = ? WHERE callback_owner = ? AND ${CALLBACK_DUE}`,
-        [GIVEN_BACK, this.owner.id],
-      ),
-    );
+  /** Gives back every webhook attempt this process holds and did not make, for another to make. */
+  releaseCallbacks(): Promise<void> {
+    return this.leases.release();
   }
 
   /** The merchant's webhook secrets in force now: they sign the attempt about to start. */

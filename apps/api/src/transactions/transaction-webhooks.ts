@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { TransactionEvent } from '@tps/contracts';
 import type { PendingDelivery } from '@tps/delivery';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
+import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryRepository } from '../webhooks/delivery.repository';
 import type { TransactionEntity } from './transaction.entity';
 
@@ -28,6 +29,7 @@ export class TransactionWebhooks {
   constructor(
     private readonly outbox: DeliveryRepository,
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
+    private readonly presence: ListenerPresence,
   ) {}
 
   /**
@@ -46,9 +48,13 @@ export class TransactionWebhooks {
     };
   }
 
-  /** Whether any event of this transaction calls for a delivery: an async one's, with a URL. */
-  stagesFor(transaction: Pick<TransactionEntity, 'mode' | 'eventsWebhookUrl'>): boolean {
-    return transaction.mode === 'async' && transaction.eventsWebhookUrl !== '';
+  /**
+   * Whether any event of this transaction calls for a delivery: an async one's, with a URL, or
+   * without one while its merchant listens (contract §6.1: the listeners then answer it).
+   */
+  stagesFor(transaction: Pick<TransactionEntity, 'mode' | 'eventsWebhookUrl' | 'merchantId'>): boolean {
+    if (transaction.mode !== 'async') return false;
+    return transaction.eventsWebhookUrl !== '' || this.presence.isListening(transaction.merchantId);
   }
 
   /** Tells the dispatcher of a staged delivery; call only once its write is committed. */

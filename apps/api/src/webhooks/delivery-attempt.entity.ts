@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { AttemptErrorKind } from '@tps/delivery';
+import type { AttemptErrorKind, ListenerAnswer } from '@tps/delivery';
 
 /** One attempt of a delivery, recorded once its outcome is known. */
 @Entity('webhook_delivery_attempts')
@@ -27,6 +27,10 @@ export class DeliveryAttemptEntity {
   /** The first 1 KB of the receiver's answer. */
   @Column({ name: 'answer_excerpt', type: 'text' })
   answerExcerpt!: string;
+
+  /** Each `listen` connection's answer to its copy (contract §6.1); null when none was open. */
+  @Column({ name: 'listener_answers', type: 'simple-json', nullable: true })
+  listenerAnswers!: ListenerAnswer[] | null;
 
   /** When the next attempt was scheduled, ISO 8601 UTC; null when this one ended the delivery. */
   @Column({ name: 'next_attempt_at', type: 'varchar', length: 24, nullable: true })

@@ -13,7 +13,6 @@ import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { ListenForwarder } from '../listen/listen-forwarder';
-import { ListenerPresence } from '../listen/listener-presence';
 import { DeliveryOwner } from './delivery-owner';
 import { DeliveryRepository } from './delivery.repository';
 
@@ -22,6 +21,9 @@ const CLAIM_EVERY_MS = 1000;
 
 /** Deliveries claimed in one statement, at most. */
 const CLAIM_BATCH = 256;
+
+/** The host an attempt goes to, for its span; an event with no URL goes to its listeners only. */
+const hostOf = (url: string): string => (url === '' ? 'listen' : new URL(url).host);
 
 const timers = {
   set: (callback: () => void, delayMs: number): unknown => setTimeout(callback, delayMs),
@@ -50,7 +52,6 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     store: DeliveryRepository,
     @Inject(API_MESSAGES) messages: ApiMessages,
     metrics: ApiMetrics,
-    presence: ListenerPresence,
     listen: ListenForwarder,
     owner: DeliveryOwner,
   ) {
@@ -59,22 +60,21 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
     this.dispatcher = new Dispatcher({
       store,
       // Each attempt continues the trace of the operation that called for it (contract, "Traces");
-      // a merchant that listens (contract §6.1) gets its attempts there, its listener's answer
-      // being the outcome.
+      // each `listen` connection of the merchant gets a copy of it (contract §6.1).
       send: (post, shutdown, merchantId) =>
         Tracing.get().aroundCall(
           'webhook attempt',
-          { parent: post.traceparent, attributes: { 'server.address': new URL(post.url).host } },
+          { parent: post.traceparent, attributes: { 'server.address': hostOf(post.url) } },
           (traceparent) => {
             const traced =
               traceparent === undefined ? post : { ...post, headers: { ...post.headers, traceparent } };
-            return presence.isListening(merchantId)
-              ? listen.send(merchantId, traced, config.WEBHOOK_TIMEOUT_MS, shutdown)
-              : postWebhook(traced, {
-                  timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-                  shutdown,
-                  dispatcher: connections,
-                });
+            return listen.send(merchantId, traced, config.WEBHOOK_TIMEOUT_MS, shutdown, (direct) =>
+              postWebhook(direct, {
+                timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+                shutdown,
+                dispatcher: connections,
+              }),
+            );
           },
         ),
       schedule: scaledSchedule(config.WEBHOOK_RETRY_SCALE),
@@ -88,6 +88,14 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       onUnsent: (deliveryId, reason) => {
         this.logger.warn(`delivery ${deliveryId}: not sent, ${reason}; recorded as secret_unavailable`);
         metrics.attemptUnsent();
+      },
+      // A hanging receiver costs its owner, not the neighbours (contract, "Tenants of a hosted sandbox").
+      onTimedOut: ({ tenant, destination }, cut) => {
+        metrics.attemptTimedOut();
+        if (cut)
+          this.logger.warn(
+            `${destination} of merchant ${tenant} keeps timing out: one attempt in flight until it answers`,
+          );
       },
       leasesHeld: () => this.leases.held(),
       onSettled: (orderKey) => this.leases.settled(orderKey),

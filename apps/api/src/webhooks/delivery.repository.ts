@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
-import { EntityTable, SerialWriter, sqlOf, type Sql } from '@tps/database';
+import { EntityTable, LeasedQueue, SerialWriter, sqlOf, type Sql } from '@tps/database';
 import {
   GroupCommit,
   destinationOf,
@@ -76,6 +76,7 @@ function attemptRow({ id, attempt }: UnrecordedAttempt): DeliveryAttemptEntity {
     error: 'error' in outcome ? outcome.error : null,
     latencyMs: attempt.latencyMs,
     answerExcerpt: attempt.answerExcerpt,
+    listenerAnswers: attempt.listeners === undefined ? null : [...attempt.listeners],
     nextAttemptAt: nextAttemptOf(attempt),
   };
 }
@@ -159,7 +160,8 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
     id: delivery.id,
     orderKey: delivery.transactionId,
     position: delivery.position,
-    destination: destinationOf(delivery.url),
+    destination: destinationOf(delivery.url, delivery.merchantId),
+    tenant: delivery.merchantId,
     attempts: delivery.attemptCount,
     firstAttemptAt: delivery.firstAttemptAt === null ? null : Date.parse(delivery.firstAttemptAt),
     nextAttemptAt: Date.parse(delivery.nextAttemptAt ?? delivery.createdAt),
@@ -168,10 +170,11 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
 
 /** The columns a PendingDelivery is made of, as a lease statement returns them. */
 const PENDING_COLUMNS =
-  'id, transaction_id, position, url, attempt_count, first_attempt_at, next_attempt_at, created_at';
+  'id, merchant_id, transaction_id, position, url, attempt_count, first_attempt_at, next_attempt_at, created_at';
 
 interface PendingRow {
   id: string;
+  merchant_id: string;
   transaction_id: string;
   position: number | string;
   url: string;
@@ -186,7 +189,8 @@ function pendingOfRow(row: PendingRow): PendingDelivery {
     id: row.id,
     orderKey: row.transaction_id,
     position: Number(row.position),
-    destination: destinationOf(row.url),
+    destination: destinationOf(row.url, row.merchant_id),
+    tenant: row.merchant_id,
     attempts: Number(row.attempt_count),
     firstAttemptAt: row.first_attempt_at === null ? null : Date.parse(row.first_attempt_at),
     nextAttemptAt: Date.parse(row.next_attempt_at ?? row.created_at),
@@ -194,18 +198,22 @@ function pendingOfRow(row: PendingRow): PendingDelivery {
 }
 
 /**
- * The pending deliveries no process holds, each the head of its transaction's queue: a later one
- * is never handed out while an earlier one of its transaction is pending, whoever holds that one.
- * No process holds a delivery given back, or one whose lease (another process's: its own ones a
- * process keeps by renewing them) ended before the first time given. A delivery never leased was
- * written by a process of the version before leases, which attempts it unleased (a rolling
- * deploy, docs/contract.md "Rolling deploys"): it is taken once its attempt was due before the
- * second time given, when that process, alive, would have made and recorded it.
+ * The outbox's leases (contract, "Several replicas"): a pending delivery is claimed only as the
+ * head of its transaction's queue, whoever holds the deliveries before it. A delivery never leased
+ * was written by a process of the version before leases, which attempts it unleased (a rolling
+ * deploy, docs/contract.md "Rolling deploys"): it is taken once its attempt was due longer ago
+ * than that process, alive, would have taken to make and record it.
  */
-const CLAIMABLE =
-  "c.state = 'pending' AND ((c.lease_until < ? AND (c.lease_owner IS NULL OR c.lease_owner <> ?)) OR " +
-  '(c.lease_until IS NULL AND COALESCE(c.next_attempt_at, c.created_at) < ?)) AND NOT EXISTS ' +
-  "(SELECT 1 FROM webhook_deliveries e WHERE e.transaction_id = c.transaction_id AND e.position < c.position AND e.state = 'pending')";
+const LEASED_DELIVERIES = {
+  table: 'webhook_deliveries',
+  id: 'id',
+  owner: 'lease_owner',
+  leaseUntil: 'lease_until',
+  pending: "{row}.state = 'pending'",
+  order: 'next_attempt_at',
+  queue: { key: 'transaction_id', position: 'position' },
+  unleased: { due: 'COALESCE({row}.next_attempt_at, {row}.created_at)' },
+};
 
 /** A delivery's body as its event stores it, byte for byte (the envelope is simple-json text). */
 const EVENT_ENVELOPE = 'SELECT e.envelope AS body FROM transaction_events e WHERE e.event_id = ?';
@@ -213,9 +221,6 @@ const EVENT_ENVELOPE = 'SELECT e.envelope AS body FROM transaction_events e WHER
 /** The body of delivery `d`: its payload, or its event's envelope when it left the payload empty. */
 const BODY_OF_DELIVERY =
   "COALESCE(NULLIF(d.payload, ''), (SELECT e.envelope FROM transaction_events e WHERE e.event_id = d.event_id))";
-
-/** The lease end of a delivery given back: before any time, so any process claims it at once. */
-const GIVEN_BACK = iso(0);
 
 /** Destinations whose slot rows this process has made sure of, at most this many remembered. */
 const SEEDED_DESTINATIONS = 4096;
@@ -227,6 +232,7 @@ const ATTEMPT_RECORDS_KEY = 'webhook-attempt-records';
 @Injectable()
 export class DeliveryRepository implements DeliveryStore, LeaseStore {
   private readonly records: GroupCommit<UnrecordedAttempt>;
+  private readonly leases: LeasedQueue;
   private readonly table: EntityTable<DeliveryEntity>;
   private readonly attemptTable: EntityTable<DeliveryAttemptEntity>;
 
@@ -239,6 +245,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     @Inject(DELIVERY_BODY_RULE) private readonly bodies: DeliveryBodyRule,
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
+    this.leases = new LeasedQueue(LEASED_DELIVERIES, writer, deliveries.manager.connection, owner);
     this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
     // Attempts and stored deliveries only: the one other write of a stored delivery (expiry,
     // redelivery) has no keys, and an event's write only adds deliveries.
@@ -376,7 +383,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
    * serves one process: its own count of attempts in flight is the whole share.
    */
   sharedSlots(share: number): DestinationSlots | undefined {
-    if (this.onSqlite) return undefined;
+    if (!this.leases.shared) return undefined;
     const seeded = new Set<string>();
     const sql = sqlOf(this.deliveries.manager);
     return {
@@ -424,81 +431,39 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     return { owner: this.owner.id, until: now + this.owner.leaseMs };
   }
 
-  private get onSqlite(): boolean {
-    return this.deliveries.manager.connection.driver.options.type === 'sqlite';
-  }
-
   /**
-   * A SQLite file serves one process: the one starting takes every pending delivery, as before
-   * leases. On PostgreSQL it takes those of its replica's predecessor (same REPLICA_ID), which is
-   * gone; other replicas' deliveries are claimed when their leases end.
+   * A process starting takes the pending deliveries that are its own (LeaseAdapter.adopts): every
+   * one on SQLite, as before leases; on PostgreSQL its replica's predecessor's (same REPLICA_ID),
+   * which is gone, while other replicas' deliveries are claimed when their leases end.
    */
   async adopt(): Promise<PendingDelivery[]> {
-    const until = iso(Date.now() + this.owner.leaseMs);
-    const rows = await this.writer.write((manager) =>
-      this.onSqlite
-        ? sqlOf(manager).all<PendingRow>(
-            `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE state = 'pending' RETURNING ${PENDING_COLUMNS}`,
-            [this.owner.id, until],
-          )
-        : sqlOf(manager).all<PendingRow>(
-            'UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? ' +
-              `WHERE state = 'pending' AND substr(lease_owner, 1, ?) = ? RETURNING ${PENDING_COLUMNS}`,
-            [this.owner.id, until, this.owner.replica.length, this.owner.replica],
-          ),
-    );
+    const rows = await this.leases.adopt<PendingRow>(PENDING_COLUMNS);
     return rows.map(pendingOfRow).sort((a, b) => a.position - b.position);
   }
 
   async claim(now: number, until: number, limit: number): Promise<PendingDelivery[]> {
-    // A look first, on the reading connection: an idle outbox costs no write.
-    const claimable = [iso(now), this.owner.id, iso(now - this.owner.unleasedAfterMs)];
-    const [any] = await sqlOf(this.deliveries.manager).all(
-      `SELECT 1 AS claimable FROM webhook_deliveries c WHERE ${CLAIMABLE} LIMIT 1`,
-      claimable,
-    );
-    if (any === undefined) return [];
-    // PostgreSQL: rows another process is claiming at this moment are skipped, not waited for;
-    // the lease is committed at once, and no row lock outlives this statement. SQLite's write
-    // holds the whole file.
-    const lock = this.onSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
-    const rows = await this.writer.write((manager) =>
-      sqlOf(manager).all<PendingRow>(
-        'UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN ' +
-          `(SELECT c.id FROM webhook_deliveries c WHERE ${CLAIMABLE} ORDER BY c.next_attempt_at LIMIT ?${lock}) ` +
-          `RETURNING ${PENDING_COLUMNS}`,
-        [this.owner.id, iso(until), ...claimable, limit],
-      ),
-    );
-    return rows.map(pendingOfRow);
+    return (await this.leases.claim<PendingRow>(now, until, limit, PENDING_COLUMNS)).map(pendingOfRow);
   }
 
   async renew(until: number): Promise<string[]> {
-    const rows = await this.writer.write(async (manager) => {
-      const sql = sqlOf(manager);
-      await sql.run('UPDATE webhook_destination_slots SET lease_until = ? WHERE owner = ?', [
+    const held = await this.leases.renew(until);
+    await this.writer.write((manager) =>
+      sqlOf(manager).run('UPDATE webhook_destination_slots SET lease_until = ? WHERE owner = ?', [
         iso(until),
         this.owner.id,
-      ]);
-      return sql.all<{ id: string }>(
-        "UPDATE webhook_deliveries SET lease_until = ? WHERE lease_owner = ? AND state = 'pending' RETURNING id",
-        [iso(until), this.owner.id],
-      );
-    });
-    return rows.map((row) => row.id);
+      ]),
+    );
+    return held;
   }
 
   async release(): Promise<void> {
-    await this.writer.write(async (manager) => {
-      const sql = sqlOf(manager);
-      await sql.run(
-        "UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = ? WHERE lease_owner = ? AND state = 'pending'",
-        [GIVEN_BACK, this.owner.id],
-      );
-      await sql.run('UPDATE webhook_destination_slots SET owner = NULL, lease_until = NULL WHERE owner = ?', [
-        this.owner.id,
-      ]);
-    });
+    await this.leases.release();
+    await this.writer.write((manager) =>
+      sqlOf(manager).run(
+        'UPDATE webhook_destination_slots SET owner = NULL, lease_until = NULL WHERE owner = ?',
+        [this.owner.id],
+      ),
+    );
   }
 
   async target(id: string): Promise<DeliveryTarget | null> {

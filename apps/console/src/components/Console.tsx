@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import type { ConsoleClient } from '../api/client';
 import { openLive, type LiveState } from '../api/live';
-import { INITIAL_STATE, isFinal, reduce } from '../model/store';
+import { INITIAL_STATE, isFinal, reduce, shownFleet } from '../model/store';
 import type { LiveMessage, PrintJob, SearchAnswer, TerminalRecord } from '../model/types';
 import { ClockControl } from './ClockControl';
 import { Conformance } from './Conformance';
@@ -119,7 +119,7 @@ export function Console({ client, onSignOut }: { client: ConsoleClient; onSignOu
         <div class="column">
           <Wall
             client={client}
-            fleet={state.fleet}
+            fleet={shownFleet(state)}
             lastEvent={state.lastEvent}
             onTerminal={changed}
             onRefresh={() => void refreshFleet()}
@@ -136,7 +136,7 @@ export function Console({ client, onSignOut }: { client: ConsoleClient; onSignOu
               />
             </div>
           </section>
-          <Search fleet={state.fleet} find={find} onSelect={setSelected} />
+          <Search fleet={shownFleet(state)} find={find} onSelect={setSelected} />
         </div>
         <div class="column">
           <PaymentForm client={client} state={state} onStarted={setSelected} />

@@ -12,7 +12,7 @@ import {
   type PaymentFields,
 } from '../model/payment-request';
 import { SCENARIO_CHOICES, money } from '../model/scenarios';
-import type { ConsoleState } from '../model/store';
+import { shownFleet, type ConsoleState } from '../model/store';
 import { ExchangeView } from './ExchangeView';
 
 interface FormProps {
@@ -46,7 +46,7 @@ export function PaymentForm({ client, state, onStarted }: FormProps) {
   });
   const [exchange, setExchange] = useState<Exchange | null>(null);
   const [sending, setSending] = useState(false);
-  const serial = fields.serial !== '' ? fields.serial : (state.fleet[0]?.serialNumber ?? '');
+  const serial = fields.serial !== '' ? fields.serial : (shownFleet(state)[0]?.serialNumber ?? '');
   const set = (changes: Partial<PaymentFields>): void => setFields({ ...fields, ...changes });
   const references = Object.values(state.transactions)
     .map((view) => view.item)
@@ -88,7 +88,7 @@ export function PaymentForm({ client, state, onStarted }: FormProps) {
             value={serial}
             onChange={(e) => set({ serial: e.currentTarget.value })}
           >
-            {state.fleet.map((t) => (
+            {shownFleet(state).map((t) => (
               <option key={t.serialNumber} value={t.serialNumber}>
                 {t.serialNumber}
               </option>

@@ -1,4 +1,4 @@
-import { INITIAL_STATE, reduce } from './store';
+import { CONFORMANCE_ROOM, INITIAL_STATE, recentTransactions, reduce, shownFleet } from './store';
 import type { PrintJob, SearchItem, TerminalRecord, TransactionEvent } from './types';
 
 function job(status: PrintJob['status'], printJobId = 'job-1'): PrintJob {
@@ -115,5 +115,42 @@ describe('console store: a terminal back online', () => {
     let state = reduce(INITIAL_STATE, { type: 'fleet', fleet: [terminal('up')] });
     state = reduce(state, { type: 'event', serial: 'SIM0000001', event: canceled });
     expect(reduce(state, { type: 'fleet', fleet: [terminal('up')] }).lastEvent.SIM0000001).toBe(canceled);
+  });
+});
+
+describe("console store: the conformance run's terminal", () => {
+  const terminal = (serialNumber: string, room: string): TerminalRecord => ({
+    serialNumber,
+    model: 'SIM-A920',
+    room,
+    pace: 'instant',
+    printer: 'ok',
+    cardholder: 'auto',
+    cardholderManual: null,
+    link: 'up',
+  });
+  const approved = (serial: string, id: string): TransactionEvent => ({
+    event_id: `event-${id}`,
+    previous_status: 'APPROVAL_REQUESTED',
+    occurred_at: '2026-11-29T12:00:00.000Z',
+    status: 'APPROVAL',
+    client_transaction_id: id,
+    terminal: { serialNumber: serial },
+    operation: {
+      type: 'charge',
+      amount: { iva: 16, subtotalIva: 100, subtotalIva0: 0 },
+      eventsWebHook: '',
+    },
+  });
+
+  it('is neither on the wall nor offered, and its charges are not in the list', () => {
+    let state = reduce(INITIAL_STATE, {
+      type: 'fleet',
+      fleet: [terminal('SIM0000001', 'front-desk'), terminal('SIM0000009', CONFORMANCE_ROOM)],
+    });
+    state = reduce(state, { type: 'event', serial: 'SIM0000001', event: approved('SIM0000001', 'demo') });
+    state = reduce(state, { type: 'event', serial: 'SIM0000009', event: approved('SIM0000009', 'run') });
+    expect(shownFleet(state).map((t) => t.serialNumber)).toEqual(['SIM0000001']);
+    expect(recentTransactions(state).map((view) => view.clientTransactionId)).toEqual(['demo']);
   });
 });

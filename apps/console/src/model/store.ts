@@ -144,9 +144,24 @@ export function isFinal(status: LifecycleStatus | null): boolean {
   return status !== null && FINAL_STATUSES.includes(status);
 }
 
-/** Newest first. */
+/**
+ * The room the service gives the account's own conformance terminal (contract, "The conformance
+ * run"): a run's instrument, not one of the demo's terminals.
+ */
+export const CONFORMANCE_ROOM = 'conformance-run';
+
+/** The terminals the console shows and offers: the fleet less the conformance run's terminal. */
+export function shownFleet(state: ConsoleState): TerminalRecord[] {
+  return state.fleet.filter((terminal) => terminal.room !== CONFORMANCE_ROOM);
+}
+
+/** Newest first; a conformance run's charges are the run's report, not the demo's list. */
 export function recentTransactions(state: ConsoleState, limit = 30): TransactionView[] {
+  const hidden = new Set(
+    state.fleet.filter((terminal) => terminal.room === CONFORMANCE_ROOM).map((t) => t.serialNumber),
+  );
   return Object.values(state.transactions)
+    .filter((view) => !hidden.has(view.serial))
     .sort((a, b) => b.touched - a.touched)
     .slice(0, limit);
 }

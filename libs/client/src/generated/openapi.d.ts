@@ -2097,6 +2097,13 @@ export interface components {
             /** @description echoed in the webhook */
             externalReference?: string;
         } & (unknown | unknown);
+        PrintCallbackListenerDoc: {
+            /** @example 200 */
+            statusCode: number | null;
+            /** @example null */
+            error: string | null;
+            latencyMs: number;
+        };
         PrintCallbackDoc: {
             /**
              * Format: date-time
@@ -2108,6 +2115,8 @@ export interface components {
             /** @example null */
             error: string | null;
             latencyMs: number;
+            /** @description each `listen` connection's answer to its copy, in the order they came; absent when none was open (contract §6.1) */
+            listeners?: components["schemas"]["PrintCallbackListenerDoc"][];
         };
         PrintJobDoc: {
             /** Format: uuid */
@@ -2255,6 +2264,13 @@ export interface components {
             /** @example 86400 */
             advance_seconds: number;
         };
+        ListenerAnswerRecord: {
+            /** @description the local receiver's status; null when none came */
+            status_code: number | null;
+            /** @enum {string|null} */
+            error: "timeout" | "connection_refused" | "connection_reset" | "dns_failure" | "network_error" | "destination_refused" | "secret_unavailable" | null;
+            latency_ms: number;
+        };
         AttemptRecord: {
             /** @description from 1 */
             n: number;
@@ -2268,6 +2284,8 @@ export interface components {
             /** @enum {string|null} */
             error: "timeout" | "connection_refused" | "connection_reset" | "dns_failure" | "network_error" | "destination_refused" | "secret_unavailable" | null;
             latency_ms: number;
+            /** @description what each `listen` connection answered to its copy, in the order they came; absent when none was open (contract §6.1) */
+            listeners?: components["schemas"]["ListenerAnswerRecord"][];
         };
         DeliveryRecord: {
             /** Format: uuid */

@@ -172,11 +172,23 @@ export class CreatePrintJobDto {
   externalReference?: string;
 }
 
+class PrintCallbackListenerDoc {
+  @ApiProperty({ type: 'integer', nullable: true, example: 200 }) statusCode!: number | null;
+  @ApiProperty({ type: 'string', nullable: true, example: null }) error!: string | null;
+  @ApiProperty({ type: 'integer', minimum: 0 }) latencyMs!: number;
+}
+
 class PrintCallbackDoc {
   @ApiProperty({ format: 'date-time', example: '2026-11-22T08:00:00.123Z' }) attemptedAt!: string;
   @ApiProperty({ type: 'integer', nullable: true, example: 200 }) statusCode!: number | null;
   @ApiProperty({ type: 'string', nullable: true, example: null }) error!: string | null;
   @ApiProperty({ type: 'integer', minimum: 0 }) latencyMs!: number;
+  @ApiPropertyOptional({
+    type: () => [PrintCallbackListenerDoc],
+    description:
+      "each `listen` connection's answer to its copy, in the order they came; absent when none was open (contract §6.1)",
+  })
+  listeners?: PrintCallbackListenerDoc[];
 }
 
 /** OpenAPI description of the print job record. */

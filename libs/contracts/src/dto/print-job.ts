@@ -30,6 +30,18 @@ export interface PrintCallbackRecord {
   statusCode: number | null;
   error: string | null;
   latencyMs: number;
+  /**
+   * What each `listen` connection of the merchant answered to its copy (contract §6.1), in the
+   * order they answered; absent when none was open.
+   */
+  listeners?: PrintCallbackListenerAnswer[];
+}
+
+/** One `listen` connection's local answer to its copy of a print callback. */
+export interface PrintCallbackListenerAnswer {
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
 }
 
 /** The job record that POST and GET answer (contract §12, plus `printedText` and `callback`). */

@@ -20,6 +20,7 @@ import { RoutedRequestsUnlogged1795460000000 } from './1795460000000-routed-requ
 import { DeliveryBodiesFromEvents1795470000000 } from './1795470000000-delivery-bodies-from-events';
 import { TransactionWriteCost1795490000000 } from './1795490000000-transaction-write-cost';
 import { OutboxReadingsLease1796500000000 } from './1796500000000-outbox-readings-lease';
+import { ListenerAnswers1796600000000 } from './1796600000000-listener-answers';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -45,4 +46,5 @@ export const API_MIGRATIONS = [
   DeliveryBodiesFromEvents1795470000000,
   TransactionWriteCost1795490000000,
   OutboxReadingsLease1796500000000,
+  ListenerAnswers1796600000000,
 ];

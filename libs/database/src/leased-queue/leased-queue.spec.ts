@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { STORES, TestStore } from '@tps/testing';
+import { dataSourceOptions } from '../data-source-options';
+import { SerialWriter } from '../serial-writer';
+import { LeasedQueue, type LeaseHolder, type LeasedTable } from './leased-queue';
+
+const T0 = Date.parse('2026-11-29T12:00:00.000Z');
+const iso = (ms: number): string => new Date(ms).toISOString();
+const LEASE_MS = 30_000;
+
+const holder = (replica: string, instance: string): LeaseHolder => ({
+  id: `${replica}/${instance}`,
+  replica: `${replica}/`,
+  leaseMs: LEASE_MS,
+  unleasedAfterMs: 40_000,
+});
+
+function table(unleased: LeasedTable['unleased']): LeasedTable {
+  return {
+    table: 'jobs',
+    id: 'id',
+    owner: 'owner',
+    leaseUntil: 'until_at',
+    pending: "{row}.state = 'pending'",
+    order: 'due',
+    queue: { key: 'k', position: 'pos' },
+    unleased,
+  };
+}
+
+/**
+ * The leased queue's contract, with two processes simulated by two holders on one database (a
+ * SQLite file, a PostgreSQL database of its own): each row held by one at a time, only the head of
+ * each key's queue claimed, a lease that ended taken over, rows given back taken at once.
+ */
+describe.each(STORES)('LeasedQueue on %s', (store) => {
+  let dir: string;
+  let stores: TestStore;
+  let dataSource: DataSource;
+  let writer: SerialWriter;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tps-leased-queue-'));
+    stores = new TestStore(store, dir);
+    dataSource = new DataSource(
+      dataSourceOptions({ url: await stores.url('queue'), entities: [], migrations: [] }),
+    );
+    await dataSource.initialize();
+    writer = new SerialWriter(dataSource);
+  });
+
+  beforeEach(async () => {
+    await dataSource.query('DROP TABLE IF EXISTS jobs');
+    await dataSource.query(
+      'CREATE TABLE jobs (id varchar(40) PRIMARY KEY, k varchar(40), pos integer, state varchar(20), ' +
+        'owner varchar(128), until_at varchar(30), due varchar(30))',
+    );
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await stores.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function insert(id: string, k: string, pos: number, lease?: { owner: string | null; until: number }) {
+    await dataSource.query(
+      `INSERT INTO jobs (id, k, pos, state, owner, until_at, due) VALUES (${[1, 2, 3, 4, 5, 6, 7]
+        .map((n) => (store === 'postgres' ? `$${n}` : '?'))
+        .join(', ')})`,
+      [
+        id,
+        k,
+        pos,
+        'pending',
+        lease?.owner ?? null,
+        lease === undefined ? null : iso(lease.until),
+        iso(T0 + pos),
+      ],
+    );
+  }
+
+  const ids = (rows: Array<{ id: string }>): string[] => rows.map((row) => row.id).sort();
+
+  it('hands each row to one holder at a time, only the head of each queue, and takes over a lease that ended', async () => {
+    const spec = table({ due: '{row}.due' });
+    const a = new LeasedQueue(spec, writer, dataSource, holder('replica-a', '1'));
+    const b = new LeasedQueue(spec, writer, dataSource, holder('replica-b', '1'));
+    const given = { owner: null, until: 0 };
+    await insert('x1', 'x', 1, given);
+    await insert('x2', 'x', 2, given);
+    await insert('y1', 'y', 1, given);
+
+    const byA = await a.claim<{ id: string }>(T0, T0 + LEASE_MS, 10, 'id');
+    expect(ids(byA)).toEqual(['x1', 'y1']);
+    // Held by a live lease, and x2 waits behind x1 whoever holds it.
+    expect(await b.claim(T0, T0 + LEASE_MS, 10, 'id')).toEqual([]);
+    expect((await a.renew(T0 + LEASE_MS)).sort()).toEqual(['x1', 'y1']);
+
+    // a's leases end unrenewed: b takes them, and a holds them no more.
+    const later = T0 + 2 * LEASE_MS;
+    expect(ids(await b.claim<{ id: string }>(later, later + LEASE_MS, 10, 'id'))).toEqual(['x1', 'y1']);
+    expect(await a.renew(later + LEASE_MS)).toEqual([]);
+
+    // b gives everything back: a claims it at once.
+    await b.release();
+    expect(ids(await a.claim<{ id: string }>(later, later + LEASE_MS, 10, 'id'))).toEqual(['x1', 'y1']);
+  });
+
+  it('takes at start what is its own: every pending row with one process per file, else its replica predecessor’s', async () => {
+    const spec = table({ due: '{row}.due' });
+    await insert('mine', 'm', 1, { owner: 'replica-a/old', until: T0 + LEASE_MS });
+    await insert('theirs', 't', 1, { owner: 'replica-b/1', until: T0 + LEASE_MS });
+    const restarted = new LeasedQueue(spec, writer, dataSource, holder('replica-a', 'new'));
+    const adopted = ids(await restarted.adopt<{ id: string }>('id'));
+    expect(adopted).toEqual(store === 'postgres' ? ['mine'] : ['mine', 'theirs']);
+    expect(restarted.shared).toBe(store === 'postgres');
+  });
+
+  it('takes a row written without a lease once its due time is long enough past', async () => {
+    const a = new LeasedQueue(table({ due: '{row}.due' }), writer, dataSource, holder('replica-a', '1'));
+    await insert('old', 'o', 1);
+    expect(await a.claim(T0 + 1000, T0 + LEASE_MS, 10, 'id')).toEqual([]);
+    expect(ids(await a.claim<{ id: string }>(T0 + 50_000, T0 + 90_000, 10, 'id'))).toEqual(['old']);
+  });
+
+  it('notices a row written without a lease, and takes it once the lease it was given has ended', async () => {
+    const a = new LeasedQueue(table('notice'), writer, dataSource, holder('replica-a', '1'));
+    await insert('old', 'o', 1);
+    expect(await a.claim(T0, T0 + LEASE_MS, 10, 'id')).toEqual([]);
+    expect(await a.claim(T0 + 30_000, T0 + 60_000, 10, 'id')).toEqual([]);
+    expect(ids(await a.claim<{ id: string }>(T0 + 41_000, T0 + 70_000, 10, 'id'))).toEqual(['old']);
+  });
+});
