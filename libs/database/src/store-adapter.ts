@@ -1,5 +1,6 @@
 import type { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { LeaseAdapter } from './leased-queue/lease-adapters';
 import type { Sql } from './sql';
 import type { StoreWriter } from './store-writer';
 
@@ -16,7 +17,7 @@ export interface WriteSource {
  */
 export interface StoreAdapter {
   /** Whether the options are this store's. */
-  accepts(options: DataSourceOptions): boolean;
+  accepts(options: Pick<DataSourceOptions, 'type'>): boolean;
   /** Opens and migrates a data source. */
   open(options: DataSourceOptions): Promise<DataSource>;
   /** Where the writes of an app whose reads use `reads` go. */
@@ -29,4 +30,6 @@ export interface StoreAdapter {
   rowLocks: boolean;
   /** A `?` for a column's value, cast where the driver cannot infer its type from the statement. */
   placeholderOf(dataSource: DataSource, column: ColumnMetadata): string;
+  /** How LeasedQueue leases rows on this store. */
+  leases: LeaseAdapter;
 }

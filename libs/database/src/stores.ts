@@ -7,7 +7,7 @@ import { sqliteStore } from './sqlite/sqlite-store';
 const STORES: readonly StoreAdapter[] = [sqliteStore, postgresStore, otherServerStore];
 
 /** The adapter of the store a data source's options open. */
-export function storeOf(options: DataSourceOptions): StoreAdapter {
+export function storeOf(options: Pick<DataSourceOptions, 'type'>): StoreAdapter {
   const store = STORES.find((candidate) => candidate.accepts(options));
   if (store === undefined) throw new Error(`no store adapter for ${options.type}`);
   return store;

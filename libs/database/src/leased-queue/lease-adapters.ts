@@ -1,4 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
+import { storeOf } from '../stores';
 
 /** What the stores do differently when rows are leased: the rest of LeasedQueue is one SQL. */
 export interface LeaseAdapter {
@@ -18,9 +19,7 @@ export interface LeaseAdapter {
   readonly shared: boolean;
 }
 
-const SQLITE: LeaseAdapter = { skipLocked: '', adopts: 'every', shared: false };
-const POSTGRES: LeaseAdapter = { skipLocked: ' FOR UPDATE SKIP LOCKED', adopts: 'predecessor', shared: true };
-
+/** The leases of the store the options open (its adapter's, sqlite/ or postgres/). */
 export function leaseAdapterOf(options: Pick<DataSourceOptions, 'type'>): LeaseAdapter {
-  return options.type === 'postgres' ? POSTGRES : SQLITE;
+  return storeOf(options).leases;
 }

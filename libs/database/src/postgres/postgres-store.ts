@@ -10,13 +10,15 @@ import { ServerWriter } from './server-writer';
  * to the reads' data source and run side by side.
  */
 export const postgresStore: StoreAdapter = {
-  accepts: (options: DataSourceOptions): boolean => options.type === 'postgres',
+  accepts: (options: Pick<DataSourceOptions, 'type'>): boolean => options.type === 'postgres',
   open: openPostgres,
   writeSourceOf: async (reads: DataSource) => ({ writes: reads, owned: false }),
   writerOf: (dataSource: DataSource) => new ServerWriter(dataSource),
   sqlOf: postgresSqlOf,
   rowLocks: true,
   placeholderOf: (dataSource, column) => `CAST(? AS ${dataSource.driver.normalizeType(column)})`,
+  // Processes share the table: a claim skips the rows another is claiming, and adopts only its predecessor's.
+  leases: { skipLocked: ' FOR UPDATE SKIP LOCKED', adopts: 'predecessor', shared: true },
 };
 
 /** TypeORM's other server drivers (MySQL, MariaDB): PostgreSQL's writes, without its migration lock. */
@@ -28,4 +30,6 @@ export const otherServerStore: StoreAdapter = {
   sqlOf: (manager) => portableSql(manager),
   rowLocks: false,
   placeholderOf: () => '?',
+  // As before LeasedQueue knew these drivers: one process to a database, as on SQLite.
+  leases: { skipLocked: '', adopts: 'every', shared: false },
 };

@@ -5,7 +5,7 @@ import { SqliteWriter } from './sqlite-writer';
 
 /** SQLite, the embedded default: a file (or memory) and one writer. */
 export const sqliteStore: StoreAdapter = {
-  accepts: (options: DataSourceOptions): boolean => options.type === 'sqlite',
+  accepts: (options: Pick<DataSourceOptions, 'type'>): boolean => options.type === 'sqlite',
 
   open: (options: DataSourceOptions): Promise<DataSource> => new DataSource(options).initialize(),
 
@@ -30,4 +30,6 @@ export const sqliteStore: StoreAdapter = {
   sqlOf: sqliteSqlOf,
   rowLocks: false,
   placeholderOf: () => '?',
+  // The writer holds the whole file: no row to skip, and a file serves one process.
+  leases: { skipLocked: '', adopts: 'every', shared: false },
 };
