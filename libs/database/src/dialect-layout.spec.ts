@@ -16,15 +16,6 @@ const DIALECT_HOMES = [
   /^libs\/testing\//,
 ];
 
-/**
- * Apps' files that still test the dialect themselves, each being moved behind the store adapter
- * by its own change: remove a line once its file no longer matches (the test below says when).
- */
-const NOT_YET_MOVED = [
-  'apps/api/src/secrets/secret-resealer.ts',
-  'apps/api/src/rate-limit/replica-limiter.ts',
-];
-
 function sources(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
     const path = `${folder}/${entry.name}`;
@@ -44,9 +35,7 @@ describe('where the stores differ', () => {
     const misplaced = files
       .filter(({ path, text }) => DIALECT_TEST.test(text) && !DIALECT_HOMES.some((home) => home.test(path)))
       .map(({ path }) => path);
-    expect(misplaced.filter((path) => !NOT_YET_MOVED.includes(path))).toEqual([]);
-    // An entry of the allow-list whose file has moved on is dropped from it.
-    expect(NOT_YET_MOVED.filter((path) => !misplaced.includes(path))).toEqual([]);
+    expect(misplaced).toEqual([]);
   });
 
   it("uses no TypeORM query runner's private transaction flags", () => {

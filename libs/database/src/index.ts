@@ -13,3 +13,4 @@ export * from './secrets';
 export * from './retention-settings';
 export * from './database-wait-settings';
 export * from './leased-queue/leased-queue';
+export { storeOf } from './stores';

@@ -59,11 +59,6 @@ export class SerialWriter {
     return this.run(work, true);
   }
 
-  /** write, for callers that still name their keys: the writer no longer uses them. */
-  writeKeyed<T>(_keys: readonly string[] | undefined, work: Work<T>): Promise<T> {
-    return this.write(work);
-  }
-
   private async run<T>(work: Work<T>, oneStatement: boolean): Promise<T> {
     const { store, health } = this.writes;
     try {

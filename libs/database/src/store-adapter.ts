@@ -32,4 +32,11 @@ export interface StoreAdapter {
   placeholderOf(dataSource: DataSource, column: ColumnMetadata): string;
   /** How LeasedQueue leases rows on this store. */
   leases: LeaseAdapter;
+  /** Whether several processes may share the database (a server), or one alone serves it (a SQLite file). */
+  shared: boolean;
+  /**
+   * Makes sure values the database replaced are no longer kept in its files (SQLite: the log's
+   * old frames, until it is checkpointed and truncated); false when that could not be done now.
+   */
+  forgetReplaced(dataSource: DataSource): Promise<boolean>;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { storeOf } from '@tps/database';
 import { PostgresAdmissionExchange } from './postgres-admission-exchange';
 import { SharedWindowLimiter } from './shared-window-limiter';
 import { SlidingWindowLimiter } from './sliding-window-limiter';
@@ -29,7 +30,7 @@ export function replicaLimiter(
   limit: number,
   windowMs: number,
 ): WindowLimiter {
-  if (dataSource.options.type === 'postgres') {
+  if (storeOf(dataSource.options).shared) {
     return new SharedWindowLimiter(limit, windowMs, {
       exchange: new PostgresAdmissionExchange(dataSource, scope),
       replica: REPLICA,

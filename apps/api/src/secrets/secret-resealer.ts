@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SerialWriter, UnknownSecretKeyError, secretKeyring, sqlOf } from '@tps/database';
+import { SerialWriter, UnknownSecretKeyError, secretKeyring, sqlOf, storeOf } from '@tps/database';
 import { SEALED_MERCHANT_COLUMNS } from '../auth/merchant.entity';
 
 /** Merchants re-sealed per write: each write stays short, so it never holds the write path long. */
@@ -97,14 +97,9 @@ export class SecretResealer implements OnApplicationBootstrap {
     }
   }
 
-  /** SQLite: the log's old frames still hold the replaced values until it is truncated. */
+  /** The database's files must not keep the values replaced (SQLite's log, until truncated). */
   private async truncateLog(): Promise<void> {
-    if (this.reads.options.type !== 'sqlite') return;
-    for (let attempt = 0; attempt < 50; attempt += 1) {
-      const [result] = await this.reads.query<Array<{ busy: number }>>('PRAGMA wal_checkpoint(TRUNCATE)');
-      if (result === undefined || Number(result.busy) === 0) return;
-      await sleep(100);
-    }
-    this.logger.warn('the SQLite log could not be truncated: replaced values stay in it until overwritten');
+    if (!(await storeOf(this.reads.options).forgetReplaced(this.reads)))
+      this.logger.warn('the SQLite log could not be truncated: replaced values stay in it until overwritten');
   }
 }

@@ -225,9 +225,6 @@ const BODY_OF_DELIVERY =
 /** Destinations whose slot rows this process has made sure of, at most this many remembered. */
 const SEEDED_DESTINATIONS = 4096;
 
-/** The SerialWriter key of the writes that record attempts. */
-const ATTEMPT_RECORDS_KEY = 'webhook-attempt-records';
-
 /** The webhook outbox: deliveries and their attempts, every write in the shared serial writer. */
 @Injectable()
 export class DeliveryRepository implements DeliveryStore, LeaseStore {
@@ -250,7 +247,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     // Attempts and stored deliveries only: the one other write of a stored delivery (expiry,
     // redelivery) has no keys, and an event's write only adds deliveries.
     this.records = new GroupCommit((take) =>
-      this.writer.writeKeyed([ATTEMPT_RECORDS_KEY], async (manager) => {
+      this.writer.write(async (manager) => {
         const sql = sqlOf(manager);
         const batch = take();
         // Only what this process still holds: a delivery another process took is its own now.

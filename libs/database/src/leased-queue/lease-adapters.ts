@@ -1,6 +1,3 @@
-import type { DataSourceOptions } from 'typeorm';
-import { storeOf } from '../stores';
-
 /** What the stores do differently when rows are leased: the rest of LeasedQueue is one SQL. */
 export interface LeaseAdapter {
   /**
@@ -15,11 +12,4 @@ export interface LeaseAdapter {
    * are claimed when their leases end).
    */
   readonly adopts: 'every' | 'predecessor';
-  /** Whether several processes may share the table (PostgreSQL), or one alone serves it (a SQLite file). */
-  readonly shared: boolean;
-}
-
-/** The leases of the store the options open (its adapter's, sqlite/ or postgres/). */
-export function leaseAdapterOf(options: Pick<DataSourceOptions, 'type'>): LeaseAdapter {
-  return storeOf(options).leases;
 }

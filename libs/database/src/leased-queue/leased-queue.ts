@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { SerialWriter } from '../serial-writer';
 import { sqlOf } from '../sql';
 import type { SqlValue } from '../prepared-sqlite';
-import { leaseAdapterOf, type LeaseAdapter } from './lease-adapters';
+import { storeOf } from '../stores';
+import type { LeaseAdapter } from './lease-adapters';
 
 /** The table a LeasedQueue leases rows of, by its columns (SQL names). */
 export interface LeasedTable {
@@ -48,6 +49,8 @@ const GIVEN_BACK = iso(0);
  */
 export class LeasedQueue {
   private readonly adapter: LeaseAdapter;
+  /** Whether several processes share the table, so that what they hold must be leased at all. */
+  readonly shared: boolean;
 
   constructor(
     private readonly spec: LeasedTable,
@@ -55,12 +58,9 @@ export class LeasedQueue {
     private readonly reads: DataSource,
     private readonly holder: LeaseHolder,
   ) {
-    this.adapter = leaseAdapterOf(reads.options);
-  }
-
-  /** Whether several processes share the table, so that what they hold must be leased at all. */
-  get shared(): boolean {
-    return this.adapter.shared;
+    const store = storeOf(reads.options);
+    this.adapter = store.leases;
+    this.shared = store.shared;
   }
 
   /** The rows this process takes as its own at start (see LeaseAdapter.adopts), with `returning`. */

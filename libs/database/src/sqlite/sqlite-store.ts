@@ -2,6 +2,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter, WriteSource } from '../store-adapter';
 import { sqliteSqlOf } from './sqlite-sql';
 import { SqliteWriter } from './sqlite-writer';
+import { truncateLog } from './truncate-log';
 
 /** SQLite, the embedded default: a file (or memory) and one writer. */
 export const sqliteStore: StoreAdapter = {
@@ -31,5 +32,7 @@ export const sqliteStore: StoreAdapter = {
   rowLocks: false,
   placeholderOf: () => '?',
   // The writer holds the whole file: no row to skip, and a file serves one process.
-  leases: { skipLocked: '', adopts: 'every', shared: false },
+  leases: { skipLocked: '', adopts: 'every' },
+  shared: false,
+  forgetReplaced: truncateLog,
 };
