@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   OTHER_MERCHANT,
   createInstantTerminals,
@@ -6,8 +5,8 @@ import {
   WebhookReceiver,
   neverAnswer,
   poll,
-  type SignedClient,
 } from '@tps/testing';
+import { asyncCharge } from './cluster-load';
 import { describeOnStores } from './stores';
 
 /** The service's attempts in flight at once (MAX_CONCURRENT_ATTEMPTS). */
@@ -23,22 +22,6 @@ const TIMEOUT_MS = 5000;
 const SPACING_MS = 20;
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An async charge that the terminal approves; a terminal busy with the last one (TER-003) is asked again. */
-async function charge(client: SignedClient, serial: string, webhookUrl: string): Promise<void> {
-  const body = {
-    amount: { iva: 1600, subtotal_iva: 10000, subtotal_iva0: 0 },
-    client_transaction_id: randomUUID(),
-    events_webhook_url: webhookUrl,
-  };
-  for (;;) {
-    const answer = await client.post(`/terminal/v1/${serial}/async/charge`, body);
-    if (answer.status === 200) return;
-    if (answer.status !== 409 || answer.body.code !== 'TER-003')
-      throw new Error(`charge on ${serial}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    await settle(5);
-  }
-}
 
 /**
  * Contract "Tenants of a hosted sandbox", fair delivery: a free slot goes to the merchant with the
@@ -70,7 +53,7 @@ describeOnStores('delivery fairness between merchants', (store) => {
     // each slot frees alone and the next attempt to start is the dispatcher's choice alone, not a
     // race between attempts started together.
     for (let i = 0; i < DESTINATIONS; i += 1) {
-      await charge(demo, serials[i % serials.length], hanging[i].url('/hangs'));
+      await asyncCharge(demo, serials[i % serials.length], hanging[i].url('/hangs'));
       await settle(SPACING_MS);
     }
     const open = () => hanging.reduce((sum, receiver) => sum + receiver.open, 0);
@@ -80,7 +63,7 @@ describeOnStores('delivery fairness between merchants', (store) => {
       10_000,
     );
 
-    await charge(stack.client().as(OTHER_MERCHANT), 'SIM0000003', healthy.url('/other'));
+    await asyncCharge(stack.client().as(OTHER_MERCHANT), 'SIM0000003', healthy.url('/other'));
     await healthy.waitFor((received) => received.length > 0, 4 * TIMEOUT_MS);
     const firstOther = healthy.received[0].at;
     const [staged] = await stack.store.rows<{ at: string }>(
