@@ -37,6 +37,9 @@ export interface LeaseHolder {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** A condition or expression of LeasedTable, its `{row}` named `alias`. */
+const onRow = (text: string, alias: string): string => text.replace(/\{row\}/g, alias);
+
 /** The lease end of a row given back: before any time, so any process claims it at once. */
 const GIVEN_BACK = iso(0);
 
@@ -144,7 +147,7 @@ export class LeasedQueue {
     let where = `${this.pendingOf('c')} AND (${free}`;
     if (unleased === 'notice') where += ')';
     else {
-      where += ` OR (c.${leaseUntil} IS NULL AND ${unleased.due.replace(/\{row\}/g, 'c')} < ?))`;
+      where += ` OR (c.${leaseUntil} IS NULL AND ${onRow(unleased.due, 'c')} < ?))`;
       params.push(iso(now - this.holder.unleasedAfterMs));
     }
     if (queue !== undefined) {
@@ -156,7 +159,7 @@ export class LeasedQueue {
   }
 
   private pendingOf(alias: string): string {
-    return this.spec.pending.replace(/\{row\}/g, alias);
+    return onRow(this.spec.pending, alias);
   }
 
   private unnoticed(alias: string): string {
