@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { STORES, TestStore } from '@tps/testing';
 import { dataSourceOptions } from '../data-source-options';
 import { SerialWriter } from '../serial-writer';
+import { sqlOf } from '../sql';
 import { LeasedQueue, type LeaseHolder, type LeasedTable } from './leased-queue';
 
 const T0 = Date.parse('2026-11-29T12:00:00.000Z');
@@ -53,10 +54,18 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
   });
 
   beforeEach(async () => {
-    await dataSource.query('DROP TABLE IF EXISTS jobs');
+    for (const name of ['jobs', 'slots', 'named']) await dataSource.query(`DROP TABLE IF EXISTS ${name}`);
     await dataSource.query(
       'CREATE TABLE jobs (id varchar(40) PRIMARY KEY, k varchar(40), pos integer, state varchar(20), ' +
         'owner varchar(128), until_at varchar(30), due varchar(30))',
+    );
+    // A key's slots (one row each, free when nobody holds it), and named rows leased in epoch ms
+    // whose holder is never NULL: the shapes of the destinations' slots and the maintenance leases.
+    await dataSource.query(
+      'CREATE TABLE slots (k varchar(40), slot integer, owner varchar(128), until_at varchar(30), PRIMARY KEY (k, slot))',
+    );
+    await dataSource.query(
+      "CREATE TABLE named (name varchar(40) PRIMARY KEY, holder varchar(128) NOT NULL DEFAULT '', until_ms bigint NOT NULL DEFAULT 0)",
     );
   });
 
@@ -133,5 +142,87 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
     expect(await a.claim(T0, T0 + LEASE_MS, 10, 'id')).toEqual([]);
     expect(await a.claim(T0 + 30_000, T0 + 60_000, 10, 'id')).toEqual([]);
     expect(ids(await a.claim<{ id: string }>(T0 + 41_000, T0 + 70_000, 10, 'id'))).toEqual(['old']);
+  });
+
+  describe('rows that are not work to do', () => {
+    const SLOTS: LeasedTable = {
+      table: 'slots',
+      id: 'slot',
+      owner: 'owner',
+      leaseUntil: 'until_at',
+      order: 'slot',
+    };
+    const ofKey = (k: string, share: number) => ({
+      where: '{row}.k = ? AND {row}.slot <= ?',
+      params: [k, share],
+    });
+    const slot = async (queue: LeasedQueue, now: number, k: string, share: number) =>
+      (await queue.claim<{ slot: number | string }>(now, now + LEASE_MS, 1, 'slot', ofKey(k, share))).map(
+        (row) => Number(row.slot),
+      );
+    const sql = () => sqlOf(dataSource.manager);
+
+    it('hands out the free rows of one key to one holder each, up to a bound; a row given back or never leased is free', async () => {
+      // Slots 1 and 2 never leased (as a process of the version before seeds them), 3 beyond the bound.
+      await sql().run("INSERT INTO slots (k, slot) VALUES ('d', 1), ('d', 2), ('d', 3), ('e', 1)", []);
+      const a = new LeasedQueue(SLOTS, writer, dataSource, holder('replica-a', '1'));
+      const b = new LeasedQueue(SLOTS, writer, dataSource, holder('replica-b', '1'));
+
+      expect(await slot(a, T0, 'd', 2)).toEqual([1]);
+      expect(await slot(b, T0, 'd', 2)).toEqual([2]);
+      expect(await slot(a, T0, 'd', 2)).toEqual([]);
+      expect(await slot(b, T0, 'e', 2)).toEqual([1]);
+
+      // a gives its slot of d back: b takes it at once; e's slot stays b's.
+      await a.release({ where: '{row}.k = ? AND {row}.slot = ?', params: ['d', 1] });
+      expect(await slot(b, T0, 'd', 2)).toEqual([1]);
+      // b stops: everything it held is free, whichever key.
+      await b.release();
+      expect(await slot(a, T0, 'e', 2)).toEqual([1]);
+      expect(await slot(a, T0, 'd', 2)).toEqual([1]);
+    });
+
+    it('takes over a slot whose holder stopped renewing it, and not while it renews', async () => {
+      await sql().run("INSERT INTO slots (k, slot) VALUES ('d', 1)", []);
+      const a = new LeasedQueue(SLOTS, writer, dataSource, holder('replica-a', '1'));
+      const b = new LeasedQueue(SLOTS, writer, dataSource, holder('replica-b', '1'));
+      expect(await slot(a, T0, 'd', 1)).toEqual([1]);
+      expect((await a.renew(T0 + 2 * LEASE_MS)).map(String)).toEqual(['1']);
+      expect(await slot(b, T0 + LEASE_MS + 1, 'd', 1)).toEqual([]);
+      expect(await slot(b, T0 + 2 * LEASE_MS + 1, 'd', 1)).toEqual([1]);
+      expect(await a.renew(T0 + 3 * LEASE_MS)).toEqual([]);
+    });
+
+    it('leases a named row in epoch milliseconds: one holder at a time, taken over once it lapsed', async () => {
+      const NAMED: LeasedTable = {
+        table: 'named',
+        id: 'name',
+        owner: 'holder',
+        leaseUntil: 'until_ms',
+        leaseTime: 'ms',
+        order: 'name',
+      };
+      await sql().run("INSERT INTO named (name) VALUES ('sweep'), ('other')", []);
+      const a = new LeasedQueue(NAMED, writer, dataSource, holder('replica-a', '1'));
+      const b = new LeasedQueue(NAMED, writer, dataSource, holder('replica-b', '1'));
+      const sweep = { where: '{row}.name = ?', params: ['sweep'] };
+      const claim = (queue: LeasedQueue, now: number) =>
+        queue.claim<{ name: string }>(now, now + LEASE_MS, 1, 'name', sweep);
+
+      expect(await claim(a, T0)).toEqual([{ name: 'sweep' }]);
+      expect(await claim(b, T0)).toEqual([]);
+      expect(await a.renew(T0 + 2 * LEASE_MS, ['sweep'])).toEqual(['sweep']);
+      expect(await claim(b, T0 + 2 * LEASE_MS)).toEqual([]);
+      expect(await claim(b, T0 + 2 * LEASE_MS + 1)).toEqual([{ name: 'sweep' }]);
+      expect(await a.renew(T0 + 3 * LEASE_MS, ['sweep'])).toEqual([]);
+      const [row] = await sql().all<{ holder: string; until_ms: number | string }>(
+        "SELECT holder, until_ms FROM named WHERE name = 'sweep'",
+        [],
+      );
+      expect({ ...row, until_ms: Number(row.until_ms) }).toEqual({
+        holder: 'replica-b/1',
+        until_ms: T0 + 3 * LEASE_MS + 1,
+      });
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { SerialWriter } from '../serial-writer';
-import { sqlOf } from '../sql';
+import { sqlOf, type Sql } from '../sql';
 import type { SqlValue } from '../prepared-sqlite';
 import { storeOf } from '../stores';
 import type { LeaseAdapter } from './lease-adapters';
@@ -8,11 +8,17 @@ import type { LeaseAdapter } from './lease-adapters';
 /** The table a LeasedQueue leases rows of, by its columns (SQL names). */
 export interface LeasedTable {
   table: string;
+  /** Names a row among those a call's RowCondition picks (alone, with none). */
   id: string;
   owner: string;
   leaseUntil: string;
-  /** The rows still to be worked: a condition on the row, which it names `{row}` (`{row}.state = 'pending'`). */
-  pending: string;
+  /** How `leaseUntil` is stored: ISO-8601 text (by default), or milliseconds since the epoch. */
+  leaseTime?: 'iso' | 'ms';
+  /**
+   * The rows still to be worked: a condition on the row, which it names `{row}`
+   * (`{row}.state = 'pending'`). Every row, when absent (a row is a slot, not work to do).
+   */
+  pending?: string;
   /** Claims take rows in this order (a column). */
   order: string;
   /** Only the head of each key's queue is claimed: a row no earlier pending row of its key precedes. */
@@ -23,8 +29,15 @@ export interface LeasedTable {
    * expression of the row (named `{row}` as in `pending`) gives is `unleasedAfterMs` past, when that process, alive, would have worked it.
    * `notice`: first given a lease of no owner ending `unleasedAfterMs` from the claim that saw it,
    * then taken as any row whose lease ended (for rows that keep no due time of the service's own).
+   * Absent: a row with no lease is nobody's, free at once.
    */
-  unleased: { due: string } | 'notice';
+  unleased?: { due: string } | 'notice';
+}
+
+/** Some rows of the table: a condition naming the row `{row}`, with its `?` parameters in order. */
+export interface RowCondition {
+  where: string;
+  params: readonly SqlValue[];
 }
 
 /** Who leases: this process, and its replica (the prefix every owner of the replica starts with). */
@@ -40,15 +53,16 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 /** A condition or expression of LeasedTable, its `{row}` named `alias`. */
 const onRow = (text: string, alias: string): string => text.replace(/\{row\}/g, alias);
 
-/** The lease end of a row given back: before any time, so any process claims it at once. */
-const GIVEN_BACK = iso(0);
+/** Conditions that must all hold, those given: every row when none is. */
+const allOf = (...conditions: Array<string | undefined>): string =>
+  conditions.filter((condition) => condition !== undefined).join(' AND ') || '1 = 1';
 
 /**
  * Rows of one table leased to processes, one owner at a time (contract, "Several replicas"): a
  * process adopts its predecessor's at start, claims what no live process holds, renews what it
- * holds, and gives it all back at a stop (the caller records a row's result only where its owner
- * is still this process). Every change is one statement, committed at once (a claim that first
- * notices unleased rows, two in one write): no row lock is held across the work.
+ * holds, and gives it back (all at a stop, or some). The caller records a row's result only where
+ * its owner is still this process. Every change is one statement, committed at once (a claim that
+ * first notices unleased rows, two in one write): no row lock is held across the work.
  */
 export class LeasedQueue {
   private readonly adapter: LeaseAdapter;
@@ -69,44 +83,54 @@ export class LeasedQueue {
   /** The rows this process takes as its own at start (see LeaseAdapter.adopts), with `returning`. */
   adopt<T>(returning: string): Promise<T[]> {
     const { table, owner, leaseUntil } = this.spec;
-    const until = iso(Date.now() + this.holder.leaseMs);
-    const predecessor = this.adapter.adopts === 'predecessor' ? ` AND substr(${owner}, 1, ?) = ?` : '';
+    const until = this.at(Date.now() + this.holder.leaseMs);
+    const predecessor = this.adapter.adopts === 'predecessor' ? `substr(${owner}, 1, ?) = ?` : undefined;
     const params: SqlValue[] =
       this.adapter.adopts === 'predecessor' ? [this.holder.replica.length, this.holder.replica] : [];
-    return this.writer.write((manager) =>
+    return this.writer.writeOne((manager) =>
       sqlOf(manager).all<T>(
-        `UPDATE ${table} SET ${owner} = ?, ${leaseUntil} = ? WHERE ${this.pendingOf(table)}${predecessor} RETURNING ${returning}`,
+        `UPDATE ${table} SET ${owner} = ?, ${leaseUntil} = ? WHERE ${allOf(this.pendingOf(table), predecessor)} RETURNING ${returning}`,
         [this.holder.id, until, ...params],
       ),
     );
   }
 
   /**
-   * Leases to this process until `until` up to `limit` pending rows no live process holds, first
-   * in the table's order, each the head of its key's queue; returns them with `returning`.
+   * Leases to this process until `until` up to `limit` pending rows no live process holds (of
+   * those `among` picks, when given), first in the table's order, each the head of its key's
+   * queue; returns them with `returning`.
    */
-  async claim<T>(now: number, until: number, limit: number, returning: string): Promise<T[]> {
+  async claim<T>(
+    now: number,
+    until: number,
+    limit: number,
+    returning: string,
+    among?: RowCondition,
+  ): Promise<T[]> {
     const { table, id, owner, leaseUntil, order, unleased } = this.spec;
-    const claimable = this.claimable(now);
-    // A look first, on the reading connection: an idle table costs no write.
-    const [any] = await sqlOf(this.reads.manager).all(
-      `SELECT 1 AS claimable FROM ${table} c WHERE (${claimable.where})${unleased === 'notice' ? ` OR (${this.unnoticed('c')})` : ''} LIMIT 1`,
-      claimable.params,
-    );
-    if (any === undefined) return [];
+    const claimable = this.claimable(now, among);
+    const notices = unleased === 'notice';
+    // Polling the whole table, a look first on the reading connection: an idle table costs no write.
+    if (among === undefined) {
+      const [any] = await sqlOf(this.reads.manager).all(
+        `SELECT 1 AS claimable FROM ${table} c WHERE (${claimable.where})${notices ? ` OR (${this.unnoticed('c')})` : ''} LIMIT 1`,
+        claimable.params,
+      );
+      if (any === undefined) return [];
+    }
+    const chosen = `${id} ${this.adapter.chosen(`SELECT c.${id} FROM ${table} c WHERE ${claimable.where} ORDER BY c.${order} LIMIT ?`)}`;
+    const take = (sql: Sql): Promise<T[]> =>
+      sql.all<T>(
+        `UPDATE ${table} SET ${owner} = ?, ${leaseUntil} = ? WHERE ${allOf(this.among(among, table), chosen)} RETURNING ${returning}`,
+        [this.holder.id, this.at(until), ...(among?.params ?? []), ...claimable.params, limit],
+      );
+    if (!notices) return this.writer.writeOne((manager) => take(sqlOf(manager)));
     return this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
-      if (unleased === 'notice') {
-        await sql.run(`UPDATE ${table} SET ${leaseUntil} = ? WHERE ${this.unnoticed(table)}`, [
-          iso(now + this.holder.unleasedAfterMs),
-        ]);
-      }
-      return sql.all<T>(
-        `UPDATE ${table} SET ${owner} = ?, ${leaseUntil} = ? WHERE ${id} IN ` +
-          `(SELECT c.${id} FROM ${table} c WHERE ${claimable.where} ORDER BY c.${order} LIMIT ?${this.adapter.skipLocked}) ` +
-          `RETURNING ${returning}`,
-        [this.holder.id, iso(until), ...claimable.params, limit],
-      );
+      await sql.run(`UPDATE ${table} SET ${leaseUntil} = ? WHERE ${this.unnoticed(table)}`, [
+        this.at(now + this.holder.unleasedAfterMs),
+      ]);
+      return take(sql);
     });
   }
 
@@ -114,55 +138,69 @@ export class LeasedQueue {
   async renew(until: number, ids?: readonly string[]): Promise<string[]> {
     if (ids?.length === 0) return [];
     const { table, id, owner, leaseUntil } = this.spec;
-    const only = ids === undefined ? '' : ` AND ${id} IN (${ids.map(() => '?').join(', ')})`;
-    const rows = await this.writer.write((manager) =>
+    const only = ids === undefined ? undefined : `${id} IN (${ids.map(() => '?').join(', ')})`;
+    const rows = await this.writer.writeOne((manager) =>
       sqlOf(manager).all<{ id: string }>(
-        `UPDATE ${table} SET ${leaseUntil} = ? WHERE ${owner} = ? AND ${this.pendingOf(table)}${only} RETURNING ${id} AS id`,
-        [iso(until), this.holder.id, ...(ids ?? [])],
+        `UPDATE ${table} SET ${leaseUntil} = ? WHERE ${allOf(`${owner} = ?`, this.pendingOf(table), only)} RETURNING ${id} AS id`,
+        [this.at(until), this.holder.id, ...(ids ?? [])],
       ),
     );
     return rows.map((row) => row.id);
   }
 
-  /** Gives back every pending row this process holds, for another process to claim at once. */
-  async release(): Promise<void> {
+  /** Gives back the pending rows this process holds (those `among` picks, when given), for another process to claim at once. */
+  async release(among?: RowCondition): Promise<void> {
     const { table, owner, leaseUntil } = this.spec;
-    await this.writer.write((manager) =>
+    await this.writer.writeOne((manager) =>
       sqlOf(manager).run(
-        `UPDATE ${table} SET ${owner} = NULL, ${leaseUntil} = ? WHERE ${owner} = ? AND ${this.pendingOf(table)}`,
-        [GIVEN_BACK, this.holder.id],
+        `UPDATE ${table} SET ${owner} = NULL, ${leaseUntil} = ? WHERE ${allOf(`${owner} = ?`, this.pendingOf(table), this.among(among, table))}`,
+        // Before any time: any process claims it at once.
+        [this.at(0), this.holder.id, ...(among?.params ?? [])],
       ),
     );
   }
 
   /**
-   * Pending rows (alias `c`) no process holds: given back, or another process's whose lease ended
-   * before `now` (its own a process keeps by renewing them), or unleased and past their wait; and
-   * each the head of its key's queue, whoever holds the rows before it.
+   * Pending rows (alias `c`, of those `among` picks) no process holds: given back, or another
+   * process's whose lease ended before `now` (its own a process keeps by renewing them), or
+   * unleased and free or past their wait; and each the head of its key's queue, whoever holds the
+   * rows before it.
    */
-  private claimable(now: number): { where: string; params: SqlValue[] } {
+  private claimable(now: number, among?: RowCondition): { where: string; params: SqlValue[] } {
     const { table, owner, leaseUntil, queue, unleased } = this.spec;
-    const free = `(c.${leaseUntil} < ? AND (c.${owner} IS NULL OR c.${owner} <> ?))`;
-    const params: SqlValue[] = [iso(now), this.holder.id];
-    let where = `${this.pendingOf('c')} AND (${free}`;
-    if (unleased === 'notice') where += ')';
+    const params: SqlValue[] = [...(among?.params ?? []), this.at(now), this.holder.id];
+    const ended = `(c.${leaseUntil} < ? AND (c.${owner} IS NULL OR c.${owner} <> ?))`;
+    let free: string;
+    if (unleased === undefined) free = `(${ended} OR c.${leaseUntil} IS NULL)`;
+    else if (unleased === 'notice') free = ended;
     else {
-      where += ` OR (c.${leaseUntil} IS NULL AND ${onRow(unleased.due, 'c')} < ?))`;
+      free = `(${ended} OR (c.${leaseUntil} IS NULL AND ${onRow(unleased.due, 'c')} < ?))`;
       params.push(iso(now - this.holder.unleasedAfterMs));
     }
-    if (queue !== undefined) {
-      where +=
-        ` AND NOT EXISTS (SELECT 1 FROM ${table} e WHERE e.${queue.key} = c.${queue.key}` +
-        ` AND e.${queue.position} < c.${queue.position} AND ${this.pendingOf('e')})`;
-    }
-    return { where, params };
+    const headOfQueue =
+      queue &&
+      `NOT EXISTS (SELECT 1 FROM ${table} e WHERE ${allOf(
+        `e.${queue.key} = c.${queue.key}`,
+        `e.${queue.position} < c.${queue.position}`,
+        this.pendingOf('e'),
+      )})`;
+    return { where: allOf(this.among(among, 'c'), this.pendingOf('c'), free, headOfQueue), params };
   }
 
-  private pendingOf(alias: string): string {
-    return onRow(this.spec.pending, alias);
+  /** A lease end as the table stores it. */
+  private at(ms: number): SqlValue {
+    return this.spec.leaseTime === 'ms' ? ms : iso(ms);
+  }
+
+  private among(among: RowCondition | undefined, alias: string): string | undefined {
+    return among && `(${onRow(among.where, alias)})`;
+  }
+
+  private pendingOf(alias: string): string | undefined {
+    return this.spec.pending && onRow(this.spec.pending, alias);
   }
 
   private unnoticed(alias: string): string {
-    return `${this.pendingOf(alias)} AND ${alias}.${this.spec.leaseUntil} IS NULL`;
+    return allOf(this.pendingOf(alias), `${alias}.${this.spec.leaseUntil} IS NULL`);
   }
 }

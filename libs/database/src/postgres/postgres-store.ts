@@ -18,7 +18,7 @@ export const postgresStore: StoreAdapter = {
   rowLocks: true,
   placeholderOf: (dataSource, column) => `CAST(? AS ${dataSource.driver.normalizeType(column)})`,
   // Processes share the table: a claim skips the rows another is claiming, and adopts only its predecessor's.
-  leases: { skipLocked: ' FOR UPDATE SKIP LOCKED', adopts: 'predecessor' },
+  leases: { chosen: (choose) => `= ANY(ARRAY(${choose} FOR UPDATE SKIP LOCKED))`, adopts: 'predecessor' },
   shared: true,
   // Replaced values go with VACUUM, which the server runs by itself.
   forgetReplaced: () => Promise.resolve(true),
@@ -34,7 +34,7 @@ export const otherServerStore: StoreAdapter = {
   rowLocks: false,
   placeholderOf: () => '?',
   // As before LeasedQueue knew these drivers: one process to a database, as on SQLite.
-  leases: { skipLocked: '', adopts: 'every' },
+  leases: { chosen: (choose) => `IN (${choose})`, adopts: 'every' },
   shared: false,
   forgetReplaced: () => Promise.resolve(true),
 };

@@ -32,7 +32,7 @@ export const sqliteStore: StoreAdapter = {
   rowLocks: false,
   placeholderOf: () => '?',
   // The writer holds the whole file: no row to skip, and a file serves one process.
-  leases: { skipLocked: '', adopts: 'every' },
+  leases: { chosen: (choose) => `IN (${choose})`, adopts: 'every' },
   shared: false,
   forgetReplaced: truncateLog,
 };
