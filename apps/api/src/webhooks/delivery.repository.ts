@@ -222,6 +222,19 @@ const EVENT_ENVELOPE = 'SELECT e.envelope AS body FROM transaction_events e WHER
 const BODY_OF_DELIVERY =
   "COALESCE(NULLIF(d.payload, ''), (SELECT e.envelope FROM transaction_events e WHERE e.event_id = d.event_id))";
 
+/**
+ * The slots of the destinations (contract §13), a row each, leased like deliveries: a slot that
+ * no process holds (given back, never taken, or whose holder's lease ended) is free.
+ */
+const LEASED_SLOTS = {
+  table: 'webhook_destination_slots',
+  // A slot's number names it among its destination's: taking or giving one picks the destination.
+  id: 'slot',
+  owner: 'owner',
+  leaseUntil: 'lease_until',
+  order: 'slot',
+};
+
 /** Destinations whose slot rows this process has made sure of, at most this many remembered. */
 const SEEDED_DESTINATIONS = 4096;
 
@@ -230,6 +243,7 @@ const SEEDED_DESTINATIONS = 4096;
 export class DeliveryRepository implements DeliveryStore, LeaseStore {
   private readonly records: GroupCommit<UnrecordedAttempt>;
   private readonly leases: LeasedQueue;
+  private readonly slots: LeasedQueue;
   private readonly table: EntityTable<DeliveryEntity>;
   private readonly attemptTable: EntityTable<DeliveryAttemptEntity>;
 
@@ -243,6 +257,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
     this.leases = new LeasedQueue(LEASED_DELIVERIES, writer, deliveries.manager.connection, owner);
+    this.slots = new LeasedQueue(LEASED_SLOTS, writer, deliveries.manager.connection, owner);
     this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
     // Attempts and stored deliveries only: the one other write of a stored delivery (expiry,
     // redelivery) has no keys, and an event's write only adds deliveries.
@@ -380,7 +395,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
    * serves one process: its own count of attempts in flight is the whole share.
    */
   sharedSlots(share: number): DestinationSlots | undefined {
-    if (!this.leases.shared) return undefined;
+    if (!this.slots.shared) return undefined;
     const seeded = new Set<string>();
     const sql = sqlOf(this.deliveries.manager);
     return {
@@ -397,30 +412,23 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
           seeded.add(destination);
         }
         const now = Date.now();
-        // One statement, committed at once: a slot another process is taking now is skipped.
-        const [taken] = await sql.all<{ slot: number | string }>(
-          'UPDATE webhook_destination_slots SET owner = ?, lease_until = ? WHERE destination = ? AND slot = ' +
-            '(SELECT s.slot FROM webhook_destination_slots s WHERE s.destination = ? AND s.slot <= ? AND ' +
-            '(s.owner IS NULL OR (s.lease_until < ? AND s.owner <> ?)) ORDER BY s.slot LIMIT 1 FOR UPDATE SKIP LOCKED) ' +
-            'RETURNING slot',
-          [
-            this.owner.id,
-            iso(now + this.owner.leaseMs),
-            destination,
-            destination,
-            share,
-            iso(now),
-            this.owner.id,
-          ],
+        const [taken] = await this.slots.claim<{ slot: number | string }>(
+          now,
+          now + this.owner.leaseMs,
+          1,
+          'slot',
+          {
+            where: '{row}.destination = ? AND {row}.slot <= ?',
+            params: [destination, share],
+          },
         );
         return taken === undefined ? null : Number(taken.slot);
       },
-      give: async (destination, slot) => {
-        await sql.run(
-          'UPDATE webhook_destination_slots SET owner = NULL, lease_until = NULL WHERE destination = ? AND slot = ? AND owner = ?',
-          [destination, slot, this.owner.id],
-        );
-      },
+      give: (destination, slot) =>
+        this.slots.release({
+          where: '{row}.destination = ? AND {row}.slot = ?',
+          params: [destination, slot],
+        }),
     };
   }
 
@@ -444,23 +452,13 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
 
   async renew(until: number): Promise<string[]> {
     const held = await this.leases.renew(until);
-    await this.writer.write((manager) =>
-      sqlOf(manager).run('UPDATE webhook_destination_slots SET lease_until = ? WHERE owner = ?', [
-        iso(until),
-        this.owner.id,
-      ]),
-    );
+    await this.slots.renew(until);
     return held;
   }
 
   async release(): Promise<void> {
     await this.leases.release();
-    await this.writer.write((manager) =>
-      sqlOf(manager).run(
-        'UPDATE webhook_destination_slots SET owner = NULL, lease_until = NULL WHERE owner = ?',
-        [this.owner.id],
-      ),
-    );
+    await this.slots.release();
   }
 
   async target(id: string): Promise<DeliveryTarget | null> {
