@@ -1,5 +1,6 @@
 import { SerialWriter } from '@tps/database';
 import { ApiConfig } from '../config/api-config';
+import { DeliveryOwner } from '../webhooks/delivery-owner';
 import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
 import { MaintenanceLease } from './maintenance-lease';
 
@@ -14,8 +15,14 @@ describe('MaintenanceLease (real SQLite): one replica at a time sweeps', () => {
   beforeEach(async () => {
     database = await openApiDatabase();
     const writer = new SerialWriter(database.dataSource);
-    replicaA = new MaintenanceLease(Object.assign(new ApiConfig(), { REPLICA_ID: 'a' }), writer);
-    replicaB = new MaintenanceLease(Object.assign(new ApiConfig(), { REPLICA_ID: 'b' }), writer);
+    const replica = (id: string) =>
+      new MaintenanceLease(
+        new DeliveryOwner(Object.assign(new ApiConfig(), { REPLICA_ID: id })),
+        writer,
+        database.dataSource,
+      );
+    replicaA = replica('a');
+    replicaB = replica('b');
   });
 
   afterEach(async () => {

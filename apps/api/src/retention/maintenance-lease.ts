@@ -1,32 +1,36 @@
-import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { SerialWriter, sqlOf } from '@tps/database';
-import { ApiConfig } from '../config/api-config';
+import { DataSource } from 'typeorm';
+import { LeasedQueue, SerialWriter, type LeasedTable } from '@tps/database';
+import { DeliveryOwner } from '../webhooks/delivery-owner';
 
 /**
- * A claimed row of `maintenance_leases`: of several replicas on one database, the one holding the
- * lease does the work, and another takes it over once it lapses (its holder stopped renewing).
+ * The rows of `maintenance_leases`, one per background job, leased like deliveries: of several
+ * replicas on one database, the one holding a job's lease does it, and another takes it over once
+ * it lapses (its holder stopped renewing). Lease ends are epoch ms, and a row nobody held yet has
+ * holder '' and 0, as the version before wrote them (contract, "Rolling deploys").
  */
+const LEASED_JOBS: LeasedTable = {
+  table: 'maintenance_leases',
+  id: 'name',
+  owner: 'holder',
+  leaseUntil: 'expires_at_ms',
+  leaseTime: 'ms',
+  order: 'name',
+};
+
 @Injectable()
 export class MaintenanceLease {
-  private readonly holder: string;
+  private readonly leases: LeasedQueue;
 
-  constructor(
-    config: ApiConfig,
-    private readonly writer: SerialWriter,
-  ) {
-    this.holder = `${config.REPLICA_ID}/${randomBytes(4).toString('hex')}`;
+  constructor(owner: DeliveryOwner, writer: SerialWriter, reads: DataSource) {
+    this.leases = new LeasedQueue(LEASED_JOBS, writer, reads, owner);
   }
 
-  /** True when this process holds `name` for `forMs` from now (claimed, or renewed). */
-  claim(name: string, forMs: number): Promise<boolean> {
+  /** True when this process holds `name` for `forMs` from now (renewed, or claimed). */
+  async claim(name: string, forMs: number): Promise<boolean> {
     const now = Date.now();
-    return this.writer.write(
-      async (manager) =>
-        (await sqlOf(manager).run(
-          'UPDATE maintenance_leases SET holder = ?, expires_at_ms = ? WHERE name = ? AND (holder = ? OR expires_at_ms < ?)',
-          [this.holder, now + forMs, name, this.holder, now],
-        )) === 1,
-    );
+    if ((await this.leases.renew(now + forMs, [name])).length > 0) return true;
+    const job = { where: '{row}.name = ?', params: [name] };
+    return (await this.leases.claim(now, now + forMs, 1, 'name', job)).length > 0;
   }
 }

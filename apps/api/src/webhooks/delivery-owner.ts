@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { ApiConfig } from '../config/api-config';
 
 /**
- * Who holds this process's delivery leases: its replica (REPLICA_ID) and an instance made at
+ * Who holds this process's leases (deliveries, print callbacks, destination slots, maintenance
+ * jobs): its replica (REPLICA_ID) and an instance made at
  * process start, so a process that starts again is a new owner and its predecessor's writes are
  * fenced off. A process that starts under a REPLICA_ID takes its predecessor's leases at once.
  */
