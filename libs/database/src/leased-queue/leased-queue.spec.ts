@@ -25,6 +25,7 @@ function table(unleased: LeasedTable['unleased']): LeasedTable {
     id: 'id',
     owner: 'owner',
     leaseUntil: 'until_at',
+    epoch: 'epoch',
     pending: "{row}.state = 'pending'",
     order: 'due',
     queue: { key: 'k', position: 'pos' },
@@ -57,7 +58,7 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
     for (const name of ['jobs', 'slots', 'named']) await dataSource.query(`DROP TABLE IF EXISTS ${name}`);
     await dataSource.query(
       'CREATE TABLE jobs (id varchar(40) PRIMARY KEY, k varchar(40), pos integer, state varchar(20), ' +
-        'owner varchar(128), until_at varchar(30), due varchar(30))',
+        'owner varchar(128), until_at varchar(30), due varchar(30), epoch integer NOT NULL DEFAULT 0)',
     );
     // A key's slots (one row each, free when nobody holds it), and named rows leased in epoch ms
     // whose holder is never NULL: the shapes of the destinations' slots and the maintenance leases.
@@ -117,6 +118,29 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
     // b gives everything back: a claims it at once.
     await b.release();
     expect(ids(await a.claim<{ id: string }>(later, later + LEASE_MS, 10, 'id'))).toEqual(['x1', 'y1']);
+  });
+
+  it('counts a row’s epoch up at each claim: a late result of an earlier lease of the same holder is not recorded', async () => {
+    const spec = table({ due: '{row}.due' });
+    const a = new LeasedQueue(spec, writer, dataSource, holder('replica-a', '1'));
+    const b = new LeasedQueue(spec, writer, dataSource, holder('replica-b', '1'));
+    await insert('x1', 'x', 1, { owner: null, until: 0 });
+    type Claimed = { id: string; epoch: number | string };
+    const [first] = await a.claim<Claimed>(T0, T0 + LEASE_MS, 10, 'id, epoch');
+    // a's lease ends unrenewed; b takes the row, gives it back, and a claims it again.
+    const later = T0 + 2 * LEASE_MS;
+    expect(await b.claim(later, later + LEASE_MS, 10, 'id')).toHaveLength(1);
+    await b.release();
+    const [second] = await a.claim<Claimed>(later, later + LEASE_MS, 10, 'id, epoch');
+    expect(second.id).toBe('x1');
+    // A result as a holder records it: only where it is the owner, under the epoch it claimed at.
+    const record = (epoch: number | string) =>
+      sqlOf(dataSource.manager).run(
+        "UPDATE jobs SET state = 'done' WHERE id = ? AND owner = ? AND epoch = ?",
+        ['x1', 'replica-a/1', epoch],
+      );
+    expect(await record(first.epoch)).toBe(0);
+    expect(await record(second.epoch)).toBe(1);
   });
 
   it('takes at start what is its own: every pending row with one process per file, else its replica predecessor’s', async () => {

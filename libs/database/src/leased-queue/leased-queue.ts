@@ -12,6 +12,12 @@ export interface LeasedTable {
   id: string;
   owner: string;
   leaseUntil: string;
+  /**
+   * Counted up at each claim (and adoption), so that a process records a row's result only under
+   * the epoch it claimed it at: a late result of an earlier lease of the same process, lost and
+   * claimed again since, is not taken for the new one's. Absent where no result is recorded.
+   */
+  epoch?: string;
   /** How `leaseUntil` is stored: ISO-8601 text (by default), or milliseconds since the epoch. */
   leaseTime?: 'iso' | 'ms';
   /**
@@ -82,14 +88,14 @@ export class LeasedQueue {
 
   /** The rows this process takes as its own at start (see LeaseAdapter.adopts), with `returning`. */
   adopt<T>(returning: string): Promise<T[]> {
-    const { table, owner, leaseUntil } = this.spec;
+    const { table, owner } = this.spec;
     const until = this.at(Date.now() + this.holder.leaseMs);
     const predecessor = this.adapter.adopts === 'predecessor' ? `substr(${owner}, 1, ?) = ?` : undefined;
     const params: SqlValue[] =
       this.adapter.adopts === 'predecessor' ? [this.holder.replica.length, this.holder.replica] : [];
     return this.writer.writeOne((manager) =>
       sqlOf(manager).all<T>(
-        `UPDATE ${table} SET ${owner} = ?, ${leaseUntil} = ? WHERE ${allOf(this.pendingOf(table), predecessor)} RETURNING ${returning}`,
+        `UPDATE ${table} SET ${this.claimed()} WHERE ${allOf(this.pendingOf(table), predecessor)} RETURNING ${returning}`,
         [this.holder.id, until, ...params],
       ),
     );
@@ -107,7 +113,7 @@ export class LeasedQueue {
     returning: string,
     among?: RowCondition,
   ): Promise<T[]> {
-    const { table, id, owner, leaseUntil, order, unleased } = this.spec;
+    const { table, id, leaseUntil, order, unleased } = this.spec;
     const claimable = this.claimable(now, among);
     const notices = unleased === 'notice';
     // Polling the whole table, a look first on the reading connection: an idle table costs no write.
@@ -121,7 +127,7 @@ export class LeasedQueue {
     const chosen = `${id} ${this.adapter.chosen(`SELECT c.${id} FROM ${table} c WHERE ${claimable.where} ORDER BY c.${order} LIMIT ?`)}`;
     const take = (sql: Sql): Promise<T[]> =>
       sql.all<T>(
-        `UPDATE ${table} SET ${owner} = ?, ${leaseUntil} = ? WHERE ${allOf(this.among(among, table), chosen)} RETURNING ${returning}`,
+        `UPDATE ${table} SET ${this.claimed()} WHERE ${allOf(this.among(among, table), chosen)} RETURNING ${returning}`,
         [this.holder.id, this.at(until), ...(among?.params ?? []), ...claimable.params, limit],
       );
     if (!notices) return this.writer.writeOne((manager) => take(sqlOf(manager)));
@@ -185,6 +191,12 @@ export class LeasedQueue {
         this.pendingOf('e'),
       )})`;
     return { where: allOf(this.among(among, 'c'), this.pendingOf('c'), free, headOfQueue), params };
+  }
+
+  /** What a claim sets, its owner and lease end the first two parameters. */
+  private claimed(): string {
+    const { owner, leaseUntil, epoch } = this.spec;
+    return `${owner} = ?, ${leaseUntil} = ?${epoch === undefined ? '' : `, ${epoch} = ${epoch} + 1`}`;
   }
 
   /** A lease end as the table stores it. */
