@@ -147,14 +147,16 @@ export class EntityTable<Entity extends ObjectLiteral> {
   }
 
   /**
-   * updateEach on the rows that also hold every value `guard` gives (none null); resolves the
-   * keys of the rows it changed (all of them when the guard is empty).
+   * updateEach on the rows that also hold every value `guard` gives (none null), and already hold
+   * the value each row gives of the properties `matching` names (compared, not set); resolves the
+   * keys of the rows it changed (all of them when it has neither).
    */
   async updateEachWhere(
     sql: Sql,
     key: keyof Entity & string,
     rows: Array<Partial<Entity>>,
     guard: Where<Entity>,
+    matching: ReadonlyArray<keyof Entity & string> = [],
   ): Promise<unknown[]> {
     const latest = [...new Map(rows.map((row) => [row[key], row])).values()];
     if (latest.length === 0) return [];
@@ -165,7 +167,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
     while (size < latest.length) size *= 2;
     const padded = [...latest, ...Array.from({ length: size - latest.length }, () => latest[0])];
     const text = this.text(
-      `updateEach:${key}:${size}:${properties.join(',')}:${guarded.join(',')}`,
+      `updateEach:${key}:${size}:${properties.join(',')}:${guarded.join(',')}:${matching.join(',')}`,
       (layout) => {
         const names = properties.map((property) => this.name(layout.column(property)));
         const keyName = this.name(layout.column(key));
@@ -173,21 +175,25 @@ export class EntityTable<Entity extends ObjectLiteral> {
         // bigint or boolean column refuses. Each is cast to its column's type.
         const row = `(${properties.map((property) => this.typedPlaceholder(layout.column(property))).join(', ')})`;
         const sets = properties
-          .filter((property) => property !== key)
+          .filter((property) => property !== key && !matching.includes(property))
           .map((property) => {
             const name = this.name(layout.column(property));
             return `${name} = v.${name}`;
           });
         if (layout.updatedAt !== undefined) sets.push(`${layout.updatedAt} = CURRENT_TIMESTAMP`);
         // Qualified: v has columns of the same names.
-        const conditions = guarded.map(
-          (property) => `${layout.table}.${this.name(layout.column(property))} = ?`,
-        );
+        const conditions = [
+          ...matching.map((property) => {
+            const name = this.name(layout.column(property));
+            return `${layout.table}.${name} = v.${name}`;
+          }),
+          ...guarded.map((property) => `${layout.table}.${this.name(layout.column(property))} = ?`),
+        ];
         return (
           `WITH v (${names.join(', ')}) AS (VALUES ${padded.map(() => row).join(', ')}) ` +
           `UPDATE ${layout.table} SET ${sets.join(', ')} FROM v WHERE ${layout.table}.${keyName} = v.${keyName}` +
           conditions.map((condition) => ` AND ${condition}`).join('') +
-          (guarded.length === 0 ? '' : ` RETURNING ${layout.table}.${keyName} AS changed`)
+          (conditions.length === 0 ? '' : ` RETURNING ${layout.table}.${keyName} AS changed`)
         );
       },
     );
@@ -195,7 +201,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
       ...padded.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
       ...guarded.map((property) => this.persistent(property, guard[property])),
     ];
-    if (guarded.length === 0) {
+    if (guarded.length === 0 && matching.length === 0) {
       await sql.run(text, params);
       return latest.map((row) => row[key]);
     }

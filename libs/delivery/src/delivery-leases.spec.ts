@@ -80,6 +80,7 @@ class SharedOutbox {
       attempts: 0,
       firstAttemptAt: null,
       nextAttemptAt: this.time.now,
+      leaseEpoch: 0,
     };
     this.rows.set(id, {
       delivery: { ...delivery },

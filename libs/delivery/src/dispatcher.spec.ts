@@ -88,6 +88,7 @@ class MemoryStore implements DeliveryStore {
       attempts: 0,
       firstAttemptAt: null,
       nextAttemptAt: now,
+      leaseEpoch: 0,
     };
     this.rows.set(id, {
       delivery: { ...delivery },

@@ -19,6 +19,8 @@ export interface PendingDelivery {
   attempts: number;
   firstAttemptAt: number | null;
   nextAttemptAt: number;
+  /** The epoch of the lease this process holds it under (LeaseStore): its attempts are recorded under it. */
+  leaseEpoch: number;
   /**
    * What the first attempt sends, when whoever staged the delivery knew it already (the write
    * that stored its event); dropped once used. Every other attempt reads it from the store, so a
@@ -81,9 +83,9 @@ export interface DeliveryStore {
    * ('taken') or the delivery is no longer stored ('gone': its account was reset or removed, or
    * retention purged it while the attempt was in flight).
    */
-  record(id: string, attempt: RecordedAttempt): Promise<RecordOutcome>;
+  record(id: string, attempt: RecordedAttempt, leaseEpoch: number): Promise<RecordOutcome>;
   /** A delivery found past its window when due fails with no further attempt (if still held). */
-  expire(id: string): Promise<void>;
+  expire(id: string, leaseEpoch: number): Promise<void>;
   /**
    * Whether an earlier delivery of the same transaction (same `orderKey`, lower `position`) is
    * still pending in the store: one that another process, sharing the database, is delivering.
@@ -549,7 +551,7 @@ export class Dispatcher {
     const { store, schedule } = this.deps;
     const at = this.deps.now();
     if (!mayStart(schedule, delivery.firstAttemptAt, at)) {
-      await store.expire(delivery.id);
+      await store.expire(delivery.id, delivery.leaseEpoch);
       this.finish(delivery);
       return;
     }
@@ -597,7 +599,7 @@ export class Dispatcher {
     this.pump();
     let kept: RecordOutcome;
     try {
-      kept = await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step });
+      kept = await store.record(delivery.id, { ...result, n, at, firstAttemptAt, step }, delivery.leaseEpoch);
     } catch (error) {
       // Not recorded, so still pending in the store: it goes again later (at least once), after
       // the next event of its transaction if that one went meanwhile.

@@ -190,7 +190,7 @@ export class PrintCallbacks
 
   /** The attempt's outcome, written only while this process still holds the attempt's lease. */
   private async record(job: PrintJobEntity, outcome: PrintCallbackRecord): Promise<void> {
-    if (!(await this.jobs.recordCallback(job.printJobId, outcome))) {
+    if (!(await this.jobs.recordCallback(job, outcome))) {
       this.logger.error(
         `print callback of ${job.printJobId}: taken by another process; outcome not recorded`,
       );

@@ -57,4 +57,8 @@ export class PrintJobEntity {
   /** ISO 8601 UTC: until then no other process takes the webhook's attempt; null when given back. */
   @Column({ name: 'callback_lease_until', type: 'varchar', length: 24, nullable: true })
   callbackLeaseUntil!: string | null;
+
+  /** Counted up at each claim of the webhook's attempt: its outcome is recorded under the epoch claimed at. */
+  @Column({ name: 'callback_lease_epoch', type: 'integer', default: 0 })
+  callbackLeaseEpoch!: number;
 }

@@ -39,7 +39,7 @@ describe('print callbacks leased on a real SQLite file', () => {
   afterEach(() => database.close());
 
   /** A job printed on SIM1 and reported COMPLETED to `by`. */
-  async function finished(by: PrintJobRepository): Promise<string> {
+  async function finished(by: PrintJobRepository): Promise<PrintJobEntity> {
     const printJobId = randomUUID();
     const now = new Date().toISOString();
     await by.insert({
@@ -57,6 +57,7 @@ describe('print callbacks leased on a real SQLite file', () => {
       callback: null,
       callbackOwner: null,
       callbackLeaseUntil: null,
+      callbackLeaseEpoch: 0,
       createdAt: now,
       updatedAt: now,
     });
@@ -65,33 +66,44 @@ describe('print callbacks leased on a real SQLite file', () => {
       applied: true,
       finished: { printJobId, callbackOwner: expect.any(String) },
     });
-    return printJobId;
+    return (result as { finished: PrintJobEntity }).finished;
   }
 
   it('leases the callback to the process that stores the result, which alone records its outcome', async () => {
-    const printJobId = await finished(jobs);
+    const job = await finished(jobs);
     expect(await other.claimCallbacks(Date.now(), Date.now() + LEASE_MS, 10)).toEqual([]);
-    expect(await other.recordCallback(printJobId, ok)).toBe(false);
-    expect(await jobs.recordCallback(printJobId, ok)).toBe(true);
+    expect(await other.recordCallback(job, ok)).toBe(false);
+    expect(await jobs.recordCallback(job, ok)).toBe(true);
   });
 
   it("claims a callback once its lease ended, or once it was given back; never a process's own", async () => {
-    const printJobId = await finished(jobs);
+    const job = await finished(jobs);
     const later = Date.now() + LEASE_MS + 1;
     expect(await jobs.claimCallbacks(later, later + LEASE_MS, 10)).toEqual([]);
     const claimed = await other.claimCallbacks(later, later + LEASE_MS, 10);
-    expect(claimed.map((job) => [job.printJobId, job.callbackOwner])).toEqual([[printJobId, 'b/1']]);
-    expect(await jobs.recordCallback(printJobId, ok)).toBe(false);
+    expect(claimed.map((one) => [one.printJobId, one.callbackOwner])).toEqual([[job.printJobId, 'b/1']]);
+    expect(await jobs.recordCallback(job, ok)).toBe(false);
 
-    const given = await finished(jobs);
+    const { printJobId: given } = await finished(jobs);
     await jobs.releaseCallbacks();
     expect(
       (await other.claimCallbacks(Date.now(), Date.now() + LEASE_MS, 10)).map((job) => job.printJobId),
     ).toEqual([given]);
   });
 
+  it('records no outcome of an attempt from an earlier lease of the same process, lost and claimed again since', async () => {
+    const job = await finished(jobs);
+    const later = Date.now() + LEASE_MS + 1;
+    await other.claimCallbacks(later, later + LEASE_MS, 10);
+    await other.releaseCallbacks();
+    const [again] = await jobs.claimCallbacks(later, later + LEASE_MS, 10);
+    expect(again.printJobId).toBe(job.printJobId);
+    expect(await jobs.recordCallback(job, ok)).toBe(false);
+    expect(await jobs.recordCallback(again, ok)).toBe(true);
+  });
+
   it('leaves a callback never leased (a process of the version before leases) to its writer until its attempt is overdue', async () => {
-    const printJobId = await finished(jobs);
+    const { printJobId } = await finished(jobs);
     // As that version finishes a job: no lease.
     await database.dataSource.query(
       'UPDATE print_jobs SET callback_owner = NULL, callback_lease_until = NULL WHERE print_job_id = ?',
@@ -107,7 +119,7 @@ describe('print callbacks leased on a real SQLite file', () => {
   });
 
   it('renews only the attempts under way, and a SQLite process starting adopts every unsent callback', async () => {
-    const printJobId = await finished(jobs);
+    const { printJobId } = await finished(jobs);
     expect(await jobs.renewCallbacks(Date.now() + 2 * LEASE_MS, [printJobId, randomUUID()])).toEqual([
       printJobId,
     ]);

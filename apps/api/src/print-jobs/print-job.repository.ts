@@ -25,6 +25,7 @@ const LEASED_CALLBACKS = {
   id: 'print_job_id',
   owner: 'callback_owner',
   leaseUntil: 'callback_lease_until',
+  epoch: 'callback_lease_epoch',
   pending: "{row}.status IN ('COMPLETED', 'FAILED') AND {row}.webhook_url <> '' AND {row}.callback IS NULL",
   order: 'updated_at',
   unleased: 'notice' as const,
@@ -97,11 +98,17 @@ export class PrintJobRepository {
 
   /**
    * The outcome of a job's one webhook attempt, written only while this process holds the
-   * attempt's lease: false when another process has taken it (nothing written).
+   * attempt's lease, under the epoch the job was claimed at: false when another process has taken
+   * it, or this one claimed it again since (nothing written).
    */
-  async recordCallback(printJobId: string, callback: PrintCallbackRecord): Promise<boolean> {
+  async recordCallback(job: PrintJobEntity, callback: PrintCallbackRecord): Promise<boolean> {
+    const { printJobId, callbackLeaseEpoch } = job;
     const result = await this.writer.write((manager) =>
-      manager.update(PrintJobEntity, { printJobId, callbackOwner: this.owner.id }, { callback }),
+      manager.update(
+        PrintJobEntity,
+        { printJobId, callbackOwner: this.owner.id, callbackLeaseEpoch },
+        { callback },
+      ),
     );
     return (result.affected ?? 0) > 0;
   }

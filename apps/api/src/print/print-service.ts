@@ -79,6 +79,7 @@ export class PrintService {
       callback: null,
       callbackOwner: null,
       callbackLeaseUntil: null,
+      callbackLeaseEpoch: 0,
       createdAt: now,
       updatedAt: now,
     } satisfies PrintJobEntity);

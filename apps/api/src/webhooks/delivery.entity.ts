@@ -80,4 +80,8 @@ export class DeliveryEntity {
   /** ISO 8601 UTC: until then no other process takes it; null when given back. */
   @Column({ name: 'lease_until', type: 'varchar', length: 24, nullable: true })
   leaseUntil!: string | null;
+
+  /** Counted up at each claim: the process records under the epoch it claimed at (LeasedQueue). */
+  @Column({ name: 'lease_epoch', type: 'integer', default: 0 })
+  leaseEpoch!: number;
 }

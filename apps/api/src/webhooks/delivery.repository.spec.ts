@@ -210,7 +210,9 @@ describe('DeliveryRepository on a real SQLite file', () => {
     // The write under way holds the writer once its transaction has begun and its work runs.
     while (release === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
     const recorded = statementsOf(async () => {
-      const records = pending.map((delivery, i) => outbox.record(delivery.id, delivered(1_000 * (i + 1))));
+      const records = pending.map((delivery, i) =>
+        outbox.record(delivery.id, delivered(1_000 * (i + 1)), delivery.leaseEpoch),
+      );
       release?.();
       await busy;
       await Promise.all(records);
@@ -248,7 +250,7 @@ describe('DeliveryRepository on a real SQLite file', () => {
       // The head only: the later two wait behind it, though their leases ended too.
       expect(claimed.map((delivery) => [delivery.orderKey, delivery.position])).toEqual([[first.id, 1]]);
       expect((await leases())[0]).toEqual([1, 'replica-b/000000000002', new Date(60_000).toISOString()]);
-      await other.record(claimed[0].id, delivered(30_001));
+      await other.record(claimed[0].id, delivered(30_001), claimed[0].leaseEpoch);
       // Once the head is settled, the next one is the head; its own process keeps it by renewing,
       // not by claiming it again.
       expect(await outbox.claim(30_002, 60_000, 10)).toEqual([]);
@@ -258,19 +260,33 @@ describe('DeliveryRepository on a real SQLite file', () => {
     it('records an attempt only while its process holds the lease: a delivery taken over is not written', async () => {
       const transaction = { id: randomUUID(), deliveryCount: 0 };
       const [head] = (await stageInOneWrite(transaction, laterEvents('c9'))) as PendingDelivery[];
-      await other.claim(30_001, 60_000, 10);
-      expect(await outbox.record(head.id, delivered(30_002))).toBe('taken');
+      const [taken] = await other.claim(30_001, 60_000, 10);
+      expect(await outbox.record(head.id, delivered(30_002), head.leaseEpoch)).toBe('taken');
       expect((await deliveries())[0]).toMatchObject({ state: 'pending', attemptCount: 0 });
       expect(await database.dataSource.getRepository(DeliveryAttemptEntity).count()).toBe(0);
-      expect(await other.record(head.id, delivered(30_003))).toBe('recorded');
+      expect(await other.record(head.id, delivered(30_003), taken.leaseEpoch)).toBe('recorded');
       expect((await deliveries())[0]).toMatchObject({ state: 'delivered', attemptCount: 1 });
+    });
+
+    it('records nothing of an attempt from an earlier lease of the same process, lost and claimed again since', async () => {
+      const transaction = { id: randomUUID(), deliveryCount: 0 };
+      const [head] = (await stageInOneWrite(transaction, laterEvents('c12'))) as PendingDelivery[];
+      // Its lease ends unrenewed (the database away): the other process takes it, then stops.
+      await other.claim(30_001, 60_000, 10);
+      await other.release();
+      const [again] = await outbox.claim(30_002, 60_000, 10);
+      expect(again.id).toBe(head.id);
+      // The attempt made under the first lease ends late: the delivery is the new lease's.
+      expect(await outbox.record(head.id, delivered(30_003), head.leaseEpoch)).toBe('taken');
+      expect((await deliveries())[0]).toMatchObject({ state: 'pending', attemptCount: 0 });
+      expect(await outbox.record(again.id, delivered(30_004), again.leaseEpoch)).toBe('recorded');
     });
 
     it('tells a delivery erased while its attempt was in flight (a reset) from one taken over', async () => {
       const transaction = { id: randomUUID(), deliveryCount: 0 };
       const [head] = (await stageInOneWrite(transaction, laterEvents('c11'))) as PendingDelivery[];
       await database.dataSource.getRepository(DeliveryEntity).delete({ id: head.id });
-      expect(await outbox.record(head.id, delivered(1_000))).toBe('gone');
+      expect(await outbox.record(head.id, delivered(1_000), head.leaseEpoch)).toBe('gone');
       expect(await database.dataSource.getRepository(DeliveryAttemptEntity).count()).toBe(0);
     });
 

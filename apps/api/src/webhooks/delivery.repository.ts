@@ -31,6 +31,7 @@ export interface CountedTransaction {
 interface UnrecordedAttempt {
   id: string;
   attempt: RecordedAttempt;
+  leaseEpoch: number;
   /**
    * Set by its write: recorded while this process still held the delivery's lease; else whether
    * another process holds it now ('taken') or it is stored no more ('gone').
@@ -133,6 +134,7 @@ function newDelivery(position: number, fields: DeliveryFields): DeliveryEntity {
     // Leased to the process that writes it, which sends it at once (no claim in between).
     leaseOwner: fields.lease.owner,
     leaseUntil: iso(fields.lease.until),
+    leaseEpoch: 0,
   };
 }
 
@@ -165,12 +167,13 @@ export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
     attempts: delivery.attemptCount,
     firstAttemptAt: delivery.firstAttemptAt === null ? null : Date.parse(delivery.firstAttemptAt),
     nextAttemptAt: Date.parse(delivery.nextAttemptAt ?? delivery.createdAt),
+    leaseEpoch: delivery.leaseEpoch,
   };
 }
 
 /** The columns a PendingDelivery is made of, as a lease statement returns them. */
 const PENDING_COLUMNS =
-  'id, merchant_id, transaction_id, position, url, attempt_count, first_attempt_at, next_attempt_at, created_at';
+  'id, merchant_id, transaction_id, position, url, attempt_count, first_attempt_at, next_attempt_at, created_at, lease_epoch';
 
 interface PendingRow {
   id: string;
@@ -182,6 +185,7 @@ interface PendingRow {
   first_attempt_at: string | null;
   next_attempt_at: string | null;
   created_at: string;
+  lease_epoch: number | string;
 }
 
 function pendingOfRow(row: PendingRow): PendingDelivery {
@@ -194,6 +198,7 @@ function pendingOfRow(row: PendingRow): PendingDelivery {
     attempts: Number(row.attempt_count),
     firstAttemptAt: row.first_attempt_at === null ? null : Date.parse(row.first_attempt_at),
     nextAttemptAt: Date.parse(row.next_attempt_at ?? row.created_at),
+    leaseEpoch: Number(row.lease_epoch),
   };
 }
 
@@ -209,6 +214,7 @@ const LEASED_DELIVERIES = {
   id: 'id',
   owner: 'lease_owner',
   leaseUntil: 'lease_until',
+  epoch: 'lease_epoch',
   pending: "{row}.state = 'pending'",
   order: 'next_attempt_at',
   queue: { key: 'transaction_id', position: 'position' },
@@ -265,13 +271,15 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
       this.writer.write(async (manager) => {
         const sql = sqlOf(manager);
         const batch = take();
-        // Only what this process still holds: a delivery another process took is its own now.
+        // Only what this process still holds, under the lease the attempt was made in: a delivery
+        // another process took is its own now, and one claimed again since is the new lease's.
         const kept = new Set(
           await this.table.updateEachWhere(
             sql,
             'id',
-            batch.map(({ id, attempt }) => ({ id, ...deliveryChanges(attempt) })),
+            batch.map(({ id, attempt, leaseEpoch }) => ({ id, leaseEpoch, ...deliveryChanges(attempt) })),
             { leaseOwner: this.owner.id },
+            ['leaseEpoch'],
           ),
         );
         const missed = batch.filter((item) => !kept.has(item.id)).map((item) => item.id);
@@ -490,9 +498,9 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
    * write is under way share the next transaction (a group commit): each is still all-or-nothing,
    * and a busy outbox pays one commit per batch instead of one per attempt.
    */
-  async record(id: string, attempt: RecordedAttempt): Promise<RecordOutcome> {
+  async record(id: string, attempt: RecordedAttempt, leaseEpoch: number): Promise<RecordOutcome> {
     const outcome = attempt.step.state === 'pending' ? 'retrying' : attempt.step.state;
-    const item: UnrecordedAttempt = { id, attempt };
+    const item: UnrecordedAttempt = { id, attempt, leaseEpoch };
     await this.records.add(item);
     if (item.outcome !== 'recorded') return item.outcome ?? 'taken';
     this.messages.publish('delivery.attempt', { deliveryId: id, outcome });
@@ -523,11 +531,11 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     return rows.length > 0;
   }
 
-  async expire(id: string): Promise<void> {
+  async expire(id: string, leaseEpoch: number): Promise<void> {
     await this.writer.write((manager) =>
       this.table.update(
         sqlOf(manager),
-        { id, leaseOwner: this.owner.id },
+        { id, leaseOwner: this.owner.id, leaseEpoch },
         { state: 'failed', failure: 'window_exceeded', nextAttemptAt: null },
       ),
     );

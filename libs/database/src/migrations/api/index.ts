@@ -21,6 +21,7 @@ import { DeliveryBodiesFromEvents1795470000000 } from './1795470000000-delivery-
 import { TransactionWriteCost1795490000000 } from './1795490000000-transaction-write-cost';
 import { OutboxReadingsLease1796500000000 } from './1796500000000-outbox-readings-lease';
 import { ListenerAnswers1796600000000 } from './1796600000000-listener-answers';
+import { LeaseEpochs1796700000000 } from './1796700000000-lease-epochs';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -47,4 +48,5 @@ export const API_MIGRATIONS = [
   TransactionWriteCost1795490000000,
   OutboxReadingsLease1796500000000,
   ListenerAnswers1796600000000,
+  LeaseEpochs1796700000000,
 ];
