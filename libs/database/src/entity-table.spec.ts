@@ -144,6 +144,31 @@ describe('EntityTable on a prepared SQLite connection', () => {
     ]);
   });
 
+  it('updates many rows only where the table holds the guard and the values each row gives of `matching`', async () => {
+    await table.insert(sql(), [
+      { id: 'm1', ownerId: 'o4', data: null, done: false, price: 1 },
+      { id: 'm2', ownerId: 'o4', data: null, done: false, price: 2 },
+      { id: 'm3', ownerId: 'o5', data: null, done: false, price: 3 },
+    ]);
+    const changed = await table.updateEachWhere(
+      sql(),
+      'id',
+      [
+        { id: 'm1', price: 1, done: true },
+        { id: 'm2', price: 99, done: true },
+        { id: 'm3', price: 3, done: true },
+      ],
+      { ownerId: 'o4' },
+      ['price'],
+    );
+    // m2's price is not 99, m3 is not o4's: only m1 changed, and its price was compared, not set.
+    expect(changed).toEqual(['m1']);
+    const rows = await table.find(sql(), { done: true }, { orderBy: [['id', 'ASC']] });
+    expect(rows.filter((row) => row.id.startsWith('m')).map((row) => [row.id, row.price])).toEqual([
+      ['m1', 1],
+    ]);
+  });
+
   it('finalizes its statements when TypeORM closes the connection, which SQLite requires', async () => {
     await table.findOne(sql(), { id: 'a' });
     await expect(dataSource.destroy()).resolves.toBeUndefined();
