@@ -67,7 +67,7 @@ const allOf = (...conditions: Array<string | undefined>): string =>
  * Rows of one table leased to processes, one owner at a time (contract, "Several replicas"): a
  * process adopts its predecessor's at start, claims what no live process holds, renews what it
  * holds, and gives it back (all at a stop, or some). The caller records a row's result only where
- * its owner is still this process. Every change is one statement, committed at once (a claim that
+ * its owner is still this process, under the epoch it claimed the row at. Every change is one statement, committed at once (a claim that
  * first notices unleased rows, two in one write): no row lock is held across the work.
  */
 export class LeasedQueue {
@@ -117,6 +117,7 @@ export class LeasedQueue {
     const claimable = this.claimable(now, among);
     const notices = unleased === 'notice';
     // Polling the whole table, a look first on the reading connection: an idle table costs no write.
+    // A claim among some rows is made when one is wanted now (a slot): straight to its write.
     if (among === undefined) {
       const [any] = await sqlOf(this.reads.manager).all(
         `SELECT 1 AS claimable FROM ${table} c WHERE (${claimable.where})${notices ? ` OR (${this.unnoticed('c')})` : ''} LIMIT 1`,
