@@ -8,6 +8,7 @@ const DESTINATIONS = 80;
 /** Each callback to a receiver that never answers lasts this long: longer than the jobs take. */
 const TIMEOUT_MS = 5000;
 const SPACING_MS = 20;
+const METRICS_TOKEN = 'print-fairness-metrics-token-01';
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,7 +34,10 @@ describeOnStores('print callback fairness between merchants', (store) => {
   let healthy: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await Stack.start({ store, apiEnv: { PRINT_CALLBACK_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    stack = await Stack.start({
+      store,
+      apiEnv: { PRINT_CALLBACK_TIMEOUT_MS: String(TIMEOUT_MS), METRICS_TOKEN },
+    });
     hanging = await Promise.all(
       Array.from({ length: DESTINATIONS }, () => WebhookReceiver.start(neverAnswer)),
     );
@@ -86,6 +90,13 @@ describeOnStores('print callback fairness between merchants', (store) => {
       // The first slot to free went to the other merchant: its callback came before the 65th.
       expect(healthy.received[0].at).toBeLessThanOrEqual(arrivals()[SLOTS]);
       expect(mostOpen).toBeLessThanOrEqual(SLOTS);
+      // The slots freed by timeouts, counted.
+      const metrics = await (
+        await fetch(`${stack.apiUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      ).text();
+      expect(
+        Number(/^tps_print_callback_timeouts_total(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1]),
+      ).toBeGreaterThan(0);
     } finally {
       clearInterval(sampler);
     }

@@ -18,6 +18,7 @@ import {
 } from '@tps/delivery';
 import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/api-config';
 import { ListenForwarder, type CopiedCallback } from '../listen/listen-forwarder';
+import { ApiMetrics } from '../metrics/api-metrics';
 import { listenerRecord } from '../listen/listener-record';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
 import type { PrintJobEntity } from './print-job.entity';
@@ -56,11 +57,13 @@ export class PrintCallbacks
     owner: DeliveryOwner,
     private readonly listen: ListenForwarder,
     private readonly service: ServiceListening,
+    metrics: ApiMetrics,
   ) {
     this.slots = new TenantSlots({
       slots: MAX_CONCURRENT_ATTEMPTS,
       share: config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION,
       onTimedOut: (merchantId, destination, cut) => {
+        metrics.printCallbackTimedOut();
         if (cut)
           this.logger.warn(
             `${destination} of merchant ${merchantId} keeps timing out: one print callback in flight until it answers`,
