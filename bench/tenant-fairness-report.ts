@@ -59,7 +59,7 @@ const show = (n: number, digits: number): string => (Number.isFinite(n) ? n.toFi
 export function renderTenantFairness(result: TenantFairnessResult): string {
   const { machine, knobs } = result;
   const row = (c: TenantCase): string =>
-    `| ${c.build.name} (${c.build.commit}) | ${c.store} | ${c.measured.events} of ${c.measured.charges} charges (${c.measured.refused} not 200) | ${show(c.measured.p50, 0)} | ${show(c.measured.p99, 0)} | ${show(c.measured.max, 0)} | ${show(c.warmup.p99, 0)} · ${show(c.warmup.max, 0)} | ${show(c.abuserInFlight.mean, 1)} · ${c.abuserInFlight.max} | ${c.abuserAttempts} | ${show(c.apiCpuPercent, 0)} % | ${c.notDelivered} |`;
+    `| ${c.build.name} (${c.build.commit}) | ${c.store} | ${c.measured.events} events of ${c.measured.charges} charges (${c.measured.refused} not 200) | ${show(c.measured.p50, 0)} | ${show(c.measured.p99, 0)} | ${show(c.measured.max, 0)} | ${show(c.warmup.p99, 0)} · ${show(c.warmup.max, 0)} | ${show(c.abuserInFlight.mean, 1)} · ${c.abuserInFlight.max} | ${c.abuserAttempts} | ${show(c.apiCpuPercent, 0)} % | ${c.notDelivered} |`;
   const after = result.cases.filter((c) => c.build.name === 'this checkout');
   const ratios = after.flatMap((a) => {
     const before = result.cases.find((c) => c.store === a.store && c !== a && c.build.name !== a.build.name);
