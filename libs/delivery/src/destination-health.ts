@@ -4,6 +4,9 @@ export const CUT_AFTER_TIMEOUTS = 3;
 /** Destinations remembered as timing out, at most; the one that timed out longest ago goes first. */
 const REMEMBERED = 4096;
 
+/** A merchant's destination, as DestinationHealth knows it: one merchant's timeouts cut only its own share. */
+export const healthKey = (tenant: string, destination: string): string => `${tenant} ${destination}`;
+
 /**
  * Which destinations keep timing out (contract, "Tenants of a hosted sandbox": a hanging
  * receiver costs its owner, not the neighbours). After CUT_AFTER_TIMEOUTS attempts in a row that

@@ -1,4 +1,4 @@
-import { DestinationHealth } from './destination-health';
+import { DestinationHealth, healthKey } from './destination-health';
 import { MinHeap } from './min-heap';
 import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
@@ -169,9 +169,6 @@ interface Waiting {
   at: number;
   delivery: PendingDelivery;
 }
-
-/** A merchant's destination, as DestinationHealth knows it: one merchant's timeouts cut only its own share. */
-const healthKey = (tenant: string, destination: string): string => `${tenant} ${destination}`;
 
 /**
  * The destination of a webhook URL: scheme, host and port, as the URL's origin spells them (so

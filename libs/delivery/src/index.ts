@@ -6,3 +6,4 @@ export * from './dispatcher';
 export * from './delivery-leases';
 export * from './group-commit';
 export * from './print-callback';
+export * from './tenant-slots';

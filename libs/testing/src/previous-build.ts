@@ -6,21 +6,21 @@ import { REPO_ROOT } from './app-process';
 
 /**
  * The built apps of the commit before this one (`HEAD~1`), for a drill that runs the previous
- * version and this one side by side (a rolling deploy): its tree is taken with `git archive` into
+ * version and this one side by side (a rolling deploy), or of the commit `ref` names: its tree is taken with `git archive` into
  * a folder of the machine's temporary directory named by the commit, with this checkout's
  * node_modules, and built there once (`npm run build`); later runs for the same commit reuse it.
- * TEST_PREVIOUS_BUILD names a checkout already built instead (a shallow clone has no HEAD~1).
+ * TEST_PREVIOUS_BUILD names a checkout of HEAD~1 already built instead (a shallow clone has no HEAD~1).
  * Resolves to the folder holding its `dist/`.
  */
-export function previousBuild(): string {
+export function previousBuild(ref = 'HEAD~1'): string {
   const given = process.env.TEST_PREVIOUS_BUILD;
-  if (given !== undefined && given !== '') return given;
+  if (ref === 'HEAD~1' && given !== undefined && given !== '') return given;
   let commit: string;
   try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD~1'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    commit = execFileSync('git', ['rev-parse', ref], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
   } catch (error) {
     throw new Error(
-      `the previous commit is not in this checkout (${String(error)}): set TEST_PREVIOUS_BUILD to a built checkout of it`,
+      `${ref} is not in this checkout (${String(error)}): set TEST_PREVIOUS_BUILD to a built checkout of it`,
     );
   }
   const root = join(tmpdir(), `tps-build-${commit}`);

@@ -51,6 +51,7 @@ export class ApiMetrics implements OnModuleDestroy {
   private readonly attempts: Counter<'outcome'>;
   private readonly unsent: Counter;
   private readonly timeouts: Counter;
+  private readonly printCallbackTimeouts: Counter;
   private readonly storageFailures: Counter;
   private readonly routed: Counter<'link'>;
   private readonly relinks: Counter;
@@ -103,6 +104,11 @@ export class ApiMetrics implements OnModuleDestroy {
     this.timeouts = new Counter({
       name: 'tps_webhook_attempt_timeouts_total',
       help: 'Webhook attempts that timed out (WEBHOOK_TIMEOUT_MS); a destination timing out 3 times in a row is held to one attempt in flight',
+      registers,
+    });
+    this.printCallbackTimeouts = new Counter({
+      name: 'tps_print_callback_timeouts_total',
+      help: "Print callbacks that timed out (PRINT_CALLBACK_TIMEOUT_MS); a merchant's destination timing out 3 times in a row is held to one callback in flight",
       registers,
     });
     this.storageFailures = new Counter({
@@ -235,6 +241,10 @@ export class ApiMetrics implements OnModuleDestroy {
 
   attemptTimedOut(): void {
     this.timeouts.inc();
+  }
+
+  printCallbackTimedOut(): void {
+    this.printCallbackTimeouts.inc();
   }
 
   /** The caps in force, each with no refusal yet, so that a rate over them counts the first. */

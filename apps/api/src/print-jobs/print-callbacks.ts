@@ -10,12 +10,15 @@ import {
 import {
   AttemptAbandoned,
   DeliveryLeases,
+  TenantSlots,
+  destinationOf,
   printWebhookPayload,
   sendPrintCallback,
   type LeasedDispatcher,
 } from '@tps/delivery';
-import { ApiConfig, destinationRules } from '../config/api-config';
-import { ListenForwarder } from '../listen/listen-forwarder';
+import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/api-config';
+import { ListenForwarder, type CopiedCallback } from '../listen/listen-forwarder';
+import { ApiMetrics } from '../metrics/api-metrics';
 import { listenerRecord } from '../listen/listener-record';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
 import type { PrintJobEntity } from './print-job.entity';
@@ -34,7 +37,9 @@ const CLAIM_BATCH = 64;
  * tells (contract §13). Signed like transaction webhooks when the merchant has a secret, and
  * checked at connect time against the profile's destination rules. Leased like webhook
  * deliveries: the process that stores the result makes the attempt, and a dead process's
- * attempts are made by another once their leases end.
+ * attempts are made by another once their leases end. Attempts in flight have slots of their own,
+ * as many as webhook attempts, shared out per merchant first, then per destination (contract,
+ * "Tenants of a hosted sandbox"): a callback waiting for one is not yet its attempt.
  */
 @Injectable()
 export class PrintCallbacks
@@ -44,6 +49,7 @@ export class PrintCallbacks
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
   private readonly leases: DeliveryLeases<PrintJobEntity>;
+  private readonly slots: TenantSlots;
 
   constructor(
     private readonly config: ApiConfig,
@@ -51,7 +57,19 @@ export class PrintCallbacks
     owner: DeliveryOwner,
     private readonly listen: ListenForwarder,
     private readonly service: ServiceListening,
+    metrics: ApiMetrics,
   ) {
+    this.slots = new TenantSlots({
+      slots: MAX_CONCURRENT_ATTEMPTS,
+      share: config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION,
+      onTimedOut: (merchantId, destination, cut) => {
+        metrics.printCallbackTimedOut();
+        if (cut)
+          this.logger.warn(
+            `${destination} of merchant ${merchantId} keeps timing out: one print callback in flight until it answers`,
+          );
+      },
+    });
     this.leases = new DeliveryLeases<PrintJobEntity>({
       store: {
         claim: (now, until, limit) => jobs.claimCallbacks(now, until, limit),
@@ -86,6 +104,7 @@ export class PrintCallbacks
    */
   async beforeApplicationShutdown(): Promise<void> {
     await this.leases.stop();
+    this.slots.stop();
     this.shutdown.abort();
     await Promise.all(this.inFlight.values());
     try {
@@ -135,33 +154,44 @@ export class PrintCallbacks
       errorCode: job.errorCode ?? undefined,
       errorMessage: job.errorMessage ?? undefined,
     });
+    const slot = await this.slots.take(job.merchantId, destinationOf(job.webhookUrl, job.merchantId));
     let signingSecrets: string[];
     try {
       signingSecrets = await this.jobs.signingSecrets(job.merchantId, Date.now());
     } catch (error) {
+      slot.release();
       if (!(error instanceof UnknownSecretKeyError)) throw error;
       await this.recordUnsent(job, error);
       return;
     }
-    // Each `listen` connection of the merchant gets a copy (contract §6.1).
-    const copied = this.listen.callback(
-      job.merchantId,
-      this.config.PRINT_CALLBACK_TIMEOUT_MS,
-      this.shutdown.signal,
-    );
-    const sent = await Tracing.get().aroundCall(
-      'print callback',
-      { parent: traceparent, attributes: { 'server.address': new URL(job.webhookUrl).host } },
-      (traced) =>
-        sendPrintCallback(job.webhookUrl, payload, {
-          timeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS,
-          destinations: destinationRules(this.config),
-          signingSecrets,
-          shutdown: this.shutdown.signal,
-          traceparent: traced,
-          fetch: copied?.fetch,
-        }),
-    );
+    let copied: CopiedCallback | undefined;
+    let sent: PrintCallbackRecord;
+    try {
+      // Each `listen` connection of the merchant gets a copy (contract §6.1).
+      copied = this.listen.callback(
+        job.merchantId,
+        this.config.PRINT_CALLBACK_TIMEOUT_MS,
+        this.shutdown.signal,
+      );
+      sent = await Tracing.get().aroundCall(
+        'print callback',
+        { parent: traceparent, attributes: { 'server.address': new URL(job.webhookUrl).host } },
+        (traced) =>
+          sendPrintCallback(job.webhookUrl, payload, {
+            timeoutMs: this.config.PRINT_CALLBACK_TIMEOUT_MS,
+            destinations: destinationRules(this.config),
+            signingSecrets,
+            shutdown: this.shutdown.signal,
+            traceparent: traced,
+            fetch: copied?.fetch,
+          }),
+      );
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+    // Freed by the answer, not by the record (as a webhook attempt's slot is).
+    slot.ended(sent.error === 'timeout');
     const listeners = await copied?.listeners();
     const outcome: PrintCallbackRecord =
       listeners === undefined ? sent : { ...sent, listeners: listeners.map(listenerRecord) };
