@@ -39,15 +39,18 @@ export class HaproxyBalancer {
 
   /**
    * Starts it in front of `replicaPorts` (api-1, api-2, … in order), for replicas of `profile` (as
-   * compose passes PROFILE to it); resolves once it listens.
+   * compose passes PROFILE to it); resolves once it listens. `timeoutServer` replaces its
+   * `timeout server` (120 s), for a drill of a replica that never answers.
    */
   static async start(
     dir: string,
     replicaPorts: number[],
     profile: 'sandbox' | 'production' = 'sandbox',
+    { timeoutServer }: { timeoutServer?: string } = {},
   ): Promise<HaproxyBalancer> {
     const [port, statsPort] = [await freePort(), await freePort()];
-    const config = configFor(readFileSync(CONFIG, 'utf8'), replicaPorts, port, statsPort);
+    let config = configFor(readFileSync(CONFIG, 'utf8'), replicaPorts, port, statsPort);
+    if (timeoutServer !== undefined) config = withTimeoutServer(config, timeoutServer);
     const file = join(dir, 'haproxy.cfg');
     writeFileSync(file, config);
     const child = spawn('haproxy', ['-db', '-f', file], {
@@ -148,4 +151,11 @@ function configFor(config: string, replicaPorts: number[], port: number, statsPo
     )
     .replace(/bind :8080$/m, `bind 127.0.0.1:${port}`)
     .replace(/bind :8404$/m, `bind 127.0.0.1:${statsPort}`);
+}
+
+/** The configuration with `timeout server` at `timeout` instead. */
+function withTimeoutServer(config: string, timeout: string): string {
+  const line = /^(\s*timeout server) \S+$/m;
+  if (!line.test(config)) throw new Error(`${CONFIG}: expected a line "timeout server <time>"`);
+  return config.replace(line, `$1 ${timeout}`);
 }
