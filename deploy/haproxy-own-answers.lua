@@ -1,8 +1,9 @@
 -- The compose profile's balancer (haproxy-cluster.cfg, its front `callers`) answers a request
 -- that its HTTP layer would not read in the contract's error body, with a Request-Id that its log
--- line carries (docs/contract.md, "Errors", "Request ids"). HAProxy before 3.2 answers such a
--- request from its HTTP/1 layer with a built-in HTML page that no errorfile or http-error changes
--- (haproxy/haproxy#3032), so the front, a TCP layer, answers it from here instead.
+-- line carries (docs/contract.md, "Errors", "Request ids"). HAProxy 2.6 and 2.8 answer such a
+-- request from their HTTP/1 layer with a built-in HTML page that no errorfile or http-error
+-- changes (haproxy/haproxy#3032, fixed in later versions), so the front, a TCP layer, answers it
+-- from here instead.
 
 local SANDBOX = os.getenv("PROFILE") ~= "production"
 
