@@ -68,8 +68,10 @@ describe('docker-compose.yml, as compose reads it', () => {
 
     const balancer = services.balancer;
     expect(balancer.image).toMatch(/^haproxy:/);
+    // Its Lua script beside its configuration, where the configuration loads it from.
     expect(balancer.volumes).toEqual([
       `${REPO_ROOT}/deploy/haproxy-cluster.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro`,
+      `${REPO_ROOT}/deploy/haproxy-own-answers.lua:/usr/local/etc/haproxy/haproxy-own-answers.lua:ro`,
     ]);
     // The balancer answers some requests itself: with the replicas' profile (CORS in the sandbox).
     expect(balancer.environment).toEqual({ PROFILE: 'sandbox' });

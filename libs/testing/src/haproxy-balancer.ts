@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './app-process';
 import { freePort } from './free-port';
@@ -7,7 +7,11 @@ import { poll } from './stack';
 
 /** The `cluster` profile's load balancer configuration, as docker-compose.yml mounts it. */
 const CONFIG = join(REPO_ROOT, 'deploy/haproxy-cluster.cfg');
+/** Its Lua script, which it loads from beside itself (compose mounts it there too). */
+const OWN_ANSWERS = 'haproxy-own-answers.lua';
 const REPLICA = /^(\s*server api-(\d+)) api-\d+:3000(.*)$/gm;
+/** The socket between its front and its HTTP layer: abstract, so one name per machine. */
+const HTTP_LAYER = /abns@tps-callers-and-links\b/g;
 
 /** The most of HAProxy's output kept (its request log grows with every request): the latest. */
 const OUTPUT_KEPT = 256 * 1024;
@@ -17,7 +21,8 @@ export type ReplicaState = string;
 
 /**
  * HAProxy run with the compose profile's configuration, unchanged but for its addresses: the
- * replicas' ports on 127.0.0.1 instead of the compose services' names, and ports of its own. For
+ * replicas' ports on 127.0.0.1 instead of the compose services' names, ports of its own, and a
+ * socket between its front and its HTTP layer of its own (beside its Lua script, copied). For
  * the cluster drills and the cluster benchmark; Debian's `haproxy` package (.ci/run installs it).
  */
 export class HaproxyBalancer {
@@ -39,17 +44,21 @@ export class HaproxyBalancer {
 
   /**
    * Starts it in front of `replicaPorts` (api-1, api-2, … in order), for replicas of `profile` (as
-   * compose passes PROFILE to it); resolves once it listens.
+   * compose passes PROFILE to it); resolves once it listens. `timeoutServer` replaces its
+   * `timeout server` (120 s), for a drill of a replica that never answers.
    */
   static async start(
     dir: string,
     replicaPorts: number[],
     profile: 'sandbox' | 'production' = 'sandbox',
+    { timeoutServer }: { timeoutServer?: string } = {},
   ): Promise<HaproxyBalancer> {
     const [port, statsPort] = [await freePort(), await freePort()];
-    const config = configFor(readFileSync(CONFIG, 'utf8'), replicaPorts, port, statsPort);
+    let config = configFor(readFileSync(CONFIG, 'utf8'), replicaPorts, port, statsPort);
+    if (timeoutServer !== undefined) config = withTimeoutServer(config, timeoutServer);
     const file = join(dir, 'haproxy.cfg');
     writeFileSync(file, config);
+    copyFileSync(join(REPO_ROOT, 'deploy', OWN_ANSWERS), join(dir, OWN_ANSWERS));
     const child = spawn('haproxy', ['-db', '-f', file], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PROFILE: profile },
@@ -141,6 +150,7 @@ function configFor(config: string, replicaPorts: number[], port: number, statsPo
     );
   }
   return config
+    .replace(HTTP_LAYER, `abns@tps-callers-and-links-${port}`)
     .replace(
       REPLICA,
       (_, server: string, n: string, rest: string) =>
@@ -148,4 +158,11 @@ function configFor(config: string, replicaPorts: number[], port: number, statsPo
     )
     .replace(/bind :8080$/m, `bind 127.0.0.1:${port}`)
     .replace(/bind :8404$/m, `bind 127.0.0.1:${statsPort}`);
+}
+
+/** The configuration with `timeout server` at `timeout` instead. */
+function withTimeoutServer(config: string, timeout: string): string {
+  const line = /^(\s*timeout server) \S+$/m;
+  if (!line.test(config)) throw new Error(`${CONFIG}: expected a line "timeout server <time>"`);
+  return config.replace(line, `$1 ${timeout}`);
 }
