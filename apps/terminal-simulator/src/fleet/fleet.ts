@@ -4,7 +4,8 @@ import { ContractError } from '@tps/domain';
 import type { TerminalProfile, TerminalRequest } from '@tps/link';
 import { SimulatorConfig } from '../config/simulator-config';
 import { ShareMembership } from '../link/share-membership';
-import { Uplink } from '../link/uplink';
+import { NOTICE_WAIT_MAX_MS, NoticeWait } from '../link/notice-wait';
+import { REPLY_HOLD_MS, Uplink } from '../link/uplink';
 import { PrintStore } from '../printer/print-store';
 import { TerminalPrinter } from '../printer/terminal-printer';
 import { TerminalRuntime } from '../runtime/terminal-runtime';
@@ -25,6 +26,7 @@ interface HostedTerminal {
 export class Fleet implements OnApplicationShutdown {
   private readonly logger = new Logger('Fleet');
   private readonly hosted = new Map<string, HostedTerminal>();
+  private readonly noticeWait = new NoticeWait(REPLY_HOLD_MS, NOTICE_WAIT_MAX_MS);
 
   constructor(
     private readonly config: SimulatorConfig,
@@ -58,6 +60,7 @@ export class Fleet implements OnApplicationShutdown {
           linkSecret: this.config.LINK_SECRET,
           reconnectMinMs: this.config.RECONNECT_MIN_MS,
           credentials: () => this.membership.credentials(),
+          noticeWait: this.noticeWait,
         },
         this.store,
         (request) => this.handle(profile.serialNumber, request),

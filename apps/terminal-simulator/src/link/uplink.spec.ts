@@ -6,7 +6,8 @@ import { LinkPeer, SERVICE_UPLINK_SIDE, type LinkEvent, type UplinkNotice } from
 import { buildEvent } from '../runtime/event-factory';
 import { order, profile } from '../runtime/testing/runtime-harness';
 import type { TerminalStore } from '../store/terminal-store';
-import { Uplink } from './uplink';
+import { NOTICE_WAIT_MAX_MS, NoticeWait } from './notice-wait';
+import { REPLY_HOLD_MS, Uplink } from './uplink';
 import type { ShareCredentials } from './share-membership';
 
 const MERCHANT = 'demo-merchant';
@@ -103,6 +104,7 @@ describe('Uplink: the events an operation answers with travel once', () => {
         linkSecret: 'secret',
         reconnectMinMs: 50,
         credentials: () => ({ share: 'fleet', instance: 'test', epoch: 1, apiUrl: service.url }),
+        noticeWait: new NoticeWait(REPLY_HOLD_MS, NOTICE_WAIT_MAX_MS),
       },
       store as unknown as TerminalStore,
       async () => ({}),
@@ -175,6 +177,23 @@ describe('Uplink: the events an operation answers with travel once', () => {
     expect(await next).toEqual(['t5-2']);
   });
 
+  it('once the service has been slower to say so than the hold, a reply waits that long for its notice', async () => {
+    const later = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    // The first reply's notice comes after its hold (300 ms): its events went up meanwhile.
+    const first = await operate('t6', 2);
+    const duplicate = service.nextRun();
+    expect(await duplicate).toEqual(['t6-0', 't6-1']);
+    await later(500 - 300);
+    notifyStored('t6', first);
+    await acknowledged(2);
+    // The next one waits for its notice as long as the first took, and nothing goes up twice.
+    const second = await operate('t7', 2);
+    await later(500);
+    notifyStored('t7', second);
+    await acknowledged(4);
+    expect(service.runs).toEqual([['t6-0', 't6-1']]);
+  });
+
   it('an operation that fails sends what it recorded up the uplink at once', async () => {
     const next = service.nextRun();
     await expect(
@@ -208,6 +227,7 @@ describe('Uplink: opens only while its process holds its fleet share', () => {
           if (++asked === 2) askedTwice();
           return held;
         },
+        noticeWait: new NoticeWait(REPLY_HOLD_MS, NOTICE_WAIT_MAX_MS),
       },
       new QueueStore() as unknown as TerminalStore,
       async () => ({}),

@@ -19,6 +19,7 @@ import {
 import { transactionKey } from '../runtime/runtime-store';
 import { websocketUrl } from '../config/simulator-config';
 import type { TerminalStore } from '../store/terminal-store';
+import type { NoticeWait } from './notice-wait';
 import type { ShareCredentials } from './share-membership';
 
 export interface UplinkSettings {
@@ -29,6 +30,8 @@ export interface UplinkSettings {
    * process the service refused cannot take the holder's terminals over.
    */
   credentials: () => ShareCredentials | undefined;
+  /** How long answered operations wait for the service's `stored` notice: one per process, the service's. */
+  noticeWait: NoticeWait;
 }
 
 const ACK_TIMEOUT_MS = 10_000;
@@ -43,7 +46,7 @@ const REFUSED_RUN_RETRY_MS = 500;
  * person at the terminal) is held only this long: then its events go up as they happen, so that
  * the service shows it live (search, the console), and the reply's copies are duplicates.
  */
-const REPLY_HOLD_MS = 300;
+export const REPLY_HOLD_MS = 300;
 
 /** A transaction held back from the uplink, and the events stored meanwhile. */
 interface Hold {
@@ -113,7 +116,8 @@ export class Uplink {
 
   /**
    * Runs an operation whose reply carries its transaction's events: they stay off the uplink until
-   * the service says it stored them (`stored` notice), the operation fails, or REPLY_HOLD_MS pass.
+   * the service says it stored them (`stored` notice), the operation fails, or REPLY_HOLD_MS pass;
+   * once the reply is on its way, for as long as the service lately took to say so (NoticeWait).
    */
   async carryInReply<T>(
     merchantId: string,
@@ -123,12 +127,20 @@ export class Uplink {
     const key = transactionKey(merchantId, clientTransactionId);
     clearTimeout(this.held.get(key)?.timer);
     this.held.set(key, { timer: setTimeout(() => this.release(key), REPLY_HOLD_MS), stored: new Set() });
+    let result: T;
     try {
-      return await operate();
+      result = await operate();
     } catch (error) {
       this.release(key);
       throw error;
     }
+    this.settings.noticeWait.replied(key);
+    const hold = this.held.get(key);
+    if (hold !== undefined) {
+      clearTimeout(hold.timer);
+      hold.timer = setTimeout(() => this.release(key), this.settings.noticeWait.holdMs());
+    }
+    return result;
   }
 
   /**
@@ -200,6 +212,7 @@ export class Uplink {
   private onNotice(notice: UplinkNotice): void {
     if (notice.type !== 'stored') return;
     const key = transactionKey(notice.merchantId, notice.clientTransactionId);
+    this.settings.noticeWait.noticed(key);
     this.store.acknowledgeEvents(notice.eventIds).then(
       () => {
         const hold = this.held.get(key);
