@@ -798,7 +798,8 @@ describe('the dispatcher', () => {
     });
 
     it('never lets a destination at its share take a slot that another destination is waiting for', async () => {
-      const { dispatcher } = dispatcherFor(store, time, receiver, 3, 2);
+      // Five slots, of which the last two are kept from a merchant holding two (the reserve): three.
+      const { dispatcher } = dispatcherFor(store, time, receiver, 5, 2);
       await dispatcher.start();
       receiver.hangs(HANGING, 10_000);
       for (let i = 0; i < 4; i += 1) dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
@@ -817,11 +818,12 @@ describe('the dispatcher', () => {
 
     it('gives the next free slot to a destination that waited for it, not back to one at its share', async () => {
       const SLOW = 'http://slow.test';
-      const { dispatcher } = dispatcherFor(store, time, receiver, 4, 2);
+      // Six slots, two of them the reserve: four for the merchant alone.
+      const { dispatcher } = dispatcherFor(store, time, receiver, 6, 2);
       await dispatcher.start();
       receiver.hangs(HANGING, 10_000);
       receiver.hangs(SLOW, 10_000);
-      // Two destinations at their share fill every slot, and each has more due behind it.
+      // Two destinations at their share fill every slot the merchant may hold, and each has more due behind it.
       for (let i = 0; i < 20; i += 1) {
         dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, HANGING));
         dispatcher.add(store.save(`s${i}`, `tx-s${i}`, time.now, SLOW));
@@ -840,27 +842,67 @@ describe('the dispatcher', () => {
       expect(receiver.peak.get(SLOW)).toBe(2);
     });
 
-    it("gives a slot freed by one merchant's hanging destinations to another merchant waiting, before that merchant's next", async () => {
+    it("keeps the last free slots from a merchant holding its share: another merchant's first attempts start at once", async () => {
       const VICTIM = 'https://victim.test';
-      const { dispatcher } = dispatcherFor(store, time, receiver, 8, 2);
+      const { dispatcher } = dispatcherFor(store, time, receiver, 64, 8, NO_CUT);
       await dispatcher.start();
-      // One merchant, ten destinations that hang, each with more due than its share: every slot.
+      // One merchant, ten destinations that hang, each with far more due than its share.
       const hanging = Array.from({ length: 10 }, (_, d) => `http://hang${d}.test`);
       for (const destination of hanging) receiver.hangs(destination, 10_000);
-      for (let i = 0; i < 40; i += 1)
+      for (let i = 0; i < 200; i += 1)
         dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, hanging[i % 10], 'abuser'));
       await time.advance(1000);
-      expect(receiver.sent).toHaveLength(8);
-      dispatcher.add(store.save('v1', 'tx-v1', time.now, VICTIM, 'victim'));
-      dispatcher.add(store.save('v2', 'tx-v2', time.now, VICTIM, 'victim'));
+      // Every slot but the reserve of eight (one destination's share).
+      expect(receiver.sent).toHaveLength(56);
+      const arrived = time.now;
+      for (let i = 0; i < 8; i += 1)
+        dispatcher.add(store.save(`v${i}`, `tx-v${i}`, time.now, VICTIM, 'victim'));
       await settle();
-      expect(receiver.eventsTo(VICTIM)).toEqual([]);
-      // The abuser's first attempts time out together: the victim's two go out before any of the abuser's next.
-      await time.advance(9000);
-      const afterTimeout = receiver.sent.slice(8).map((s) => s.post.url);
-      expect(afterTimeout.slice(0, 2).every((url) => url.startsWith(VICTIM))).toBe(true);
-      expect(store.row('v1').state).toBe('delivered');
-      expect(store.row('v2').state).toBe('delivered');
+      // All eight at once, long before any of the abuser's attempts times out and frees a slot.
+      expect(receiver.sent.filter((s) => s.post.url.startsWith(VICTIM)).map((s) => s.at)).toEqual(
+        Array(8).fill(arrived),
+      );
+      expect(receiver.eventsTo(VICTIM)).toHaveLength(8);
+      expect(receiver.sent).toHaveLength(64);
+    });
+
+    it('gives a slot outside the reserve to the merchant with fewer in flight, before the next of the merchant that freed it', async () => {
+      const VICTIM_A = 'https://victim-a.test';
+      const VICTIM_B = 'https://victim-b.test';
+      const { dispatcher } = dispatcherFor(store, time, receiver, 8, 2, NO_CUT);
+      await dispatcher.start();
+      const hanging = Array.from({ length: 10 }, (_, d) => `http://hang${d}.test`);
+      for (const destination of hanging) receiver.hangs(destination, 10_000);
+      // The abuser's first six start 1 ms apart, so they time out, and free their slots, one at a time.
+      for (let i = 0; i < 40; i += 1) {
+        dispatcher.add(store.save(`h${i}`, `tx-h${i}`, time.now, hanging[i % 10], 'abuser'));
+        await time.advance(1);
+      }
+      await time.advance(1000);
+      expect(receiver.sent).toHaveLength(6);
+      // The victim's first two take the reserve at once; its next waits (it holds two now).
+      receiver.hold = true;
+      for (const [id, destination] of [
+        ['v1', VICTIM_A],
+        ['v2', VICTIM_B],
+        ['v3', VICTIM_A],
+      ])
+        dispatcher.add(store.save(id, `tx-${id}`, time.now, destination, 'victim'));
+      await settle();
+      expect(receiver.sent.slice(6).map((s) => s.post.url)).toEqual([
+        `${VICTIM_A}/tx-v1`,
+        `${VICTIM_B}/tx-v2`,
+      ]);
+      // The abuser's attempts time out at 10 000, 10 001, … ms: the first two free only the reserve;
+      // the third frees one more, the victim's (2 in flight against the abuser's 3), then the
+      // abuser's next at the fourth.
+      await time.advance(10_005 - (time.now - T0));
+      expect(receiver.sent.slice(8).map((s) => [s.at - T0, new URL(s.post.url).origin])).toEqual([
+        [10_002, VICTIM_A],
+        [10_003, expect.stringMatching(/^http:\/\/hang\d\.test$/)],
+        [10_004, expect.stringMatching(/^http:\/\/hang\d\.test$/)],
+        [10_005, expect.stringMatching(/^http:\/\/hang\d\.test$/)],
+      ]);
     });
 
     it('holds a destination that keeps timing out to one attempt in flight, and gives its share back once it answers', async () => {

@@ -194,7 +194,8 @@ export function destinationOf(url: string, merchantId: string): string {
  * A free slot goes to the merchant with the fewest attempts in flight, and within it to the
  * destination with the fewest; a destination of a merchant never has more than
  * `maxPerDestination` attempts in flight, so what is due beyond that waits without taking a slot
- * another destination or merchant could use. Waiting in a line is not an attempt.
+ * another destination or merchant could use, and a merchant with that many in flight takes none of
+ * the last that many free slots (TenantLines' reserve). Waiting in a line is not an attempt.
  */
 export class Dispatcher {
   private readonly queues = new Map<string, PendingDelivery[]>();
@@ -207,8 +208,6 @@ export class Dispatcher {
   private readonly health: DestinationHealth;
   /** Every attempt under way, from its start until its record has committed (or failed). */
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Attempts on the wire: started and not yet answered. The shares count these. */
-  private sending = 0;
   private readonly shutdown = new AbortController();
   private timer: { handle: unknown; at: number } | undefined;
   private running = false;
@@ -224,7 +223,9 @@ export class Dispatcher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.health = new DestinationHealth(deps.maxPerDestination, deps.cutAfterTimeouts);
+    // In flight for the shares: from its start until its answer (freeSlot), not its record.
     this.lines = new TenantLines<Waiting>({
+      slots: deps.maxConcurrent,
       share: deps.maxPerDestination,
       shareOf: (tenant, destination) => this.health.shareOf(healthKey(tenant, destination)),
       dueAt: (entry) => entry.at,
@@ -391,9 +392,7 @@ export class Dispatcher {
       if (this.isCurrent(next)) this.lines.add(next.delivery.tenant, next.delivery.destination, next);
     }
     // A due head waits in its line for room: the attempt that ends next pumps again, no timer needed.
-    while (this.sending < this.deps.maxConcurrent) {
-      const next = this.lines.take();
-      if (next === undefined) break;
+    for (let next = this.lines.take(); next !== undefined; next = this.lines.take()) {
       this.launch(next.item.delivery);
     }
     let next = this.waiting.peek();
@@ -418,7 +417,6 @@ export class Dispatcher {
 
   private launch(delivery: PendingDelivery): void {
     const { destination, tenant } = delivery;
-    this.sending += 1;
     let answered = false;
     const held: { slot: number | null } = { slot: null };
     // The slot is freed by the answer, not by the record: the record waits its turn in the write
@@ -426,7 +424,6 @@ export class Dispatcher {
     const freeSlot = (): void => {
       if (answered) return;
       answered = true;
-      this.sending -= 1;
       this.lines.ended(tenant, destination);
       if (held.slot !== null) this.idle(destination, held.slot);
       held.slot = null;

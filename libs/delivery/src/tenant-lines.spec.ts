@@ -5,8 +5,8 @@ interface Item {
   at: number;
 }
 
-function linesOf(share: number) {
-  return new TenantLines<Item>({ share, dueAt: (item) => item.at, isCurrent: () => true });
+function linesOf(share: number, slots = 64) {
+  return new TenantLines<Item>({ slots, share, dueAt: (item) => item.at, isCurrent: () => true });
 }
 
 /** Takes up to `room` items; their ids in the order they were handed out. */
@@ -21,23 +21,51 @@ function takeUpTo(lines: TenantLines<Item>, room: number): string[] {
 }
 
 describe('tenant lines', () => {
-  it("gives a slot freed by a tenant's hanging destination to another tenant waiting, not to the same tenant", () => {
-    const lines = linesOf(2);
+  it('keeps the last `share` free slots from a tenant holding that many: a tenant arriving later starts at once', () => {
+    const lines = linesOf(2, 8);
     // One tenant: ten destinations that hang, each with more due than its share.
     for (let d = 0; d < 10; d += 1)
       for (let i = 0; i < 5; i += 1) lines.add('abuser', `hang${d}`, { id: `abuser-${d}-${i}`, at: i });
-    // Eight slots in all: the abuser alone takes them.
-    expect(takeUpTo(lines, 8)).toHaveLength(8);
-    lines.add('victim', 'fine', { id: 'victim-1', at: 100 });
-    lines.add('victim', 'fine', { id: 'victim-2', at: 101 });
-    // A slot frees: the victim's first attempt goes before the abuser's next one.
+    // Eight slots in all: the abuser takes all but the reserve of two, and no more.
+    expect(takeUpTo(lines, 8)).toHaveLength(6);
+    expect(lines.inFlightOf('abuser')).toBe(6);
+    // Another tenant's due items start at once, in the reserve, none waiting for a slot to free.
+    for (let i = 0; i < 3; i += 1) lines.add('victim', `fine${i}`, { id: `victim-${i}`, at: 100 + i });
+    expect(takeUpTo(lines, 8)).toEqual(['victim-0', 'victim-1']);
+    // Every slot is taken now.
+    lines.add('third', 'd', { id: 'third-0', at: 200 });
+    expect(lines.take()).toBeUndefined();
+  });
+
+  it('gives a slot outside the reserve to the tenant with fewer in flight, not back to the one that freed it', () => {
+    const lines = linesOf(2, 8);
+    for (let d = 0; d < 10; d += 1)
+      for (let i = 0; i < 5; i += 1) lines.add('abuser', `hang${d}`, { id: `abuser-${d}-${i}`, at: i });
+    expect(takeUpTo(lines, 8)).toHaveLength(6);
+    for (let d = 0; d < 3; d += 1) lines.add('victim', `fine${d}`, { id: `victim-${d}`, at: 100 + d });
+    expect(takeUpTo(lines, 8)).toEqual(['victim-0', 'victim-1']);
+    // Two slots free: the reserve, which neither may take with two or more in flight.
     lines.ended('abuser', 'hang0');
-    expect(takeUpTo(lines, 1)).toEqual(['victim-1']);
-    // The victim now has 1 in flight against the abuser's 7: the next free slot is its too.
     lines.ended('abuser', 'hang1');
-    expect(takeUpTo(lines, 1)).toEqual(['victim-2']);
+    expect(lines.take()).toBeUndefined();
+    // A third: it goes to the victim (2 in flight) before the abuser (4), and the reserve stays free.
     lines.ended('abuser', 'hang2');
-    expect(takeUpTo(lines, 1)).toEqual([expect.stringMatching(/^abuser-/)]);
+    expect(takeUpTo(lines, 8)).toEqual(['victim-2']);
+    // The abuser, with fewer in flight now than the victim, takes the next.
+    lines.ended('abuser', 'hang3');
+    expect(takeUpTo(lines, 8)).toEqual([expect.stringMatching(/^abuser-/)]);
+  });
+
+  it('lets a tenant alone hold every slot but the reserve, and the whole of a share above half the slots', () => {
+    const alone = linesOf(8, 64);
+    for (let d = 0; d < 10; d += 1)
+      for (let i = 0; i < 8; i += 1) alone.add('m', `d${d}`, { id: `${d}-${i}`, at: i });
+    expect(takeUpTo(alone, 64)).toHaveLength(56);
+    // A share of six out of eight slots: the tenant holds six, the last two are the reserve.
+    const wide = linesOf(6, 8);
+    for (let d = 0; d < 2; d += 1)
+      for (let i = 0; i < 8; i += 1) wide.add('m', `d${d}`, { id: `${d}-${i}`, at: i });
+    expect(takeUpTo(wide, 8)).toHaveLength(6);
   });
 
   it('takes in turn from tenants with as many in flight', () => {
@@ -54,6 +82,10 @@ describe('tenant lines', () => {
     expect(lines.inFlightTo('a', 'slow')).toBe(2);
     lines.ended('a', 'slow');
     expect(takeUpTo(lines, 10)).toEqual(['slow2']);
+  });
+
+  it('refuses fewer than one slot', () => {
+    expect(() => linesOf(2, 0)).toThrow(RangeError);
   });
 
   it('forgets a tenant once it has nothing due and nothing in flight', () => {

@@ -7,24 +7,38 @@ interface Tenant<T> {
   servedAt: number;
 }
 
-/**
- * Due work shared out per tenant (a merchant) first, then per destination within the tenant
- * (FairLines): the next item to start comes from the tenant with the fewest items in flight that
- * has one that may start. A tenant with many destinations, or with destinations that hang, thus
- * never takes a free slot while another tenant with fewer in flight waits for one (contract,
- * "Tenants of a hosted sandbox": fair delivery), and within a tenant no destination holds more
- * than its share.
- */
 export interface TenantLinesOptions<T> extends Omit<FairLinesOptions<T>, 'shareOf'> {
+  /** Items in flight at once, every tenant's together. */
+  slots: number;
   /** The share now of a tenant's destination, when it is less than `share`. */
   shareOf?: (tenant: string, destination: string) => number;
 }
 
+/**
+ * Due work in `slots`, shared out per tenant (a merchant) first, then per destination within the
+ * tenant (FairLines): the next item to start comes from the tenant with the fewest items in
+ * flight that has one that may start. A tenant with many destinations, or with destinations that
+ * hang, thus never takes a free slot while another tenant with fewer in flight waits for one, and
+ * within a tenant no destination holds more than its share.
+ *
+ * The last `share` free slots are a reserve: they go only to a tenant with fewer than `share` in
+ * flight. A tenant that holds many thus cannot take every slot before another tenant's work is
+ * even due, and a tenant arriving later starts its first destination's whole share at once
+ * instead of waiting for a slot to free (a hanging receiver's timeout). A tenant alone holds at
+ * most the larger of `slots - share` and `share`: while the share is at most half the slots, the
+ * reserve costs it `share` of them. Contract, webhook delivery, "Fairness".
+ */
 export class TenantLines<T> {
   private readonly tenants = new Map<string, Tenant<T>>();
+  private inFlight = 0;
   private turn = 0;
 
-  constructor(private readonly options: TenantLinesOptions<T>) {}
+  constructor(private readonly options: TenantLinesOptions<T>) {
+    // With no slot at all nothing would ever start.
+    if (!Number.isInteger(options.slots) || options.slots < 1) {
+      throw new RangeError(`slots must be a positive integer, not ${options.slots}`);
+    }
+  }
 
   /** Puts a due item in its tenant's line to `destination`. */
   add(tenant: string, destination: string, item: T): void {
@@ -43,10 +57,15 @@ export class TenantLines<T> {
 
   /** The next item to start, counted in flight until `ended`; undefined when none may start. */
   take(): { tenant: string; destination: string; item: T } | undefined {
+    const { slots, share: reserve } = this.options;
+    const free = slots - this.inFlight;
+    if (free <= 0) return undefined;
     const byTurn = [...this.tenants].sort(
       ([, a], [, b]) => a.inFlight - b.inFlight || a.servedAt - b.servedAt,
     );
     for (const [tenant, entry] of byTurn) {
+      // The rest hold as many or more: none of them may take from the reserve either.
+      if (free <= reserve && entry.inFlight >= reserve) return undefined;
       const next = entry.lines.take();
       if (next === undefined) {
         // Its lines held only items gone stale: nothing left of it.
@@ -54,6 +73,7 @@ export class TenantLines<T> {
         continue;
       }
       entry.inFlight += 1;
+      this.inFlight += 1;
       this.turn += 1;
       entry.servedAt = this.turn;
       return { tenant, ...next };
@@ -66,6 +86,7 @@ export class TenantLines<T> {
     const entry = this.tenants.get(tenant);
     if (entry === undefined || entry.inFlight === 0) return;
     entry.inFlight -= 1;
+    this.inFlight -= 1;
     entry.lines.ended(destination);
     if (entry.inFlight === 0 && entry.lines.isEmpty) this.tenants.delete(tenant);
   }

@@ -12,21 +12,46 @@ function ask(slots: TenantSlots, tenant: string, destination: string, name: stri
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('tenant slots', () => {
-  it("gives a slot freed by one merchant to another merchant waiting before that merchant's next", async () => {
-    const slots = new TenantSlots({ slots: 4, share: 2 });
+  it("keeps the last free slots from a merchant holding its share: another merchant's first starts at once", async () => {
+    const slots = new TenantSlots({ slots: 8, share: 2 });
     const granted: string[] = [];
-    const abuser: Array<Promise<HeldSlot>> = [];
-    for (let d = 0; d < 4; d += 1)
-      for (let i = 0; i < 3; i += 1)
-        abuser.push(ask(slots, 'abuser', `hang${d}`, `abuser-${d}-${i}`, granted));
+    for (let d = 0; d < 10; d += 1)
+      for (let i = 0; i < 3; i += 1) void ask(slots, 'abuser', `hang${d}`, `abuser-${d}-${i}`, granted);
     await turn();
-    expect(granted).toHaveLength(4);
-    void ask(slots, 'victim', 'fine', 'victim', granted);
+    // Every slot but the reserve of two (one destination's share), none of which ends.
+    expect(granted).toHaveLength(6);
+    void ask(slots, 'victim', 'fine', 'victim-1', granted);
+    void ask(slots, 'victim', 'fine', 'victim-2', granted);
     await turn();
-    expect(granted).toHaveLength(4);
-    (await abuser[0]).ended(false);
+    expect(granted.slice(6)).toEqual(['victim-1', 'victim-2']);
+  });
+
+  it("gives a slot outside the reserve to the merchant with fewer in flight, before that merchant's next", async () => {
+    const slots = new TenantSlots({ slots: 8, share: 2 });
+    const granted: string[] = [];
+    const abuser = new Map<string, Promise<HeldSlot>>();
+    for (let d = 0; d < 10; d += 1)
+      for (let i = 0; i < 3; i += 1) {
+        const name = `abuser-${d}-${i}`;
+        abuser.set(name, ask(slots, 'abuser', `hang${d}`, name, granted));
+      }
     await turn();
-    expect(granted.at(-1)).toBe('victim');
+    for (const name of ['victim-1', 'victim-2', 'victim-3']) void ask(slots, 'victim', name, name, granted);
+    await turn();
+    expect(granted.slice(6)).toEqual(['victim-1', 'victim-2']);
+    // Two slots free are the reserve, which neither may take with two or more in flight.
+    const held = await Promise.all(granted.slice(0, 6).map((name) => abuser.get(name)!));
+    held[0].ended(true);
+    held[1].ended(true);
+    await turn();
+    expect(granted).toHaveLength(8);
+    // A third: the victim's (2 in flight against the abuser's 3), before the abuser's next.
+    held[2].ended(true);
+    await turn();
+    expect(granted.slice(8)).toEqual(['victim-3']);
+    held[3].ended(true);
+    await turn();
+    expect(granted.slice(9)).toEqual([expect.stringMatching(/^abuser-/)]);
   });
 
   it("holds a merchant's destination to its share, and to one after three timeouts in a row", async () => {

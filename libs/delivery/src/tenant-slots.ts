@@ -31,20 +31,21 @@ interface Waiter {
  * Slots for one attempt each, for work that is made at once and never retried (print callbacks):
  * at most `slots` in flight, a free slot going to the merchant with the fewest in flight first,
  * then to its destination with the fewest (TenantLines), first come first served among equals; a
- * merchant's destination holds at most `share`, and one whose attempts keep timing out only one
- * (contract, "Tenants of a hosted sandbox": fair delivery).
+ * merchant's destination holds at most `share`, one whose attempts keep timing out only one, and
+ * a merchant with `share` or more in flight takes none of the last `share` free slots (TenantLines'
+ * reserve; contract, "Tenants of a hosted sandbox": fair delivery).
  */
 export class TenantSlots {
   private readonly lines: TenantLines<Waiter>;
   private readonly health: DestinationHealth;
   private readonly waiting = new Set<Waiter>();
-  private inFlight = 0;
   private tickets = 0;
   private stopped = false;
 
   constructor(private readonly options: TenantSlotsOptions) {
     this.health = new DestinationHealth(options.share, options.cutAfterTimeouts);
     this.lines = new TenantLines<Waiter>({
+      slots: options.slots,
       share: options.share,
       shareOf: (tenant, destination) => this.health.shareOf(healthKey(tenant, destination)),
       dueAt: (waiter) => waiter.ticket,
@@ -76,11 +77,8 @@ export class TenantSlots {
   }
 
   private pump(): void {
-    while (this.inFlight < this.options.slots) {
-      const next = this.lines.take();
-      if (next === undefined) return;
+    for (let next = this.lines.take(); next !== undefined; next = this.lines.take()) {
       this.waiting.delete(next.item);
-      this.inFlight += 1;
       next.item.grant(this.held(next.tenant, next.destination));
     }
   }
@@ -88,7 +86,6 @@ export class TenantSlots {
   private held(tenant: string, destination: string): HeldSlot {
     let given = false;
     const giveBack = (): void => {
-      this.inFlight -= 1;
       this.lines.ended(tenant, destination);
       this.pump();
     };
