@@ -1,6 +1,6 @@
 /**
  * `npm run bench:tenants`: one tenant's hanging receivers against another tenant's webhooks
- * (contract, "Tenants of a hosted sandbox": fair delivery). The abusive merchant (the demo
+ * (contract, "Webhook delivery", Fairness). The abusive merchant (the demo
  * merchant) makes 200 async charges whose webhooks go to 10 receivers on 127.0.0.1 that never
  * answer, so its attempts last the whole WEBHOOK_TIMEOUT_MS (10 s, the default) and are retried;
  * meanwhile the other merchant makes paced async charges to a receiver that answers 200 at once.

@@ -70,7 +70,7 @@ function listenUpgrade(stack: Stack, credentials: Credentials): Promise<{ status
   });
 }
 
-/** Contract §22, "Tenants of a hosted sandbox": no answer tells one tenant about another's things. */
+/** Contract §22, "Hosted mode": no answer tells one tenant about another's things. */
 describe('hosted mode: tenants', () => {
   let stack: Stack;
   let owner: Account;

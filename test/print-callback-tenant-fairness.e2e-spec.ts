@@ -31,7 +31,7 @@ async function print(client: SignedClient, serial: string, webhookUrl: string): 
 }
 
 /**
- * Contract "Tenants of a hosted sandbox", fair delivery, for print callbacks: at most 64 in
+ * Contract "Webhook delivery", Fairness, for print callbacks: at most 64 in
  * flight, a free slot going to the merchant with the fewest in flight, and none of the last
  * RESERVE free to a merchant with that many. One merchant whose callbacks hang on more
  * destinations than there are slots holds every slot but the reserve; another merchant's callback

@@ -8,7 +8,7 @@ const REMEMBERED = 4096;
 export const healthKey = (tenant: string, destination: string): string => `${tenant} ${destination}`;
 
 /**
- * Which destinations keep timing out (contract, "Tenants of a hosted sandbox": a hanging
+ * Which destinations keep timing out (contract, "Webhook delivery", Fairness: a hanging
  * receiver costs its owner, not the neighbours). After CUT_AFTER_TIMEOUTS attempts in a row that
  * timed out (`cutAfter`), the destination's share of attempts in flight is cut to one, so it holds one slot
  * for the timeout instead of its whole share; the first attempt it answers gives the share back.

@@ -33,7 +33,7 @@ interface Waiter {
  * then to its destination with the fewest (TenantLines), first come first served among equals; a
  * merchant's destination holds at most `share`, one whose attempts keep timing out only one, and
  * a merchant with `share` or more in flight takes none of the last `share` free slots (TenantLines'
- * reserve; contract, "Tenants of a hosted sandbox": fair delivery).
+ * reserve; contract, "Webhook delivery", Fairness).
  */
 export class TenantSlots {
   private readonly lines: TenantLines<Waiter>;

@@ -39,7 +39,7 @@ const CLAIM_BATCH = 64;
  * deliveries: the process that stores the result makes the attempt, and a dead process's
  * attempts are made by another once their leases end. Attempts in flight have slots of their own,
  * as many as webhook attempts, shared out per merchant first, then per destination (contract,
- * "Tenants of a hosted sandbox"): a callback waiting for one is not yet its attempt.
+ * "Webhook delivery", Fairness): a callback waiting for one is not yet its attempt.
  */
 @Injectable()
 export class PrintCallbacks

@@ -89,7 +89,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
         this.logger.warn(`delivery ${deliveryId}: not sent, ${reason}; recorded as secret_unavailable`);
         metrics.attemptUnsent();
       },
-      // A hanging receiver costs its owner, not the neighbours (contract, "Tenants of a hosted sandbox").
+      // A hanging receiver costs its owner, not the neighbours (contract, "Webhook delivery", Fairness).
       onTimedOut: ({ tenant, destination }, cut) => {
         metrics.attemptTimedOut();
         if (cut)
