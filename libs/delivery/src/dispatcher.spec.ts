@@ -275,6 +275,7 @@ function dispatcherFor(
   maxConcurrent = 8,
   maxPerDestination = maxConcurrent,
   cutAfterTimeouts?: number,
+  stopGraceMs?: number,
 ) {
   const errors: string[] = [];
   const unsent: string[] = [];
@@ -290,6 +291,7 @@ function dispatcherFor(
     onError: (message) => errors.push(message),
     onUnsent: (id, reason) => unsent.push(`${id}: ${reason}`),
     cutAfterTimeouts,
+    stopGraceMs,
   });
   return { dispatcher, errors, unsent };
 }
@@ -569,6 +571,34 @@ describe('the dispatcher', () => {
     expect(receiver.bodiesTo('tx-a')).toEqual(['{"event_id":"evt-a1"}', '{"event_id":"evt-a1"}']);
     expect(store.row('a1').state).toBe('delivered');
     expect(store.row('a1').attempts.map((a) => a.n)).toEqual([1]);
+  });
+
+  it('lets an attempt on the wire be answered and recorded within the stop grace, and cuts one that is not', async () => {
+    const { dispatcher } = dispatcherFor(store, time, receiver, 8, 8, undefined, 2000);
+    await dispatcher.start();
+    receiver.hold = true;
+    dispatcher.add(store.save('a1', 'tx-a', time.now));
+    dispatcher.add(store.save('b1', 'tx-b', time.now));
+    await settle();
+    expect(receiver.sent).toHaveLength(2);
+    const stopped = dispatcher.stop();
+    await settle();
+    // Answered during the grace: recorded, so no other process makes it again.
+    receiver.release();
+    await settle();
+    expect(store.row('a1')).toMatchObject({ state: 'delivered' });
+    expect(store.row('a1').attempts.map((a) => a.n)).toEqual([1]);
+    await stopped;
+
+    const second = dispatcherFor(store, time, receiver, 8, 8, undefined, 2000).dispatcher;
+    await second.start();
+    second.add(store.save('c1', 'tx-c', time.now));
+    await settle();
+    const cut = second.stop();
+    await time.advance(2000);
+    await cut;
+    // Not answered within the grace: cut, unrecorded, still pending for whoever takes it next.
+    expect(store.row('c1')).toMatchObject({ state: 'pending', attempts: [] });
   });
 
   it('fails with no further attempt a delivery found past its 15 minutes after a long stop', async () => {

@@ -144,6 +144,11 @@ export interface DispatcherDeps {
    * the only one, so that its own count of attempts in flight is the whole share.
    */
   slots?: DestinationSlots;
+  /**
+   * How long a stop lets the attempts already on the wire be answered and recorded before it cuts
+   * them (0 unless set): an answer a receiver gave is then recorded, not made again elsewhere.
+   */
+  stopGraceMs?: number;
 }
 
 /** After a store failure the delivery is tried again this much later (it stays pending). */
@@ -269,8 +274,9 @@ export class Dispatcher {
   }
 
   /**
-   * Starts no attempt any more and cuts those in flight: an attempt whose answer came is recorded
-   * in full, one cut before its answer is not recorded at all and stays pending in the store.
+   * Starts no attempt any more, lets those in flight end for up to `stopGraceMs`, then cuts the
+   * rest: an attempt whose answer came is recorded in full, one cut before its answer is not
+   * recorded at all and stays pending in the store.
    */
   async stop(): Promise<void> {
     this.running = false;
@@ -279,8 +285,18 @@ export class Dispatcher {
     // Slots still held go back with the leases (DeliveryLeases.release).
     if (this.slotTimer !== undefined) this.deps.timers.clear(this.slotTimer);
     this.slotTimer = undefined;
+    await this.inFlightEnded(this.deps.stopGraceMs ?? 0);
     this.shutdown.abort();
     await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** Resolves once every attempt in flight has ended, or `withinMs` have passed. */
+  private async inFlightEnded(withinMs: number): Promise<void> {
+    if (withinMs <= 0 || this.inFlight.size === 0) return;
+    let handle: unknown;
+    const graceOver = new Promise<void>((resolve) => (handle = this.deps.timers.set(resolve, withinMs)));
+    await Promise.race([Promise.allSettled([...this.inFlight.values()]), graceOver]);
+    this.deps.timers.clear(handle);
   }
 
   /** How many deliveries are pending (for the logs). */
@@ -507,6 +523,8 @@ export class Dispatcher {
         delivery.nextAttemptAt = this.deps.now() + SLOT_RECHECK_MS;
         return null;
       }
+      // Stopping meanwhile: the grace is for attempts already on the wire, not for new ones.
+      if (!this.running) return null;
     }
     const headers =
       target.signingSecrets.length === 0

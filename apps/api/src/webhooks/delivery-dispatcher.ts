@@ -21,6 +21,11 @@ const CLAIM_EVERY_MS = 1000;
 
 /** Deliveries claimed in one statement, at most. */
 const CLAIM_BATCH = 256;
+/**
+ * At a stop, how long attempts already on the wire may still be answered and recorded before they
+ * are cut (contract, "Webhook delivery"): within what the drain keeps for closing.
+ */
+const STOP_GRACE_MS = 2000;
 
 /** The host an attempt goes to, for its span; an event with no URL goes to its listeners only. */
 const hostOf = (url: string): string => (url === '' ? 'listen' : new URL(url).host);
@@ -83,6 +88,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, BeforeApplica
       timers,
       maxConcurrent: MAX_CONCURRENT_ATTEMPTS,
       maxPerDestination: config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION,
+      stopGraceMs: STOP_GRACE_MS,
       onError: (message) => this.logger.error(message),
       // Not sent, and recorded as an attempt: the operator's to fix (contract, "Secrets at rest").
       onUnsent: (deliveryId, reason) => {
