@@ -107,17 +107,22 @@ export interface ChargeLoadOptions {
   giveUpAfterMs: number;
   /** A load balancer in front of the replicas: every charge is asked of it instead. */
   balancer?: SignedClient;
+  /** Async charges with their events to this URL instead of sync ones: each answered 200 goes in `acknowledged`. */
+  eventsTo?: string;
 }
 
 /**
  * Sync charges on every terminal of the accounts (Cloud form), each asked of the live replicas in
  * turn, as a load balancer would (or of a real one), and asked again with the same id until it is answered 200
  * (contract §19). Records every attempt, every 2xx answer, and what the drill does not allow.
+ * With `eventsTo`, the charges are async ones instead, their webhooks to that URL.
  */
 export class ChargeLoad {
   /** The replicas requests go to; a drill takes one out as a balancer's health check would. */
   readonly live: number[];
   readonly answered = new Map<string, AnsweredCharge>();
+  /** The async charges answered 200 (`eventsTo`): their outcome comes by webhook. */
+  readonly acknowledged = new Set<string>();
   readonly attempts: Attempt[] = [];
   readonly inFlight = new Set<Attempt>();
   readonly unexpected: string[] = [];
@@ -164,16 +169,27 @@ export class ChargeLoad {
 
   /** Waits until `count` more charges are answered than when it was called. */
   async answers(count: number, timeoutMs: number): Promise<void> {
-    const target = this.answered.size + count;
+    const target = this.answeredCount + count;
     const deadline = Date.now() + timeoutMs;
-    while (this.answered.size < target) {
+    while (this.answeredCount < target) {
       if (Date.now() > deadline) throw new Error(`${count} more answers not there in ${timeoutMs} ms`);
       await sleep(50);
     }
   }
 
+  private get answeredCount(): number {
+    return this.answered.size + this.acknowledged.size;
+  }
+
   private async charge(credentials: Credentials, serial: string): Promise<void> {
     const id = randomUUID();
+    const { eventsTo } = this.options;
+    const path = `/terminal/v1/${serial}/${eventsTo === undefined ? 'sync' : 'async'}/charge`;
+    const body = {
+      amount: amountOf(10_000),
+      client_transaction_id: id,
+      ...(eventsTo === undefined ? {} : { events_webhook_url: eventsTo }),
+    };
     const deadline = Date.now() + this.options.giveUpAfterMs;
     while (Date.now() < deadline && !this.halted) {
       let asked = this.options.balancer;
@@ -188,15 +204,16 @@ export class ChargeLoad {
       this.attempts.push(attempt);
       this.inFlight.add(attempt);
       try {
-        const response = await asked.as(credentials).post<Json>(`/terminal/v1/${serial}/sync/charge`, {
-          amount: amountOf(10_000),
-          client_transaction_id: id,
-        });
+        const response = await asked.as(credentials).post<Json>(path, body);
         attempt.answer = {
           status: response.status,
           code: (response.body.code as string | undefined) ?? null,
           retryAfter: response.headers.get('retry-after'),
         };
+        if (response.status === 200 && eventsTo !== undefined) {
+          this.acknowledged.add(id);
+          return;
+        }
         if (response.status === 200) {
           const raw = response.body.rawResponse as Json;
           this.answered.set(id, {
