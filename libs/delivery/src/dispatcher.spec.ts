@@ -1,6 +1,8 @@
 import {
   Dispatcher,
   type DeliveryStore,
+  type DestinationSlots,
+  type DispatcherDeps,
   type PendingDelivery,
   type RecordedAttempt,
   type RecordOutcome,
@@ -275,7 +277,7 @@ function dispatcherFor(
   maxConcurrent = 8,
   maxPerDestination = maxConcurrent,
   cutAfterTimeouts?: number,
-  stopGraceMs?: number,
+  more: Partial<DispatcherDeps> = {},
 ) {
   const errors: string[] = [];
   const unsent: string[] = [];
@@ -291,7 +293,7 @@ function dispatcherFor(
     onError: (message) => errors.push(message),
     onUnsent: (id, reason) => unsent.push(`${id}: ${reason}`),
     cutAfterTimeouts,
-    stopGraceMs,
+    ...more,
   });
   return { dispatcher, errors, unsent };
 }
@@ -574,7 +576,7 @@ describe('the dispatcher', () => {
   });
 
   it('lets an attempt on the wire be answered and recorded within the stop grace, and cuts one that is not', async () => {
-    const { dispatcher } = dispatcherFor(store, time, receiver, 8, 8, undefined, 2000);
+    const { dispatcher } = dispatcherFor(store, time, receiver, 8, 8, undefined, { stopGraceMs: 2000 });
     await dispatcher.start();
     receiver.hold = true;
     dispatcher.add(store.save('a1', 'tx-a', time.now));
@@ -590,7 +592,7 @@ describe('the dispatcher', () => {
     expect(store.row('a1').attempts.map((a) => a.n)).toEqual([1]);
     await stopped;
 
-    const second = dispatcherFor(store, time, receiver, 8, 8, undefined, 2000).dispatcher;
+    const second = dispatcherFor(store, time, receiver, 8, 8, undefined, { stopGraceMs: 2000 }).dispatcher;
     await second.start();
     second.add(store.save('c1', 'tx-c', time.now));
     await settle();
@@ -870,6 +872,26 @@ describe('the dispatcher', () => {
       ]);
       expect(receiver.peak.get(HANGING)).toBe(2);
       expect(receiver.peak.get(SLOW)).toBe(2);
+    });
+
+    it("takes the slots shared between processes per merchant and destination: one merchant's hanging attempts leave another's to the same receiver a slot", async () => {
+      // The database's slots as a map: one slot for each key.
+      const held = new Set<string>();
+      const slots: DestinationSlots = {
+        take: async (key) => (held.has(key) ? null : (held.add(key), 1)),
+        give: async (key) => void held.delete(key),
+      };
+      const { dispatcher } = dispatcherFor(store, time, receiver, 8, 8, NO_CUT, { slots });
+      await dispatcher.start();
+      receiver.hold = true;
+      dispatcher.add(store.save('a1', 'tx-a1', time.now, RECEIVER, 'merchant-a'));
+      dispatcher.add(store.save('a2', 'tx-a2', time.now, RECEIVER, 'merchant-a'));
+      dispatcher.add(store.save('b1', 'tx-b1', time.now, RECEIVER, 'merchant-b'));
+      await settle();
+      // merchant-a's second waits for its own slot; merchant-b's has one of its own.
+      expect(receiver.eventsTo(RECEIVER).sort()).toEqual(['evt-a1', 'evt-b1']);
+      receiver.release();
+      await dispatcher.stop();
     });
 
     it("keeps the last free slots from a merchant holding its share: another merchant's first attempts start at once", async () => {

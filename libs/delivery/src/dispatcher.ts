@@ -94,11 +94,12 @@ export interface DeliveryStore {
 }
 
 /**
- * A destination's share counted across every process sharing the outbox (contract §13: one slow
- * receiver holds a bounded share, cluster-wide): an attempt holds one of the destination's slots.
+ * A merchant's destination's share counted across every process sharing the outbox (contract §13:
+ * one slow receiver holds a bounded share, cluster-wide; a merchant's, not its neighbours'): an
+ * attempt holds one of the slots of its merchant's destination (`healthKey`).
  */
 export interface DestinationSlots {
-  /** One of the destination's free slots, now held by this process; null when none is free. */
+  /** One of the free slots of `destination` (a merchant's), now held by this process; null when none is free. */
   take(destination: string): Promise<number | null>;
   give(destination: string, slot: number): Promise<void>;
 }
@@ -433,6 +434,7 @@ export class Dispatcher {
 
   private launch(delivery: PendingDelivery): void {
     const { destination, tenant } = delivery;
+    const slotKey = healthKey(tenant, destination);
     let answered = false;
     const held: { slot: number | null } = { slot: null };
     // The slot is freed by the answer, not by the record: the record waits its turn in the write
@@ -441,7 +443,7 @@ export class Dispatcher {
       if (answered) return;
       answered = true;
       this.lines.ended(tenant, destination);
-      if (held.slot !== null) this.idle(destination, held.slot);
+      if (held.slot !== null) this.idle(slotKey, held.slot);
       held.slot = null;
     };
     const run = this.attempt(delivery, freeSlot, held)
@@ -516,7 +518,7 @@ export class Dispatcher {
     held: { slot: number | null },
   ): Promise<PostResult | null> {
     if (this.deps.slots !== undefined) {
-      held.slot = await this.slotFor(delivery.destination, this.deps.slots);
+      held.slot = await this.slotFor(healthKey(delivery.tenant, delivery.destination), this.deps.slots);
       if (held.slot === null) {
         // The destination has its whole share in flight across the processes: not an attempt.
         delivery.firstTarget = target;
