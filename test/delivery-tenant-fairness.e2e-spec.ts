@@ -92,3 +92,52 @@ describeOnStores('delivery fairness between merchants', (store) => {
     }
   }, 120_000);
 });
+
+/**
+ * Contract, webhook delivery, "Fairness": a destination's share is a merchant's, in each process
+ * and across processes (PostgreSQL's slots). One merchant's attempts to a receiver that hangs on
+ * its path hold that merchant's share of the receiver; another merchant's delivery to the same
+ * receiver starts at once, not after one of their timeouts.
+ */
+describeOnStores('delivery fairness between merchants on one receiver', (store) => {
+  /** A destination's attempts in flight, per merchant (WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION as shipped). */
+  const SHARE = 8;
+  let stack: Stack;
+  let shared: WebhookReceiver;
+  const hangingOn = (received: Array<{ path: string }>) => received.filter((r) => r.path === '/hangs');
+  let atOthersFirst: { arrived: number; open: number } | undefined;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ store, apiEnv: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    shared = await WebhookReceiver.start((request, _n, response) => {
+      if (request.path === '/hangs') return;
+      // This request is under way too.
+      atOthersFirst ??= { arrived: hangingOn(shared.received).length, open: shared.open - 1 };
+      response.end();
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await shared?.close();
+  });
+
+  it("starts another merchant's delivery to a receiver at once while one merchant's attempts to it hang", async () => {
+    const demo = stack.client();
+    const serials = await createInstantTerminals(demo, TERMINALS);
+    for (let i = 0; i < 2 * SHARE; i += 1) {
+      await asyncCharge(demo, serials[i % serials.length], shared.url('/hangs'));
+    }
+    await poll(
+      "the merchant's share of the receiver held",
+      async () => (shared.open >= SHARE ? true : undefined),
+      10_000,
+    );
+
+    await asyncCharge(stack.client().as(OTHER_MERCHANT), 'SIM0000003', shared.url('/other'));
+    await shared.waitFor((received) => received.some((r) => r.path === '/other'), 2 * TIMEOUT_MS);
+    // The merchant held its share and no more; the other's attempt came while all of them were
+    // still under way: it did not wait for a timeout to free one.
+    expect(atOthersFirst).toEqual({ arrived: SHARE, open: SHARE });
+  }, 120_000);
+});
