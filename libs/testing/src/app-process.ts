@@ -236,7 +236,8 @@ export class AppProcess {
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    // Past the drain (about 3 s idle) and the webhook dispatcher's stop grace (2 s), with room.
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
     await this.exited;
     clearTimeout(timer);
   }
