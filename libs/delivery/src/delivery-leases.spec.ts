@@ -1,4 +1,5 @@
 import { DeliveryLeases, type LeaseStore } from './delivery-leases';
+import { healthKey } from './destination-health';
 import {
   Dispatcher,
   type DeliveryStore,
@@ -460,8 +461,10 @@ describe('deliveries leased from an outbox several processes share', () => {
       expect(receiver.mostOpen).toBe(SHARE);
       expect([...outbox.rows.values()].map((row) => row.state)).toEqual(Array(10).fill('delivered'));
       expect(receiver.sent).toHaveLength(10);
-      // Unused, every slot goes back soon: none stays held.
-      expect(outbox.slots.get('http://receiver.test')).toEqual(Array(SHARE).fill(null));
+      // Unused, every slot of the merchant's destination goes back soon: none stays held.
+      expect(outbox.slots.get(healthKey('merchant-a', 'http://receiver.test'))).toEqual(
+        Array(SHARE).fill(null),
+      );
     });
 
     it('lets a later event of a transaction reuse the slot of the one before, with no statement', async () => {
