@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   LINK_SECRET,
+  freePortBase,
   poll,
   previousBuild,
   REPO_ROOT,
@@ -23,8 +24,8 @@ import { everyOnline, lostAnswers, type Json } from './payment-helpers';
 import { Scrape } from './prometheus-scrape';
 import { WebhookTally, deliveryLogProblems, undelivered } from './webhook-tally';
 
-/** The launcher's ports: the front on a base picked at random, replicas, shards and metrics after it. */
-const BASE = 20_000 + Math.floor(Math.random() * 20_000);
+/** The launcher's ports: the front on a free base, replicas (+1…), shards (+50…) and metrics (+100…) after it. */
+let BASE = 0;
 const REPLICAS = 3;
 const SHARDS = 2;
 /** 2 accounts of 12 terminals, each charging again half a second after its answer: about 50 charges a second. */
@@ -97,6 +98,7 @@ describe('a rolling restart of start:cluster from the previous build to this one
   const tally = new WebhookTally();
 
   beforeAll(async () => {
+    BASE = await freePortBase([0, 1, 2, 3, 50, 51, 100, 101, 102]);
     dir = mkdtempSync(join(tmpdir(), 'tps-rolling-'));
     store = new TestStore('postgres', dir);
     receiver = await WebhookReceiver.start(tally.responder((first) => (first ? 503 : 200)));

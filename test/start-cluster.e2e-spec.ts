@@ -2,10 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LINK_SECRET, poll, REPO_ROOT, TestStore } from '@tps/testing';
-
-/** The launcher's ports: the front on a base picked at random, replicas and shards after it. */
-const BASE = 20_000 + Math.floor(Math.random() * 20_000);
+import { freePortBase, LINK_SECRET, poll, REPO_ROOT, TestStore } from '@tps/testing';
 
 async function status(url: string): Promise<number | undefined> {
   return fetch(url).then(
@@ -17,8 +14,11 @@ async function status(url: string): Promise<number | undefined> {
 describe('npm run start:cluster', () => {
   let dir: string;
   let store: TestStore;
+  /** The launcher's ports: the front on a free base, replicas (+1, +2), the simulator (+50) and metrics (+60, +61). */
+  let BASE = 0;
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    BASE = await freePortBase([0, 1, 2, 50, 60, 61]);
     dir = mkdtempSync(join(tmpdir(), 'tps-start-cluster-'));
     store = new TestStore('postgres', dir);
   });
@@ -111,6 +111,11 @@ describe('npm run start:cluster', () => {
       const rolled = output.slice(output.indexOf('rolling restart: api-1 drains'));
       expect(rolled.indexOf('api-1 is ready')).toBeLessThan(rolled.indexOf('rolling restart: api-2 drains'));
       for (const port of [BASE + 1, BASE + 2]) expect(await healthy(port)).toBe(true);
+    } catch (error) {
+      // What the launcher and its apps said is what tells why a wait ran out.
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}\n--- launcher output ---\n${output.slice(-8000)}`,
+      );
     } finally {
       child.kill('SIGTERM');
     }
