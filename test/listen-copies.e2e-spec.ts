@@ -88,8 +88,11 @@ describeOnStores('listen forwards copies, never takes the attempt (contract §6.
     return id;
   }
 
-  /** The charge's three deliveries once all are delivered. */
-  async function delivered(owner: Account, id: string) {
+  /**
+   * The charge's three deliveries once all are delivered, each with the answers of `listeners`
+   * beside its first attempt when given (a listener's may come after the URL's, contract §6.1).
+   */
+  async function delivered(owner: Account, id: string, listeners?: number) {
     return poll(
       `the deliveries of ${id} to be delivered`,
       async () => {
@@ -97,7 +100,10 @@ describeOnStores('listen forwards copies, never takes the attempt (contract §6.
           params: { query: { client_transaction_id: id } },
         });
         const items = data?.items ?? [];
-        return items.length === 3 && items.every((d) => d.state === 'delivered') ? items : undefined;
+        const done = (d: (typeof items)[number]): boolean =>
+          d.state === 'delivered' &&
+          (listeners === undefined || d.attempts[0]?.listeners?.length === listeners);
+        return items.length === 3 && items.every(done) ? items : undefined;
       },
       20_000,
     );
@@ -125,7 +131,7 @@ describeOnStores('listen forwards copies, never takes the attempt (contract §6.
     try {
       await listening.printed(/^Ready: forwarding the webhooks of /);
       const id = await charge(owner, atUrl.url('/hook'));
-      const deliveries = await delivered(owner, id);
+      const deliveries = await delivered(owner, id, 1);
       await local.waitFor(() => eventIdsAt(local, id).length === 3);
       const sent = deliveries.map((d) => d.event_id);
       expect(eventIdsAt(atUrl, id)).toEqual(sent);
@@ -144,6 +150,34 @@ describeOnStores('listen forwards copies, never takes the attempt (contract §6.
       await listening.printed(/ APPROVAL {2}\S+ {2}--> 202 \(\d+ ms\)$/);
     } finally {
       await listening.stop();
+    }
+  });
+
+  it("a listener slower than the URL never delays the attempt's record; its answer goes beside it once it comes", async () => {
+    const owner = await account();
+    const listener = await SocketListener.open(stack.apiUrl, owner, 'held');
+    try {
+      const id = await charge(owner, atUrl.url('/hook'));
+      // Recorded at the URL's answers, the listener's copies all still unanswered.
+      const deliveries = await delivered(owner, id);
+      expect(listener.eventIds()).toEqual(deliveries.map((d) => d.event_id));
+      for (const delivery of deliveries) {
+        expect(delivery.attempts).toEqual([
+          expect.objectContaining({ n: 1, status_code: 200, listeners: [] }),
+        ]);
+      }
+      listener.release(202);
+      for (const delivery of await delivered(owner, id, 1)) {
+        expect(delivery.attempts).toEqual([
+          expect.objectContaining({
+            n: 1,
+            status_code: 200,
+            listeners: [{ status_code: 202, error: null, latency_ms: 1 }],
+          }),
+        ]);
+      }
+    } finally {
+      await listener.close();
     }
   });
 
@@ -189,32 +223,45 @@ describeOnStores('listen forwards copies, never takes the attempt (contract §6.
     }
   });
 
+  /** A print job whose callback goes to the URL's receiver; its id. */
+  async function print(owner: Account): Promise<string> {
+    const reference = `copied-${randomUUID().slice(0, 8)}`;
+    const created = await owner.client.POST('/terminal/v1/{terminalSerial}/print', {
+      params: { path: { terminalSerial: owner.serial } },
+      body: {
+        commands: [{ type: 'text', value: reference }],
+        webhookUrl: atUrl.url('/print'),
+        externalReference: reference,
+      },
+    });
+    expect(created.response.status).toBe(202);
+    return created.data!.printJobId;
+  }
+
+  type Callback = { listeners?: unknown[] };
+
+  /** The job's recorded callback, once `ready` holds of it. */
+  function callbackOf(owner: Account, printJobId: string, ready: (callback: Callback) => boolean) {
+    return poll(
+      'the callback outcome recorded',
+      async () => {
+        const read = await owner.client.GET('/terminal/v1/{terminalSerial}/print/{printJobId}', {
+          params: { path: { terminalSerial: owner.serial, printJobId } },
+        });
+        const callback = read.data?.callback;
+        return callback !== undefined && callback !== null && ready(callback) ? callback : undefined;
+      },
+      20_000,
+    );
+  }
+
   it("a print webhook: the URL gets the callback and answers it; the listener's copy is recorded beside it", async () => {
     const owner = await account();
     const listener = await SocketListener.open(stack.apiUrl, owner, 202);
     try {
-      const reference = `copied-${randomUUID().slice(0, 8)}`;
-      const created = await owner.client.POST('/terminal/v1/{terminalSerial}/print', {
-        params: { path: { terminalSerial: owner.serial } },
-        body: {
-          commands: [{ type: 'text', value: reference }],
-          webhookUrl: atUrl.url('/print'),
-          externalReference: reference,
-        },
-      });
-      expect(created.response.status).toBe(202);
-      const printJobId = created.data!.printJobId;
-      const job = await poll(
-        'the callback outcome recorded',
-        async () => {
-          const read = await owner.client.GET('/terminal/v1/{terminalSerial}/print/{printJobId}', {
-            params: { path: { terminalSerial: owner.serial, printJobId } },
-          });
-          return read.data?.callback !== undefined ? read.data : undefined;
-        },
-        20_000,
-      );
-      expect(job.callback).toMatchObject({
+      const printJobId = await print(owner);
+      const callback = await callbackOf(owner, printJobId, () => true);
+      expect(callback).toMatchObject({
         statusCode: 200,
         error: null,
         listeners: [{ statusCode: 202, error: null, latencyMs: 1 }],
@@ -225,6 +272,29 @@ describeOnStores('listen forwards copies, never takes the attempt (contract §6.
       expect(listener.copies.map((copy) => JSON.parse(copy.body) as unknown)).toEqual([
         expect.objectContaining({ printJobId, status: 'COMPLETED' }),
       ]);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("a print webhook: a listener slower than the URL never delays the callback's record; its answer goes beside it later", async () => {
+    const owner = await account();
+    const listener = await SocketListener.open(stack.apiUrl, owner, 'held');
+    try {
+      const printJobId = await print(owner);
+      expect(await callbackOf(owner, printJobId, () => true)).toMatchObject({
+        statusCode: 200,
+        error: null,
+        listeners: [],
+      });
+      expect(listener.copies).toHaveLength(1);
+      listener.release(202);
+      expect(
+        await callbackOf(owner, printJobId, (callback) => callback.listeners?.length === 1),
+      ).toMatchObject({
+        statusCode: 200,
+        listeners: [{ statusCode: 202, error: null, latencyMs: 1 }],
+      });
     } finally {
       await listener.close();
     }

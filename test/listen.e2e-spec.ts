@@ -342,7 +342,8 @@ describe('listen --forward-to (contract §6.1)', () => {
         const read = await a.client.GET('/terminal/v1/{terminalSerial}/print/{printJobId}', {
           params: { path: { terminalSerial: a.serial, printJobId } },
         });
-        return read.data?.callback !== undefined ? read.data : undefined;
+        // The copy's answer may come after the URL's, and is recorded beside it then (contract §6.1).
+        return read.data?.callback?.listeners?.length === 1 ? read.data : undefined;
       },
       10_000,
     );

@@ -146,6 +146,8 @@ class ProcessStore implements DeliveryStore, LeaseStore, DestinationSlots {
     if (this.row(id).owner === this.owner) this.row(id).state = 'failed';
   }
 
+  async recordListeners(): Promise<void> {}
+
   async earlierPending(delivery: PendingDelivery): Promise<boolean> {
     if (this.dead) return never();
     return this.outbox.earlierPending(delivery);

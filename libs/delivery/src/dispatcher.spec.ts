@@ -9,7 +9,7 @@ import {
 } from './dispatcher';
 import { CUT_AFTER_TIMEOUTS } from './destination-health';
 import { CONTRACT_SCHEDULE, type AttemptOutcome } from './retry-policy';
-import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
+import { AttemptAbandoned, type ListenerAnswer, type PostResult, type WebhookPost } from './webhook-post';
 import { verifyWebhook } from './webhook-signature';
 
 const T0 = 1_795_334_400_000;
@@ -169,6 +169,12 @@ class MemoryStore implements DeliveryStore {
     this.row(id).state = 'failed';
   }
 
+  async recordListeners(id: string, n: number, listeners: readonly ListenerAnswer[]): Promise<void> {
+    const attempt = this.row(id).attempts.find((recorded) => recorded.n === n);
+    if (attempt !== undefined)
+      this.row(id).attempts[this.row(id).attempts.indexOf(attempt)] = { ...attempt, listeners };
+  }
+
   earlierPendingReads = 0;
 
   async earlierPending({ orderKey, position }: PendingDelivery): Promise<boolean> {
@@ -319,6 +325,32 @@ describe('the dispatcher', () => {
     ]);
     expect(store.row('d1').state).toBe('delivered');
     expect(time.armed).toBe(0);
+  });
+
+  it("records the attempt at the URL's answer, and a slower listener's answer beside it once it comes (contract §6.1)", async () => {
+    let answerLater: (answers: ListenerAnswer[]) => void = () => undefined;
+    const later = new Promise<readonly ListenerAnswer[]>((resolve) => (answerLater = resolve));
+    const send = async (): Promise<PostResult> => ({
+      outcome: { statusCode: 200 },
+      latencyMs: 5,
+      answerExcerpt: '',
+      listeners: [{ outcome: { statusCode: 202 }, latencyMs: 1 }],
+      laterListeners: later,
+    });
+    const { dispatcher, errors } = dispatcherFor(store, time, receiver, 8, 8, undefined, { send });
+    await dispatcher.start();
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await settle();
+    expect(store.row('d1').state).toBe('delivered');
+    expect(store.row('d1').attempts[0].listeners).toEqual([{ outcome: { statusCode: 202 }, latencyMs: 1 }]);
+    expect(store.row('d1').attempts[0]).not.toHaveProperty('laterListeners');
+    answerLater([{ outcome: { error: 'timeout' }, latencyMs: 15_000 }]);
+    await settle();
+    expect(store.row('d1').attempts[0].listeners).toEqual([
+      { outcome: { statusCode: 202 }, latencyMs: 1 },
+      { outcome: { error: 'timeout' }, latencyMs: 15_000 },
+    ]);
+    expect(errors).toEqual([]);
   });
 
   it('records an attempt it cannot sign as secret_unavailable, sends nothing, and retries it on the schedule until it runs out', async () => {

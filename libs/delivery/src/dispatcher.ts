@@ -1,7 +1,7 @@
 import { DestinationHealth, healthKey } from './destination-health';
 import { MinHeap } from './min-heap';
 import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
-import { AttemptAbandoned, type PostResult, type WebhookPost } from './webhook-post';
+import { AttemptAbandoned, type ListenerAnswer, type PostResult, type WebhookPost } from './webhook-post';
 import { TenantLines } from './tenant-lines';
 import { signWebhook } from './webhook-signature';
 
@@ -84,6 +84,8 @@ export interface DeliveryStore {
    * retention purged it while the attempt was in flight).
    */
   record(id: string, attempt: RecordedAttempt, leaseEpoch: number): Promise<RecordOutcome>;
+  /** Every listener answer of a recorded attempt, once the last of them came (PostResult.laterListeners). */
+  recordListeners(id: string, n: number, listeners: readonly ListenerAnswer[]): Promise<void>;
   /** A delivery found past its window when due fails with no further attempt (if still held). */
   expire(id: string, leaseEpoch: number): Promise<void>;
   /**
@@ -588,11 +590,12 @@ export class Dispatcher {
       this.finish(delivery);
       return;
     }
-    const result =
+    const sent =
       target.unsignable === undefined
         ? await this.send(delivery, target, at, held)
         : this.unsent(delivery, target.unsignable);
-    if (result === null) return;
+    if (sent === null) return;
+    const { laterListeners, ...result } = sent;
     // Before the slot frees, so that the destination's line is given its new share.
     this.noteTimeout(delivery, 'error' in result.outcome && result.outcome.error === 'timeout');
     freeSlot();
@@ -636,5 +639,29 @@ export class Dispatcher {
     delivery.attempts = n;
     delivery.firstAttemptAt = firstAttemptAt;
     if (!ended) delivery.nextAttemptAt = step.nextAttemptAt;
+    if (laterListeners !== undefined)
+      this.recordLaterListeners(delivery.id, n, result.listeners ?? [], laterListeners);
+  }
+
+  /** Listeners slower than the URL: their answers go beside the recorded attempt once they came (contract §6.1). */
+  private recordLaterListeners(
+    id: string,
+    n: number,
+    first: readonly ListenerAnswer[],
+    later: Promise<readonly ListenerAnswer[]>,
+  ): void {
+    later
+      .then(
+        (rest) => this.deps.store.recordListeners(id, n, [...first, ...rest]),
+        (error: unknown) => {
+          // Stopping: the copies are abandoned with the service, as an attempt on the wire is.
+          if (!(error instanceof AttemptAbandoned)) throw error;
+        },
+      )
+      .catch((error: unknown) =>
+        this.deps.onError(
+          `delivery ${id}: the listeners' answers to attempt ${n} not recorded: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
   }
 }

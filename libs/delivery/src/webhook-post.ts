@@ -24,6 +24,12 @@ export interface PostResult {
    * (contract §6.1), in the order they answered; absent when none was open.
    */
   listeners?: readonly ListenerAnswer[];
+  /**
+   * The answers of the listeners that had not answered when the URL did: the attempt is recorded
+   * at the URL's answer, and these beside it once they come (contract §6.1: a listener never
+   * delays the attempt's record). Rejects with AttemptAbandoned when the service stops first.
+   */
+  laterListeners?: Promise<readonly ListenerAnswer[]>;
 }
 
 /** One `listen` connection's local answer to its copy of an attempt (contract §6.1). */

@@ -19,6 +19,8 @@ function ports(options: {
   refused?: string[];
   direct?: PostResult;
   copies?: PostResult[];
+  /** Answers that come only after the URL's (after `copies`, those that came before it). */
+  lateCopies?: Promise<PostResult[]>;
 }): CopyPorts & { sent: { direct: WebhookPost[]; copies: Array<readonly string[]> } } {
   const sent = { direct: [] as WebhookPost[], copies: [] as Array<readonly string[]> };
   return {
@@ -31,7 +33,9 @@ function ports(options: {
     },
     copies: (_merchant, _post, listenerIds) => {
       sent.copies.push(listenerIds);
-      return Promise.resolve(options.copies ?? listenerIds.map(() => status(200)));
+      const answers = options.copies ?? listenerIds.map(() => status(200));
+      if (options.lateCopies === undefined) return { answered: answers, all: Promise.resolve(answers) };
+      return { answered: answers, all: options.lateCopies.then((late) => [...answers, ...late]) };
     },
   };
 }
@@ -80,6 +84,16 @@ describe('attemptWithCopies', () => {
     expect(result.outcome).toEqual({ statusCode: 500 });
     expect(result.listeners).toEqual([answer(status(200)), answer(status(200))]);
     expect(world.sent).toEqual({ direct: [POST], copies: [['a', 'b']] });
+  });
+
+  it("ends with the URL's answer: a listener still out answers beside it later, never delaying it", async () => {
+    let answerLate: (late: PostResult[]) => void = () => undefined;
+    const lateCopies = new Promise<PostResult[]>((resolve) => (answerLate = resolve));
+    const world = ports({ listeners: ['a', 'b'], direct: status(200), copies: [status(202)], lateCopies });
+    const { laterListeners, ...result } = await attemptWithCopies(world, 'm1', POST);
+    expect(result).toEqual({ ...status(200), listeners: [answer(status(202))] });
+    answerLate([failed('timeout')]);
+    expect(await laterListeners).toEqual([answer(failed('timeout'))]);
   });
 
   it('with no URL, the listeners answer the attempt', async () => {

@@ -1,4 +1,5 @@
 import type { ListenerAnswer, PostResult, WebhookPost } from '@tps/delivery';
+import type { ListenerCopies } from './listen-attempt';
 
 /** What an attempt made while the merchant listens needs (contract §6.1), as ports. */
 export interface CopyPorts {
@@ -9,7 +10,7 @@ export interface CopyPorts {
   /** The attempt to the event's URL, as it is made when nobody listens. */
   direct(post: WebhookPost): Promise<PostResult>;
   /** One copy to each of these connections; one answer each, in the order they came. */
-  copies(merchantId: string, post: WebhookPost, listenerIds: readonly string[]): Promise<PostResult[]>;
+  copies(merchantId: string, post: WebhookPost, listenerIds: readonly string[]): ListenerCopies;
 }
 
 /** The outcome of an attempt with no URL to take it and no listener open: retried, like a refused connection. */
@@ -22,7 +23,8 @@ export const NOBODY_TO_SEND_TO: PostResult = {
 const is2xx = (result: PostResult): boolean =>
   'statusCode' in result.outcome && result.outcome.statusCode >= 200 && result.outcome.statusCode < 300;
 
-const answerOf = ({ outcome, latencyMs }: PostResult): ListenerAnswer => ({ outcome, latencyMs });
+/** A listener's answer as recorded beside an attempt: its outcome and how long it took. */
+export const answerOf = ({ outcome, latencyMs }: PostResult): ListenerAnswer => ({ outcome, latencyMs });
 
 /**
  * Which answer is the attempt's (contract §6.1): the URL's when the event has one the policy
@@ -41,6 +43,8 @@ export function attemptResultOf(direct: PostResult | null, copies: readonly Post
  * copies and never takes the attempt away from the event's URL. Nobody listening is exactly the
  * attempt to the URL. Whether the URL is usable is the policy's decision, never a failed
  * connection's, so a receiver that is down is retried as §6 says, whatever the listeners answer.
+ * With a usable URL the attempt ends with the URL's answer: the listeners that have not answered
+ * by then come after it (`laterListeners`), so a hanging listener never delays the record.
  */
 export async function attemptWithCopies(
   ports: CopyPorts,
@@ -51,6 +55,14 @@ export async function attemptWithCopies(
   if (listenerIds.length === 0) return post.url === '' ? NOBODY_TO_SEND_TO : ports.direct(post);
   const usable = post.url !== '' && (await ports.refusal(post.url)) === null;
   const copies = ports.copies(merchantId, post, listenerIds);
-  const [direct, answered] = await Promise.all([usable ? ports.direct(post) : null, copies]);
-  return attemptResultOf(direct, answered);
+  if (!usable) return attemptResultOf(null, await copies.all);
+  // Read only after the URL's answer, or at a stop, which abandons the copies with the attempt.
+  copies.all.catch(() => undefined);
+  const direct = await ports.direct(post);
+  const answered = [...copies.answered];
+  const result = attemptResultOf(direct, answered);
+  if (answered.length === listenerIds.length) return result;
+  const laterListeners = copies.all.then((all) => all.slice(answered.length).map(answerOf));
+  laterListeners.catch(() => undefined);
+  return { ...result, laterListeners };
 }

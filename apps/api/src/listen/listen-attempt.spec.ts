@@ -79,7 +79,7 @@ describe('copiesThroughListeners', () => {
         });
       });
     });
-    const answers = await copiesThroughListeners(
+    const copies = copiesThroughListeners(
       messages,
       'm1',
       POST,
@@ -87,6 +87,8 @@ describe('copiesThroughListeners', () => {
       10_000,
       new AbortController().signal,
     );
+    const answers = await copies.all;
+    expect(copies.answered).toEqual(answers);
     expect(answers).toEqual([result(204), result(503)]);
     expect(published).toEqual([{ attemptId: expect.any(String), merchantId: 'm1', post: POST }]);
     expect(JSON.stringify(published)).not.toContain('whsec_');
@@ -106,8 +108,9 @@ describe('copiesThroughListeners', () => {
       15_000,
       new AbortController().signal,
     );
+    expect(sending.answered).toEqual([result(200)]);
     jest.advanceTimersByTime(15_000);
-    expect(await sending).toEqual([
+    expect(await sending.all).toEqual([
       result(200),
       { outcome: { error: 'timeout' }, latencyMs: 15_000, answerExcerpt: '' },
     ]);
@@ -117,6 +120,6 @@ describe('copiesThroughListeners', () => {
     const shutdown = new AbortController();
     const sending = copiesThroughListeners(port(), 'm1', POST, ['a'], 15_000, shutdown.signal);
     shutdown.abort();
-    await expect(sending).rejects.toBeInstanceOf(AttemptAbandoned);
+    await expect(sending.all).rejects.toBeInstanceOf(AttemptAbandoned);
   });
 });

@@ -2,6 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { AttemptAbandoned, type PostResult, type WebhookPost } from '@tps/delivery';
 import type { ApiMessages } from '../messages/api-messages';
 
+/** The copies of one attempt: the answers come so far (growing), and all of them. */
+export interface ListenerCopies {
+  readonly answered: readonly PostResult[];
+  /** One answer per connection once the last came or timed out; rejects with AttemptAbandoned at a stop. */
+  readonly all: Promise<PostResult[]>;
+}
+
 /**
  * Sends one copy of a webhook attempt to each of the merchant's `listen` connections (contract
  * §6.1), wherever they are held, and gathers one answer per connection: in the order they came,
@@ -15,12 +22,12 @@ export function copiesThroughListeners(
   listenerIds: readonly string[],
   timeoutMs: number,
   shutdown: AbortSignal,
-): Promise<PostResult[]> {
-  if (shutdown.aborted) return Promise.reject(new AttemptAbandoned());
+): ListenerCopies {
+  const answers: PostResult[] = [];
+  if (shutdown.aborted) return { answered: answers, all: Promise.reject(new AttemptAbandoned()) };
   const attemptId = randomUUID();
   const waiting = new Set(listenerIds);
-  const answers: PostResult[] = [];
-  return new Promise<PostResult[]>((resolve, reject) => {
+  const all = new Promise<PostResult[]>((resolve, reject) => {
     const end = (): void => {
       clearTimeout(timer);
       stop();
@@ -53,4 +60,5 @@ export function copiesThroughListeners(
     shutdown.addEventListener('abort', onShutdown);
     messages.publish('listen.attempt', { attemptId, merchantId, post });
   });
+  return { answered: answers, all };
 }

@@ -1,10 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { fetch as undiciFetch } from 'undici';
-import { refusalOf, type CallbackFetch, type PostResult, type WebhookPost } from '@tps/delivery';
+import {
+  refusalOf,
+  type CallbackFetch,
+  type ListenerAnswer,
+  type PostResult,
+  type WebhookPost,
+} from '@tps/delivery';
 import { ApiConfig, destinationRules } from '../config/api-config';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
-import { attemptResultOf, attemptWithCopies, type CopyPorts } from './attempt-with-copies';
-import { copiesThroughListeners } from './listen-attempt';
+import { answerOf, attemptResultOf, attemptWithCopies, type CopyPorts } from './attempt-with-copies';
+import { copiesThroughListeners, type ListenerCopies } from './listen-attempt';
 import { ListenerPresence } from './listener-presence';
 
 /** The time a listener's answer may take beyond the receiver's own timeout: two trips over the internet. */
@@ -13,8 +19,11 @@ const LISTEN_MARGIN_MS = 5000;
 /** A print callback's transport, and what the merchant's listeners answered to their copies. */
 export interface CopiedCallback {
   fetch: CallbackFetch;
-  /** Once the attempt is over: the listeners' answers, or undefined when none was open. */
-  listeners(): Promise<PostResult['listeners']>;
+  /**
+   * Once the attempt is over: the listeners' answers so far, and those of the listeners still out
+   * once they come (absent when none is); undefined when no copy was sent.
+   */
+  listeners(): { answered: ListenerAnswer[]; later?: Promise<ListenerAnswer[]> } | undefined;
 }
 
 /**
@@ -52,20 +61,29 @@ export class ListenForwarder {
     const listenerIds = this.presence.listenersOf(merchantId);
     if (listenerIds.length === 0) return undefined;
     const ports = this.ports(receiverTimeoutMs, shutdown);
-    let copies: Promise<PostResult[]> = Promise.resolve([]);
+    let copies: ListenerCopies | undefined;
     const fetch: CallbackFetch = async (url, init) => {
       const usable = (await ports.refusal(url)) === null;
-      copies = ports.copies(merchantId, { url, body: init.body, headers: init.headers }, listenerIds);
+      const sent = ports.copies(merchantId, { url, body: init.body, headers: init.headers }, listenerIds);
+      copies = sent;
       // A stop abandons the copies with the callback: nothing then reads them.
-      copies.catch(() => undefined);
+      sent.all.catch(() => undefined);
       if (usable) return undiciFetch(url, init);
-      const { outcome } = attemptResultOf(null, await copies);
+      const { outcome } = attemptResultOf(null, await sent.all);
       if ('statusCode' in outcome) return { status: outcome.statusCode, body: null };
       throw new Error(outcome.error);
     };
     return {
       fetch,
-      listeners: async () => attemptResultOf(null, await copies.catch(() => [])).listeners,
+      // As a webhook attempt's: the callback's record does not wait for a listener (contract §6.1).
+      listeners: () => {
+        if (copies === undefined) return undefined;
+        const answered = copies.answered.map(answerOf);
+        if (answered.length === listenerIds.length) return { answered };
+        const later = copies.all.then((all) => all.slice(answered.length).map(answerOf));
+        later.catch(() => undefined);
+        return { answered, later };
+      },
     };
   }
 

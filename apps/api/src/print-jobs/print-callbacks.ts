@@ -15,6 +15,7 @@ import {
   printWebhookPayload,
   sendPrintCallback,
   type LeasedDispatcher,
+  type ListenerAnswer,
 } from '@tps/delivery';
 import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/api-config';
 import { ListenForwarder, type CopiedCallback } from '../listen/listen-forwarder';
@@ -192,13 +193,39 @@ export class PrintCallbacks
     }
     // Freed by the answer, not by the record (as a webhook attempt's slot is).
     slot.ended(sent.error === 'timeout');
-    const listeners = await copied?.listeners();
+    const listeners = copied?.listeners();
     const outcome: PrintCallbackRecord =
-      listeners === undefined ? sent : { ...sent, listeners: listeners.map(listenerRecord) };
+      listeners === undefined ? sent : { ...sent, listeners: listeners.answered.map(listenerRecord) };
     this.logger.log(
       `print callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
     );
     await this.record(job, outcome);
+    if (listeners?.later !== undefined) this.recordLaterListeners(job, outcome, listeners.later);
+  }
+
+  /** Listeners slower than the URL: their answers go beside the recorded callback once they came (contract §6.1). */
+  private recordLaterListeners(
+    job: PrintJobEntity,
+    recorded: PrintCallbackRecord,
+    later: Promise<ListenerAnswer[]>,
+  ): void {
+    later
+      .then(
+        (rest) =>
+          this.jobs.recordCallback(job, {
+            ...recorded,
+            listeners: [...(recorded.listeners ?? []), ...rest.map(listenerRecord)],
+          }),
+        (error: unknown) => {
+          // Stopping: the copies are abandoned with the service.
+          if (!(error instanceof AttemptAbandoned)) throw error;
+        },
+      )
+      .catch((error: unknown) =>
+        this.logger.error(
+          `print callback of ${job.printJobId}: the listeners' answers not recorded: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
   }
 
   /**

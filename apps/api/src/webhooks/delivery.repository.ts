@@ -9,6 +9,7 @@ import {
   type DeliveryStore,
   type DestinationSlots,
   type LeaseStore,
+  type ListenerAnswer,
   type DeliveryTarget,
   type PendingDelivery,
   type RecordedAttempt,
@@ -529,6 +530,13 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
       [orderKey, position],
     );
     return rows.length > 0;
+  }
+
+  /** Every listener answer of an attempt already recorded, once the slowest came (contract §6.1). */
+  async recordListeners(id: string, n: number, listeners: readonly ListenerAnswer[]): Promise<void> {
+    await this.writer.write((manager) =>
+      this.attemptTable.update(sqlOf(manager), { deliveryId: id, n }, { listenerAnswers: [...listeners] }),
+    );
   }
 
   async expire(id: string, leaseEpoch: number): Promise<void> {
