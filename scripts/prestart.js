@@ -4,8 +4,8 @@
  * 1. checks that the API and simulator ports are free, and says who holds one that is not
  *    (a sandbox of this checkout, or another program), in about a second;
  * 2. builds only when a file git does not ignore changed since the last build it made
- *    (scripts/tree-stamp.js), and never while a sandbox of this checkout runs: the build
- *    replaces dist/, which that sandbox still reads (its console, its docs).
+ *    (scripts/tree-stamp.js), and never while a sandbox of this checkout runs: that one would
+ *    go on running the code it loaded while dist/ held another (its console, its docs).
  */
 const { execFileSync, spawnSync } = require('node:child_process');
 const { readFileSync } = require('node:fs');

@@ -14,7 +14,9 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir,
-    emptyOutDir: true,
+    // Written over, not emptied: a running sandbox keeps serving the console; `npm run build`
+    // deletes the old bundle's files at its end (scripts/build-in-place.js).
+    emptyOutDir: false,
     assetsDir: 'assets',
     // The console runs only in the sandbox, on a presenter's recent browser.
     target: 'es2022',

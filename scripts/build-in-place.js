@@ -1,0 +1,39 @@
+/**
+ * `npm run build` writes over dist/ instead of deleting it first, so that a sandbox of this
+ * checkout still running meanwhile keeps serving its console and its docs from it. `begin` notes
+ * when the build starts; `end`, once every step has written its files, deletes those it did not
+ * write again (the output of sources since removed or renamed, a console bundle's old hashes).
+ * Plain JavaScript: it runs before anything is built.
+ */
+const { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** dist/, or the directory named after the step (the spec's). */
+const DIST = process.argv[3] ?? join(__dirname, '..', 'dist');
+const STARTED = join(DIST, '.build-started');
+
+/** Deletes the files under `dir` last written before `since` (ms), and the directories left empty. */
+function prune(dir, since) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      prune(path, since);
+      if (readdirSync(path).length === 0) rmSync(path, { recursive: true });
+    } else if (statSync(path).mtimeMs < since) {
+      rmSync(path);
+    }
+  }
+}
+
+const step = process.argv[2];
+if (step === 'begin') {
+  mkdirSync(DIST, { recursive: true });
+  writeFileSync(STARTED, String(Date.now()));
+} else if (step === 'end') {
+  const since = Number(readFileSync(STARTED, 'utf8'));
+  rmSync(STARTED);
+  prune(DIST, since);
+} else {
+  process.stderr.write('usage: node scripts/build-in-place.js begin|end [dir]\n');
+  process.exit(2);
+}
