@@ -1,14 +1,21 @@
-import { CannotExecuteNotConnectedError, type EntityManager } from 'typeorm';
+import { CannotExecuteNotConnectedError, type DataSource, type EntityManager } from 'typeorm';
+import type { AbstractSqliteDriver } from 'typeorm/driver/sqlite-abstract/AbstractSqliteDriver';
 import { oneByOne, portableSql } from '../portable-sql';
 import { PreparedDatabase } from '../prepared-sqlite';
 import type { Sql } from '../sql';
 
+/** The data source's SQLite connection, as its driver publishes it (undefined while closed). */
+export function sqliteConnectionOf(dataSource: DataSource): unknown {
+  const connection: unknown = (dataSource.driver as AbstractSqliteDriver).databaseConnection;
+  return connection;
+}
+
 function connectionOf(manager: EntityManager): PreparedDatabase {
-  const { databaseConnection } = manager.connection.driver as unknown as {
-    databaseConnection: PreparedDatabase | undefined;
-  };
+  const databaseConnection = sqliteConnectionOf(manager.connection);
   // The writer closed the connection to reopen it, and could not yet: a storage failure.
-  if (databaseConnection === undefined) throw new CannotExecuteNotConnectedError(manager.connection.name);
+  if (!(databaseConnection instanceof PreparedDatabase)) {
+    throw new CannotExecuteNotConnectedError(manager.connection.name);
+  }
   return databaseConnection;
 }
 
@@ -17,7 +24,7 @@ function connectionOf(manager: EntityManager): PreparedDatabase {
  * without this library's driver (dataSourceOptions) has plain connections: TypeORM's queries then.
  */
 export function sqliteSqlOf(manager: EntityManager): Sql {
-  const { databaseConnection } = manager.connection.driver as unknown as { databaseConnection: unknown };
+  const databaseConnection = sqliteConnectionOf(manager.connection);
   if (databaseConnection !== undefined && !(databaseConnection instanceof PreparedDatabase)) {
     return portableSql(manager);
   }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, type DatabaseSettings } from '../data-source-options';
-import type { PreparedDatabase } from '../prepared-sqlite';
+import { PreparedDatabase } from '../prepared-sqlite';
+import { sqliteConnectionOf } from '../sqlite/sqlite-sql';
 
 /** An app's store on a real SQLite file of its own, migrated, for a unit test. */
 export interface TestDatabase {
@@ -32,8 +33,9 @@ export async function openTestDatabase(
   await dataSource.initialize();
   const listeners: Array<(sql: string) => void> = [];
   const markers = new Map<string, () => void>();
-  const connection = (dataSource.driver as unknown as { databaseConnection: PreparedDatabase })
-    .databaseConnection;
+  const connection = sqliteConnectionOf(dataSource);
+  if (!(connection instanceof PreparedDatabase))
+    throw new Error('the test database has no SQLite connection');
   // One listener on the connection for all: node-sqlite3 turns its trace hook off again when
   // a second 'trace' listener is added.
   connection.on('trace', (sql: string) => {
