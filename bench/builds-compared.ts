@@ -8,7 +8,8 @@
  * - BENCH_ROUNDS (4) alternations; BENCH_SECONDS (8) per measured run, after BENCH_WARMUP_SECONDS
  *   (8) of the same load on the same processes; BENCH_CONNECTIONS (32) instant terminals;
  *   BENCH_STORE (sqlite, the embedded default; or postgres: databases of their own on the local
- *   server, as the test suites make them).
+ *   server, as the test suites make them); BENCH_DELIVERY_RATE (100) async charges a second, paced,
+ *   whose APPROVAL webhooks are timed from their outbox row to a receiver.
  * One child process per measurement: the apps' root is fixed when the testing library loads.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInstantTerminals, REPO_ROOT, Stack, type StoreKind } from '@tps/testing';
 import { measurePipeline } from './async-pipeline';
+import { measureDeliveryLatency } from './delivery-latency';
 import { COMPARE_SECTION_TITLES } from './builds-compared-report';
 import { describeMachine } from './lib/machine';
 import { withSectionTitled } from './lib/markdown-section';
@@ -32,6 +34,8 @@ interface Figures {
   asyncPerSecond: number;
   asyncApiCpuMs: number;
   asyncSimulatorCpuMs: number;
+  deliveryP50Ms: number;
+  deliveryP99Ms: number;
 }
 
 const knob = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -39,6 +43,7 @@ const ROUNDS = knob('BENCH_ROUNDS', 4);
 const SECONDS = knob('BENCH_SECONDS', 8);
 const WARMUP = knob('BENCH_WARMUP_SECONDS', 8);
 const CONNECTIONS = knob('BENCH_CONNECTIONS', 32);
+const DELIVERY_RATE = knob('BENCH_DELIVERY_RATE', 100);
 const CHILD = '--one-build';
 const STORE = storeOf(process.env.BENCH_STORE);
 
@@ -53,10 +58,12 @@ async function measureOne(): Promise<Figures> {
   const stack = await Stack.start({ store: STORE, apiEnv: { RATE_LIMIT_MAX: '1000000' } });
   const started = { api: ofPid(stack.api.pid, cpuTimeMs), simulator: ofPid(stack.simulator?.pid, cpuTimeMs) };
   let sync;
+  let delivery;
   try {
     const serials = await createInstantTerminals(stack.client(), CONNECTIONS);
     await loadProject(stack, serials, WARMUP);
     sync = await loadProject(stack, serials, SECONDS);
+    delivery = await measureDeliveryLatency(stack, serials, DELIVERY_RATE, SECONDS);
   } finally {
     await stack.stop();
   }
@@ -70,6 +77,8 @@ async function measureOne(): Promise<Figures> {
     asyncPerSecond: pipeline.transactionsPerSecond,
     asyncApiCpuMs: pipeline.apiCpuMsPerTransaction,
     asyncSimulatorCpuMs: pipeline.simulatorCpuMsPerTransaction,
+    deliveryP50Ms: delivery.approvalP50Ms,
+    deliveryP99Ms: delivery.approvalP99Ms,
   };
 }
 
@@ -100,6 +109,8 @@ const ROWS: Array<[keyof Figures, string, number]> = [
   ['asyncPerSecond', 'async closed loop, transactions/s to APPROVAL', 0],
   ['asyncApiCpuMs', 'API CPU per async transaction, ms', 2],
   ['asyncSimulatorCpuMs', 'simulator CPU per async transaction, ms', 2],
+  ['deliveryP50Ms', `APPROVAL stored → webhook received at ${DELIVERY_RATE} async charges/s, p50 ms`, 0],
+  ['deliveryP99Ms', `APPROVAL stored → webhook received at ${DELIVERY_RATE} async charges/s, p99 ms`, 0],
 ];
 
 function commitOf(root: string): string {
@@ -127,7 +138,7 @@ function report(before: Figures[], after: Figures[], beforeRoot: string): string
     '',
     `- date: ${machine.date}; machine: ${machine.cores} cores, ${machine.cpu}, ${machine.memoryGiB} GiB; Node ${machine.node}`,
     `- builds: before ${beforeName}, after ${commitOf(REPO_ROOT)}; ${ROUNDS} rounds, each build in turn, fresh apps each time`,
-    `- load: ${CONNECTIONS} instant terminals; ${WARMUP} s warm-up then ${SECONDS} s measured, sync charges then an async closed loop; store: ${STORE}`,
+    `- load: ${CONNECTIONS} instant terminals; ${WARMUP} s warm-up then ${SECONDS} s measured, sync charges, then ${SECONDS} s of async charges paced at ${DELIVERY_RATE}/s with their webhooks to a local receiver, then an async closed loop; store: ${STORE}`,
     '',
     `| figure (median of ${ROUNDS}, min–max) | before | after | after ÷ before |`,
     '| --- | --- | --- | --- |',
