@@ -26,6 +26,11 @@ fail() {
 }
 # A command that fails without saying why is named, with its line.
 trap 'echo "containers: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
+# A compose project's containers, volumes and network: podman-compose 1.0.3's `down` leaves the
+# network, one more with each run.
+compose_down() { # PROJECT
+  podman-compose -p "$1" down -v && podman network rm "$1_default"
+}
 cleanup() {
   local code=$?
   set +e
@@ -37,7 +42,7 @@ cleanup() {
       tail -n 40 "$log" | cut -c1-400 >&2
     done
   fi
-  [ -n "$project" ] && podman-compose -p "$project" down -v >/dev/null 2>&1
+  [ -n "$project" ] && compose_down "$project" >/dev/null 2>&1
   podman rm -f -v "$run_id-sandbox" >/dev/null 2>&1
   [ -n "$receiver_pid" ] && kill "$receiver_pid" 2>/dev/null
   rm -rf "$work"
@@ -236,6 +241,6 @@ podman-compose -p "$project" up -d --no-build api terminal-simulator >"$work/pod
 wait_ready "http://127.0.0.1:$compose_api_port/ready" "${project}_api_1" "${project}_terminal-simulator_1"
 say "  ready on port $compose_api_port"
 charge_with_webhooks "http://127.0.0.1:$compose_api_port" compose
-podman-compose -p "$project" down -v >"$work/podman-compose-down.log" 2>&1 || fail "podman-compose down failed"
+compose_down "$project" >"$work/podman-compose-down.log" 2>&1 || fail "podman-compose down failed"
 project=
 step "done"
