@@ -7,7 +7,10 @@
 #      with APP_FROM=prebuilt); with --full, the Dockerfile's own build stage instead;
 #   4. the one-container sandbox: a signed async charge whose three webhooks reach a receiver on
 #      this machine, /console and /docs, no process as root, its HEALTHCHECK, a stop that drains;
-#   5. the embedded form of docker-compose.yml under podman-compose: the same charge.
+#   5. the embedded form of docker-compose.yml under podman-compose: the same charge;
+#   6. with --full, its cluster form too (scripts/containers/cluster-form.sh): PostgreSQL and
+#      HAProxy images made from the same base, signed charges through the balancer on every
+#      terminal of an account, one API replica killed and its terminals linked again.
 # Needs the build (`npm run build`), podman with runc, podman-compose, docker-compose and
 # debootstrap (.ci/run installs them). Anything missing fails the run with the reason: it never
 # passes without having run the containers.
@@ -243,4 +246,10 @@ say "  ready on port $compose_api_port"
 charge_with_webhooks "http://127.0.0.1:$compose_api_port" compose
 compose_down "$project" >"$work/podman-compose-down.log" 2>&1 || fail "podman-compose down failed"
 project=
+
+# --- 6. the cluster form (--full) --------------------------------------------------------------
+if $full; then
+  # shellcheck source=containers/cluster-form.sh
+  source scripts/containers/cluster-form.sh
+fi
 step "done"
