@@ -7,7 +7,10 @@
 #      with APP_FROM=prebuilt); with --full, the Dockerfile's own build stage instead;
 #   4. the one-container sandbox: a signed async charge whose three webhooks reach a receiver on
 #      this machine, /console and /docs, no process as root, its HEALTHCHECK, a stop that drains;
-#   5. the embedded form of docker-compose.yml under podman-compose: the same charge.
+#   5. the embedded form of docker-compose.yml under podman-compose: the same charge;
+#   6. with --full, its cluster form too (scripts/containers/cluster-form.sh): PostgreSQL and
+#      HAProxy images made from the same base, signed charges through the balancer on every
+#      terminal of an account, one API replica killed and its terminals linked again.
 # Needs the build (`npm run build`), podman with runc, podman-compose, docker-compose and
 # debootstrap (.ci/run installs them). Anything missing fails the run with the reason: it never
 # passes without having run the containers.
@@ -26,6 +29,11 @@ fail() {
 }
 # A command that fails without saying why is named, with its line.
 trap 'echo "containers: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
+# A compose project's containers, volumes and network: podman-compose 1.0.3's `down` leaves the
+# network, one more with each run.
+compose_down() { # PROJECT
+  podman-compose -p "$1" down -v && podman network rm "$1_default"
+}
 cleanup() {
   local code=$?
   set +e
@@ -37,7 +45,7 @@ cleanup() {
       tail -n 40 "$log" | cut -c1-400 >&2
     done
   fi
-  [ -n "$project" ] && podman-compose -p "$project" down -v >/dev/null 2>&1
+  [ -n "$project" ] && compose_down "$project" >/dev/null 2>&1
   podman rm -f -v "$run_id-sandbox" >/dev/null 2>&1
   [ -n "$receiver_pid" ] && kill "$receiver_pid" 2>/dev/null
   rm -rf "$work"
@@ -236,6 +244,12 @@ podman-compose -p "$project" up -d --no-build api terminal-simulator >"$work/pod
 wait_ready "http://127.0.0.1:$compose_api_port/ready" "${project}_api_1" "${project}_terminal-simulator_1"
 say "  ready on port $compose_api_port"
 charge_with_webhooks "http://127.0.0.1:$compose_api_port" compose
-podman-compose -p "$project" down -v >"$work/podman-compose-down.log" 2>&1 || fail "podman-compose down failed"
+compose_down "$project" >"$work/podman-compose-down.log" 2>&1 || fail "podman-compose down failed"
 project=
+
+# --- 6. the cluster form (--full) --------------------------------------------------------------
+if $full; then
+  # shellcheck source=containers/cluster-form.sh
+  source scripts/containers/cluster-form.sh
+fi
 step "done"

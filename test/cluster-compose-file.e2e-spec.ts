@@ -48,9 +48,13 @@ describe('docker-compose.yml, as compose reads it', () => {
         const healthcheck = service.healthcheck as { test: unknown } | undefined;
         // A command string (CMD-SHELL), which podman-compose passes on intact; it mangles a list.
         if (healthcheck) expect({ name, test: typeof healthcheck.test }).toEqual({ name, test: 'string' });
-        const nofile = (service.ulimits as { nofile?: number } | undefined)?.nofile;
-        // Within the hard open-files limit podman has on the CI machines.
-        if (nofile !== undefined) expect(nofile).toBeLessThanOrEqual(20000);
+        const ulimits = service.ulimits as { nofile?: number; nproc?: number } | undefined;
+        if (ulimits?.nofile !== undefined) {
+          // Within the hard open-files limit podman has on the CI machines.
+          expect(ulimits.nofile).toBeLessThanOrEqual(20000);
+          // Named beside it: podman 4.3, given one limit, sets the other above common hard limits.
+          expect({ name, nproc: ulimits.nproc }).toEqual({ name, nproc: expect.any(Number) });
+        }
       }
       expect(services.postgres.image).toBe('postgres:15');
     }
