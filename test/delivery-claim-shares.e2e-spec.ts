@@ -105,3 +105,82 @@ describeOnStores('deliveries claimed per merchant', (store) => {
     expect(busyArrived()).toBe(BACKLOG);
   }, 120_000);
 });
+
+/** The busy merchant's finished print jobs whose callback nobody holds (a claim takes 64 at most). */
+const CALLBACK_BACKLOG = 1000;
+/** Print callbacks claimed in one statement (PrintCallbacks' CLAIM_BATCH). */
+const CALLBACK_CLAIM_BATCH = 64;
+
+/**
+ * The same for print callbacks, claimed per merchant: another merchant's one callback, finished
+ * after a busy merchant's thousand, is made with the first claim.
+ */
+describeOnStores('print callbacks claimed per merchant', (store) => {
+  let stack: Stack;
+  /** One receiver: the busy merchant's callbacks in flight are one destination's share, 8. */
+  let busy: WebhookReceiver;
+  let quiet: WebhookReceiver;
+  /** The busy merchant's callbacks arrived when the quiet merchant's did. */
+  let atQuietsFirst: number | undefined;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ store });
+    busy = await WebhookReceiver.start();
+    quiet = await WebhookReceiver.start((_request, n, response) => {
+      if (n === 1) atQuietsFirst = busy.received.length;
+      response.end();
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await Promise.all([busy?.close(), quiet?.close()]);
+  });
+
+  /** A job finished at `at` whose callback the stopped process holds. */
+  const job = (merchantId: string, serial: string, url: string, at: number): unknown[] => [
+    randomUUID(),
+    merchantId,
+    serial,
+    url,
+    iso(at),
+    iso(at),
+    STOPPED,
+    iso(Date.now() + 3_600_000),
+  ];
+
+  async function insert(rows: unknown[][]): Promise<void> {
+    await stack.store.execute(
+      'api',
+      'INSERT INTO print_jobs (print_job_id, merchant_id, terminal_serial, status, webhook_url, commands, ' +
+        'created_at, updated_at, callback_owner, callback_lease_until) VALUES ' +
+        rows.map(() => "(?, ?, ?, 'COMPLETED', ?, '[]', ?, ?, ?, ?)").join(', '),
+      rows.flat(),
+    );
+  }
+
+  it("makes another merchant's callback with the first claim, however many of one merchant's finished before it", async () => {
+    const finished = Date.now() - 60_000;
+    const backlog = Array.from({ length: CALLBACK_BACKLOG }, (_, i) =>
+      job(DEMO_MERCHANT.merchantId, 'SIM0000002', busy.url('/busy'), finished + i),
+    );
+    for (let i = 0; i < backlog.length; i += ROWS_PER_INSERT)
+      await insert(backlog.slice(i, i + ROWS_PER_INSERT));
+    await insert([
+      job(OTHER_MERCHANT.merchantId, 'SIM0000003', quiet.url('/quiet'), finished + CALLBACK_BACKLOG),
+    ]);
+
+    // The process that held them stops: their leases go back at once.
+    await stack.store.execute(
+      'api',
+      "UPDATE print_jobs SET callback_owner = NULL, callback_lease_until = '1970-01-01T00:00:00.000Z' WHERE callback_owner = ?",
+      [STOPPED],
+    );
+    await quiet.waitFor((received) => received.length > 0, 60_000);
+    // With the first claim, beside the busy merchant's first 8 in flight. Claimed in the order
+    // they finished alone, it was made after some 250 to 1,000 of them.
+    expect(atQuietsFirst).toBeLessThan(CALLBACK_CLAIM_BATCH);
+    await busy.waitFor((received) => received.length >= CALLBACK_BACKLOG, 60_000);
+    expect(busy.received).toHaveLength(CALLBACK_BACKLOG);
+  }, 120_000);
+});
