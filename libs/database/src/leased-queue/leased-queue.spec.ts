@@ -262,7 +262,7 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
       expect(await a.renew(T0 + 3 * LEASE_MS)).toEqual([]);
     });
 
-    it('leases a named row in epoch milliseconds: one holder at a time, taken over once it lapsed', async () => {
+    it('leases a named row in epoch milliseconds: one holder at a time, taken over once it lapsed or given back', async () => {
       const NAMED: LeasedTable = {
         table: 'named',
         id: 'name',
@@ -270,6 +270,7 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
         leaseUntil: 'until_ms',
         leaseTime: 'ms',
         order: 'name',
+        nobody: "''",
       };
       await sql().run("INSERT INTO named (name) VALUES ('sweep'), ('other')", []);
       const a = new LeasedQueue(NAMED, writer, dataSource, holder('replica-a', '1'));
@@ -292,6 +293,10 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
         holder: 'replica-b/1',
         until_ms: T0 + 3 * LEASE_MS + 1,
       });
+
+      // b stops and gives it back (its holder never NULL): a takes it at once.
+      await b.release();
+      expect(await claim(a, T0 + 2 * LEASE_MS + 2)).toEqual([{ name: 'sweep' }]);
     });
   });
 });

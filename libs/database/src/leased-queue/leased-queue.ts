@@ -11,6 +11,8 @@ export interface LeasedTable {
   /** Names a row among those a call's RowCondition picks (alone, with none). */
   id: string;
   owner: string;
+  /** What `owner` holds while nobody holds the row, as SQL: NULL unless given ('' where it may not be NULL). */
+  nobody?: string;
   leaseUntil: string;
   /**
    * Counted up at each claim (and adoption), so that a process records a row's result only under
@@ -168,7 +170,7 @@ export class LeasedQueue {
     const { table, owner, leaseUntil } = this.spec;
     await this.writer.writeOne((manager) =>
       sqlOf(manager).run(
-        `UPDATE ${table} SET ${owner} = NULL, ${leaseUntil} = ? WHERE ${allOf(`${owner} = ?`, this.pendingOf(table), this.among(among, table))}`,
+        `UPDATE ${table} SET ${owner} = ${this.spec.nobody ?? 'NULL'}, ${leaseUntil} = ? WHERE ${allOf(`${owner} = ?`, this.pendingOf(table), this.among(among, table))}`,
         // Before any time: any process claims it at once.
         [this.at(0), this.holder.id, ...(among?.params ?? [])],
       ),
