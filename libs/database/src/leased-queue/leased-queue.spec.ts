@@ -165,6 +165,28 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
     expect(await plain.claim<{ id: string }>(T0, T0 + LEASE_MS, 12, 'id')).toEqual([{ id: 'quiet' }]);
   });
 
+  it('hands each row of a shared claim to one holder, with claims of both holders at once', async () => {
+    const spec = { ...table({ due: '{row}.due' }), share: ['{row}.merchant', '{row}.destination'] };
+    const a = new LeasedQueue(spec, writer, dataSource, holder('replica-a', '1'));
+    const b = new LeasedQueue(spec, writer, dataSource, holder('replica-b', '1'));
+    const given = { owner: null, until: 0 };
+    for (let i = 0; i < 120; i += 1) {
+      await insert(`r${i}`, `t${i}`, i, given, { merchant: `m${i % 4}`, destination: `d${i % 3}` });
+    }
+    // Rounds of claims made together (on PostgreSQL, each on a connection of its own), until none is left.
+    const claimed: string[] = [];
+    for (;;) {
+      const round = await Promise.all(
+        [a, b, a, b].map((queue) => queue.claim<{ id: string }>(T0, T0 + LEASE_MS, 7, 'id')),
+      );
+      const taken = round.flat().map((row) => row.id);
+      if (taken.length === 0) break;
+      claimed.push(...taken);
+    }
+    expect(claimed).toHaveLength(120);
+    expect(new Set(claimed).size).toBe(120);
+  });
+
   it('counts a row’s epoch up at each claim: a late result of an earlier lease of the same holder is not recorded', async () => {
     const spec = table({ due: '{row}.due' });
     const a = new LeasedQueue(spec, writer, dataSource, holder('replica-a', '1'));
