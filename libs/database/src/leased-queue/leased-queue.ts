@@ -207,37 +207,34 @@ export class LeasedQueue {
   /**
    * The SELECT of the ids a claim takes (of `claimable`, alias `c`), its last parameter the limit:
    * the first in the table's order, or, with shares, ranked within each share (ROW_NUMBER) from
-   * the innermost out and taken by rank. The ranking is a subquery of its own, and the rows are
-   * chosen by an outer SELECT that checks them again: PostgreSQL locks no row of a SELECT with
-   * window functions, and a row another process claimed meanwhile is then found taken.
+   * the innermost out and taken by rank. The ranking is a subquery of its own, whose ids an outer
+   * SELECT of the claimable rows takes: PostgreSQL locks no row in a SELECT with window functions,
+   * and the outer one, which it locks, finds a row another process claimed meanwhile taken.
    */
   private choice(claimable: { where: string; params: SqlValue[] }): { sql: string; params: SqlValue[] } {
     const { table, id, order, share } = this.spec;
-    const first = `SELECT c.${id} FROM ${table} c WHERE ${claimable.where}`;
+    const claimableIds = `SELECT c.${id} FROM ${table} c WHERE ${claimable.where}`;
     if (share === undefined || share.length === 0) {
-      return { sql: `${first} ORDER BY c.${order} LIMIT ?`, params: claimable.params };
+      return { sql: `${claimableIds} ORDER BY c.${order} LIMIT ?`, params: claimable.params };
     }
     const keys = share.map((key) => onRow(key, 'c'));
-    const partition = (depth: number): string =>
-      share
-        .slice(0, depth)
-        .map((_, i) => `share_${i}`)
-        .join(', ');
+    /** The shares out to `depth` (their columns in the ranked rows). */
+    const outer = (depth: number): string[] => keys.slice(0, depth).map((_, i) => `share_${i}`);
     // Innermost share first: each row's rank among its share's rows, in the table's order.
     let ranked =
-      `SELECT c.${id} AS id, c.${order} AS due, ${keys.map((key, i) => `${key} AS share_${i}`).join(', ')}, ` +
+      `SELECT ${[`c.${id} AS id`, `c.${order} AS due`, ...keys.slice(0, -1).map((key, i) => `${key} AS share_${i}`)].join(', ')}, ` +
       `ROW_NUMBER() OVER (PARTITION BY ${keys.join(', ')} ORDER BY c.${order}) AS share_rank ` +
       `FROM ${table} c WHERE ${claimable.where}`;
     // Then, out to the outermost, its rank among its outer share's rows by its inner rank.
-    for (let depth = share.length - 1; depth >= 1; depth -= 1) {
+    for (let depth = keys.length - 1; depth >= 1; depth -= 1) {
       ranked =
-        `SELECT r.id, r.due, ${partition(depth)}, ` +
-        `ROW_NUMBER() OVER (PARTITION BY ${partition(depth)} ORDER BY r.share_rank, r.due) AS share_rank ` +
+        `SELECT ${['r.id', 'r.due', ...outer(depth - 1)].join(', ')}, ` +
+        `ROW_NUMBER() OVER (PARTITION BY ${outer(depth).join(', ')} ORDER BY r.share_rank, r.due) AS share_rank ` +
         `FROM (${ranked}) r`;
     }
     const firstByRank = `SELECT s.id FROM (${ranked}) s ORDER BY s.share_rank, s.due LIMIT ?`;
     return {
-      sql: `${first} AND c.${id} IN (${firstByRank})`,
+      sql: `${claimableIds} AND c.${id} IN (${firstByRank})`,
       params: [...claimable.params, ...claimable.params],
     };
   }
