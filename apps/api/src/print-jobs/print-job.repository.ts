@@ -28,6 +28,9 @@ const LEASED_CALLBACKS = {
   epoch: 'callback_lease_epoch',
   pending: "{row}.status IN ('COMPLETED', 'FAILED') AND {row}.webhook_url <> '' AND {row}.callback IS NULL",
   order: 'updated_at',
+  // A claim takes the head of every merchant's callbacks before anyone's second (contract,
+  // "Webhook delivery", Fairness).
+  share: ['{row}.merchant_id'],
   unleased: 'notice' as const,
 };
 

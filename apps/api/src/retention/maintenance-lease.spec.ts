@@ -5,7 +5,7 @@ import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
 import { MaintenanceLease } from './maintenance-lease';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
-jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
+jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined, Logger: class {} }));
 
 describe('MaintenanceLease (real SQLite): one replica at a time sweeps', () => {
   let database: ApiDatabase;
@@ -42,5 +42,15 @@ describe('MaintenanceLease (real SQLite): one replica at a time sweeps', () => {
     jest.setSystemTime(1_110_001);
     expect(await replicaB.claim('retention', 60_000)).toBe(true);
     expect(await replicaA.claim('retention', 60_000)).toBe(false);
+  });
+
+  it('is given back at a stop: another takes it at once, not once it lapsed', async () => {
+    jest.useFakeTimers({ now: 1_000_000, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    expect(await replicaA.claim('retention', 60_000)).toBe(true);
+    expect(await replicaA.claim('outbox-readings', 60_000)).toBe(true);
+    await replicaA.beforeApplicationShutdown();
+    jest.setSystemTime(1_000_001);
+    expect(await replicaB.claim('retention', 60_000)).toBe(true);
+    expect(await replicaB.claim('outbox-readings', 60_000)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { LeasedQueue, SerialWriter, type LeasedTable } from '@tps/database';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
@@ -13,13 +13,20 @@ const LEASED_JOBS: LeasedTable = {
   table: 'maintenance_leases',
   id: 'name',
   owner: 'holder',
+  nobody: "''",
   leaseUntil: 'expires_at_ms',
   leaseTime: 'ms',
   order: 'name',
 };
 
+/**
+ * A process stopping gives back the jobs it holds, once its tasks have stopped (they stop as their
+ * modules are destroyed, before this): another replica, or this one started again, takes each at
+ * its next turn instead of once the lease has lapsed.
+ */
 @Injectable()
-export class MaintenanceLease {
+export class MaintenanceLease implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('Maintenance');
   private readonly leases: LeasedQueue;
 
   constructor(owner: DeliveryOwner, writer: SerialWriter, reads: DataSource) {
@@ -32,5 +39,15 @@ export class MaintenanceLease {
     if ((await this.leases.renew(now + forMs, [name])).length > 0) return true;
     const job = { where: '{row}.name = ?', params: [name] };
     return (await this.leases.claim(now, now + forMs, 1, 'name', job)).length > 0;
+  }
+
+  /** Gives back every job this process holds, for any process to take at once. */
+  async beforeApplicationShutdown(): Promise<void> {
+    try {
+      await this.leases.release();
+    } catch (error) {
+      // The database is unreachable: the leases lapse by themselves.
+      this.logger.error(`giving back maintenance leases: ${String(error)}`);
+    }
   }
 }

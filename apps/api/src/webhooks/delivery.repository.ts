@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
-import { EntityTable, LeasedQueue, SerialWriter, sqlOf, type Sql } from '@tps/database';
+import { EntityTable, LeasedQueue, SerialWriter, sqlOf, type LeasedTable, type Sql } from '@tps/database';
 import {
   GroupCommit,
   destinationOf,
@@ -210,7 +210,7 @@ function pendingOfRow(row: PendingRow): PendingDelivery {
  * deploy, docs/contract.md "Rolling deploys"): it is taken once its attempt was due longer ago
  * than that process, alive, would have taken to make and record it.
  */
-const LEASED_DELIVERIES = {
+const LEASED_DELIVERIES: LeasedTable = {
   table: 'webhook_deliveries',
   id: 'id',
   owner: 'lease_owner',
@@ -219,6 +219,9 @@ const LEASED_DELIVERIES = {
   pending: "{row}.state = 'pending'",
   order: 'next_attempt_at',
   queue: { key: 'transaction_id', position: 'position' },
+  // A claim takes the head of every merchant's backlog, and within it of every URL's, before
+  // anyone's second (contract, "Webhook delivery", Fairness): the URL stands for its destination.
+  share: ['{row}.merchant_id', '{row}.url'],
   unleased: { due: 'COALESCE({row}.next_attempt_at, {row}.created_at)' },
 };
 

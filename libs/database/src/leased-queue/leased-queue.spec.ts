@@ -58,7 +58,9 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
     for (const name of ['jobs', 'slots', 'named']) await dataSource.query(`DROP TABLE IF EXISTS ${name}`);
     await dataSource.query(
       'CREATE TABLE jobs (id varchar(40) PRIMARY KEY, k varchar(40), pos integer, state varchar(20), ' +
-        'owner varchar(128), until_at varchar(30), due varchar(30), epoch integer NOT NULL DEFAULT 0)',
+        'owner varchar(128), until_at varchar(30), due varchar(30), epoch integer NOT NULL DEFAULT 0, ' +
+        // Whose row it is and where it goes: the shares a claim may interleave by.
+        'merchant varchar(40), destination varchar(40))',
     );
     // A key's slots (one row each, free when nobody holds it), and named rows leased in epoch ms
     // whose holder is never NULL: the shapes of the destinations' slots and the maintenance leases.
@@ -76,9 +78,17 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function insert(id: string, k: string, pos: number, lease?: { owner: string | null; until: number }) {
+  async function insert(
+    id: string,
+    k: string,
+    pos: number,
+    lease?: { owner: string | null; until: number },
+    of: { merchant: string; destination: string } = { merchant: 'm', destination: 'd' },
+  ) {
     await dataSource.query(
-      `INSERT INTO jobs (id, k, pos, state, owner, until_at, due) VALUES (${[1, 2, 3, 4, 5, 6, 7]
+      `INSERT INTO jobs (id, k, pos, state, owner, until_at, due, merchant, destination) VALUES (${[
+        1, 2, 3, 4, 5, 6, 7, 8, 9,
+      ]
         .map((n) => (store === 'postgres' ? `$${n}` : '?'))
         .join(', ')})`,
       [
@@ -89,6 +99,8 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
         lease?.owner ?? null,
         lease === undefined ? null : iso(lease.until),
         iso(T0 + pos),
+        of.merchant,
+        of.destination,
       ],
     );
   }
@@ -118,6 +130,61 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
     // b gives everything back: a claims it at once.
     await b.release();
     expect(ids(await a.claim<{ id: string }>(later, later + LEASE_MS, 10, 'id'))).toEqual(['x1', 'y1']);
+  });
+
+  it('interleaves a claim by its shares: a backlog of one merchant keeps no other merchant’s row, nor its own other destination’s, out of a claim', async () => {
+    const spec = { ...table({ due: '{row}.due' }), share: ['{row}.merchant', '{row}.destination'] };
+    const a = new LeasedQueue(spec, writer, dataSource, holder('replica-a', '1'));
+    const b = new LeasedQueue(spec, writer, dataSource, holder('replica-b', '1'));
+    const given = { owner: null, until: 0 };
+    // The busy merchant's backlog, every row due before the quiet merchant's one: ten to one
+    // destination, then two to another.
+    for (let i = 1; i <= 10; i += 1)
+      await insert(`busy-d1-${i}`, `t${i}`, i, given, { merchant: 'busy', destination: 'd1' });
+    for (let i = 11; i <= 12; i += 1)
+      await insert(`busy-d2-${i}`, `t${i}`, i, given, { merchant: 'busy', destination: 'd2' });
+    await insert('quiet', 'q', 100, given, { merchant: 'quiet', destination: 'd1' });
+
+    // The head of each merchant's backlog first, and within the busy one the head of each destination.
+    expect(ids(await a.claim<{ id: string }>(T0, T0 + LEASE_MS, 3, 'id'))).toEqual([
+      'busy-d1-1',
+      'busy-d2-11',
+      'quiet',
+    ]);
+    // The other holder goes on where that claim ended, among the rows nobody holds.
+    expect(ids(await b.claim<{ id: string }>(T0, T0 + LEASE_MS, 3, 'id'))).toEqual(
+      ['busy-d1-2', 'busy-d2-12', 'busy-d1-3'].sort(),
+    );
+    // Without shares, the same rows go in the table's order alone: the quiet merchant's last.
+    await a.release();
+    await b.release();
+    const plain = new LeasedQueue(table({ due: '{row}.due' }), writer, dataSource, holder('replica-c', '1'));
+    expect(await plain.claim<{ id: string }>(T0, T0 + LEASE_MS, 12, 'id')).not.toContainEqual({
+      id: 'quiet',
+    });
+    expect(await plain.claim<{ id: string }>(T0, T0 + LEASE_MS, 12, 'id')).toEqual([{ id: 'quiet' }]);
+  });
+
+  it('hands each row of a shared claim to one holder, with claims of both holders at once', async () => {
+    const spec = { ...table({ due: '{row}.due' }), share: ['{row}.merchant', '{row}.destination'] };
+    const a = new LeasedQueue(spec, writer, dataSource, holder('replica-a', '1'));
+    const b = new LeasedQueue(spec, writer, dataSource, holder('replica-b', '1'));
+    const given = { owner: null, until: 0 };
+    for (let i = 0; i < 120; i += 1) {
+      await insert(`r${i}`, `t${i}`, i, given, { merchant: `m${i % 4}`, destination: `d${i % 3}` });
+    }
+    // Rounds of claims made together (on PostgreSQL, each on a connection of its own), until none is left.
+    const claimed: string[] = [];
+    for (;;) {
+      const round = await Promise.all(
+        [a, b, a, b].map((queue) => queue.claim<{ id: string }>(T0, T0 + LEASE_MS, 7, 'id')),
+      );
+      const taken = round.flat().map((row) => row.id);
+      if (taken.length === 0) break;
+      claimed.push(...taken);
+    }
+    expect(claimed).toHaveLength(120);
+    expect(new Set(claimed).size).toBe(120);
   });
 
   it('counts a row’s epoch up at each claim: a late result of an earlier lease of the same holder is not recorded', async () => {
@@ -217,7 +284,7 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
       expect(await a.renew(T0 + 3 * LEASE_MS)).toEqual([]);
     });
 
-    it('leases a named row in epoch milliseconds: one holder at a time, taken over once it lapsed', async () => {
+    it('leases a named row in epoch milliseconds: one holder at a time, taken over once it lapsed or given back', async () => {
       const NAMED: LeasedTable = {
         table: 'named',
         id: 'name',
@@ -225,6 +292,7 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
         leaseUntil: 'until_ms',
         leaseTime: 'ms',
         order: 'name',
+        nobody: "''",
       };
       await sql().run("INSERT INTO named (name) VALUES ('sweep'), ('other')", []);
       const a = new LeasedQueue(NAMED, writer, dataSource, holder('replica-a', '1'));
@@ -247,6 +315,10 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
         holder: 'replica-b/1',
         until_ms: T0 + 3 * LEASE_MS + 1,
       });
+
+      // b stops and gives it back (its holder never NULL): a takes it at once.
+      await b.release();
+      expect(await claim(a, T0 + 2 * LEASE_MS + 2)).toEqual([{ name: 'sweep' }]);
     });
   });
 });

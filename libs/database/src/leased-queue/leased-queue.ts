@@ -11,6 +11,8 @@ export interface LeasedTable {
   /** Names a row among those a call's RowCondition picks (alone, with none). */
   id: string;
   owner: string;
+  /** What `owner` holds while nobody holds the row, as SQL: NULL unless given ('' where it may not be NULL). */
+  nobody?: string;
   leaseUntil: string;
   /**
    * Counted up at each claim (and adoption), so that a process records a row's result only under
@@ -27,6 +29,13 @@ export interface LeasedTable {
   pending?: string;
   /** Claims take rows in this order (a column). */
   order: string;
+  /**
+   * Shares a claim interleaves by, outermost first: expressions of the row, named `{row}` as in
+   * `pending` (its merchant, then its destination). A claim of n rows takes the head of every
+   * share's backlog before the second row of any, and within a share the same of its inner
+   * shares; in `order` among equals. Absent: the table's order alone.
+   */
+  share?: readonly string[];
   /** Only the head of each key's queue is claimed: a row no earlier pending row of its key precedes. */
   queue?: { key: string; position: string };
   /**
@@ -103,8 +112,8 @@ export class LeasedQueue {
 
   /**
    * Leases to this process until `until` up to `limit` pending rows no live process holds (of
-   * those `among` picks, when given), first in the table's order, each the head of its key's
-   * queue; returns them with `returning`.
+   * those `among` picks, when given), first in the table's order (by rank in their shares, when
+   * the table has shares), each the head of its key's queue; returns them with `returning`.
    */
   async claim<T>(
     now: number,
@@ -113,7 +122,7 @@ export class LeasedQueue {
     returning: string,
     among?: RowCondition,
   ): Promise<T[]> {
-    const { table, id, leaseUntil, order, unleased } = this.spec;
+    const { table, id, leaseUntil, unleased } = this.spec;
     const claimable = this.claimable(now, among);
     const notices = unleased === 'notice';
     // Polling the whole table, a look first on the reading connection: an idle table costs no write.
@@ -125,11 +134,12 @@ export class LeasedQueue {
       );
       if (any === undefined) return [];
     }
-    const chosen = `${id} ${this.adapter.chosen(`SELECT c.${id} FROM ${table} c WHERE ${claimable.where} ORDER BY c.${order} LIMIT ?`)}`;
+    const choice = this.choice(claimable);
+    const chosen = `${id} ${this.adapter.chosen(choice.sql)}`;
     const take = (sql: Sql): Promise<T[]> =>
       sql.all<T>(
         `UPDATE ${table} SET ${this.claimed()} WHERE ${allOf(this.among(among, table), chosen)} RETURNING ${returning}`,
-        [this.holder.id, this.at(until), ...(among?.params ?? []), ...claimable.params, limit],
+        [this.holder.id, this.at(until), ...(among?.params ?? []), ...choice.params, limit],
       );
     if (!notices) return this.writer.writeOne((manager) => take(sqlOf(manager)));
     return this.writer.write(async (manager) => {
@@ -160,7 +170,7 @@ export class LeasedQueue {
     const { table, owner, leaseUntil } = this.spec;
     await this.writer.writeOne((manager) =>
       sqlOf(manager).run(
-        `UPDATE ${table} SET ${owner} = NULL, ${leaseUntil} = ? WHERE ${allOf(`${owner} = ?`, this.pendingOf(table), this.among(among, table))}`,
+        `UPDATE ${table} SET ${owner} = ${this.spec.nobody ?? 'NULL'}, ${leaseUntil} = ? WHERE ${allOf(`${owner} = ?`, this.pendingOf(table), this.among(among, table))}`,
         // Before any time: any process claims it at once.
         [this.at(0), this.holder.id, ...(among?.params ?? [])],
       ),
@@ -192,6 +202,41 @@ export class LeasedQueue {
         this.pendingOf('e'),
       )})`;
     return { where: allOf(this.among(among, 'c'), this.pendingOf('c'), free, headOfQueue), params };
+  }
+
+  /**
+   * The SELECT of the ids a claim takes (of `claimable`, alias `c`), its last parameter the limit:
+   * the first in the table's order, or, with shares, ranked within each share (ROW_NUMBER) from
+   * the innermost out and taken by rank. The ranking is a subquery of its own, whose ids an outer
+   * SELECT of the claimable rows takes: PostgreSQL locks no row in a SELECT with window functions,
+   * and the outer one, which it locks, finds a row another process claimed meanwhile taken.
+   */
+  private choice(claimable: { where: string; params: SqlValue[] }): { sql: string; params: SqlValue[] } {
+    const { table, id, order, share } = this.spec;
+    const claimableIds = `SELECT c.${id} FROM ${table} c WHERE ${claimable.where}`;
+    if (share === undefined || share.length === 0) {
+      return { sql: `${claimableIds} ORDER BY c.${order} LIMIT ?`, params: claimable.params };
+    }
+    const keys = share.map((key) => onRow(key, 'c'));
+    /** The shares out to `depth` (their columns in the ranked rows). */
+    const outer = (depth: number): string[] => keys.slice(0, depth).map((_, i) => `share_${i}`);
+    // Innermost share first: each row's rank among its share's rows, in the table's order.
+    let ranked =
+      `SELECT ${[`c.${id} AS id`, `c.${order} AS due`, ...keys.slice(0, -1).map((key, i) => `${key} AS share_${i}`)].join(', ')}, ` +
+      `ROW_NUMBER() OVER (PARTITION BY ${keys.join(', ')} ORDER BY c.${order}) AS share_rank ` +
+      `FROM ${table} c WHERE ${claimable.where}`;
+    // Then, out to the outermost, its rank among its outer share's rows by its inner rank.
+    for (let depth = keys.length - 1; depth >= 1; depth -= 1) {
+      ranked =
+        `SELECT ${['r.id', 'r.due', ...outer(depth - 1)].join(', ')}, ` +
+        `ROW_NUMBER() OVER (PARTITION BY ${outer(depth).join(', ')} ORDER BY r.share_rank, r.due) AS share_rank ` +
+        `FROM (${ranked}) r`;
+    }
+    const firstByRank = `SELECT s.id FROM (${ranked}) s ORDER BY s.share_rank, s.due LIMIT ?`;
+    return {
+      sql: `${claimableIds} AND c.${id} IN (${firstByRank})`,
+      params: [...claimable.params, ...claimable.params],
+    };
   }
 
   /** What a claim sets, its owner and lease end the first two parameters. */
