@@ -27,17 +27,14 @@ const UPDATE = process.env.UPDATE_SQL_SNAPSHOTS === '1';
 const RUNS = UPDATE ? Number(process.env.SQL_SNAPSHOT_RUNS ?? 3) : 1;
 /** The webhook and print callback leases: renewed every third of it. */
 const LEASE_MS = 1500;
-/** How long the receiver holds a print callback: three renewal periods, so one falls in it on a loaded machine too. */
+/**
+ * How long the receiver holds a print callback: three renewal periods, so that one falls in it on
+ * a loaded machine too.
+ */
 const CALLBACK_ANSWER_MS = 1500;
 
 const shown = (entry: SnapshotEntry): string => `  from ${entry.source}:\n    ${entry.text}`;
 
-/**
- * SQL you can review (docs/queries/README.md): the apps run the sandbox's flows with their
- * statement recorder on (SQL_STATEMENTS_FILE), and every statement they send must be in the
- * checked-in snapshot of its dialect and source file. A statement of the snapshot that this run
- * did not send is reported, not failed: some are sent only when timing has it so.
- */
 /** What the apps sent while they ran the flows once, on a fresh stack of `store`. */
 async function recordFlows(store: StoreKind, dir: string): Promise<SnapshotEntry[]> {
   // The first webhook to /retried fails: it is retried. A print callback is answered late.
@@ -104,7 +101,7 @@ describeOnStores('SQL snapshots: every statement the apps send is in docs/querie
     const sent = new Set(seen.map(keyOf));
     const unsent = snapshot.filter((entry) => !sent.has(keyOf(entry)));
     if (unsent.length > 0) {
-      // Not a failure: timing decides whether some are sent (a lease renewed, a group commit).
+      // Not a failure: timing decides whether some are sent (a write that met another and ran again).
       console.log(
         `${unsent.length} statement(s) of docs/queries/${store} not sent in this run:\n${unsent.map(shown).join('\n')}`,
       );
