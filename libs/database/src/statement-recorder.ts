@@ -5,6 +5,14 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
+import {
+  DataSource,
+  DeleteQueryBuilder,
+  EntityManager,
+  InsertQueryBuilder,
+  SelectQueryBuilder,
+  UpdateQueryBuilder,
+} from 'typeorm';
 import type { Sql } from './sql';
 import type { Work } from './store-writer';
 
@@ -94,35 +102,45 @@ function firstOurs(skipped: (file: string) => boolean): string | undefined {
     .find((file) => file !== undefined && !skipped(file));
 }
 
-/** While recording: the file that asked for the write under way, where one is. */
+/**
+ * While recording: the file that asked for the write under way (SerialWriter#write), where one
+ * is; the writer runs the write later, from its own loop.
+ */
 let writeAsker: AsyncLocalStorage<string> | undefined;
+/**
+ * While recording: the file of ours that called what sends the statement under way (sqlOf's Sql,
+ * TypeORM's methods), taken when the call is made. A statement sent after an await in a driver
+ * has lost the frame of a caller that passed the promise on without awaiting it.
+ */
+let caller: AsyncLocalStorage<string> | undefined;
+
+/** The file of ours calling now, outside the pass-through helpers and the writers. */
+const callerNow = (): string | undefined => firstOurs((file) => PASS_THROUGH.has(file) || WRITERS.has(file));
 
 /** The write, remembering which file asked for it, while statements are recorded; else the write itself. */
 export function attributedWork<T>(work: Work<T>): Work<T> {
-  const asker =
-    writeAsker === undefined ? undefined : firstOurs((file) => PASS_THROUGH.has(file) || WRITERS.has(file));
-  if (writeAsker === undefined || asker === undefined) return work;
-  const storage = writeAsker;
-  return (manager) => storage.run(asker, () => work(manager));
+  const [asks, calls] = [writeAsker, caller];
+  const asker = asks === undefined ? undefined : callerNow();
+  if (asks === undefined || calls === undefined || asker === undefined) return work;
+  // No caller of the loop that runs it: its own calls say who called.
+  return (manager) => asks.run(asker, () => calls.exit(() => work(manager)));
 }
 
-/** While recording: the file that called the Sql (sqlOf) whose statement is under way. */
-let sqlCaller: AsyncLocalStorage<string> | undefined;
+/** Runs `call` with the file of ours calling now kept as its caller (the innermost call's, if `replace`). */
+function withCaller<R>(call: () => R, replace: boolean): R {
+  const calls = caller;
+  if (calls === undefined || (!replace && calls.getStore() !== undefined)) return call();
+  const file = callerNow();
+  return file === undefined ? call() : calls.run(file, call);
+}
 
-/**
- * The manager's Sql, remembering which file called it, while statements are recorded; else the
- * Sql itself. Taken when the call is made: a statement sent later, after an await in a store's
- * driver, has lost its caller's frame when the caller passed the promise on without awaiting it.
- */
+/** The manager's Sql, each call keeping its caller, while statements are recorded; else the Sql itself. */
 export function attributedSql(sql: Sql): Sql {
-  const storage = sqlCaller;
-  if (storage === undefined) return sql;
+  if (caller === undefined) return sql;
   const called =
     <A extends unknown[], R>(method: (...args: A) => R) =>
-    (...args: A): R => {
-      const caller = firstOurs((file) => PASS_THROUGH.has(file));
-      return caller === undefined ? method(...args) : storage.run(caller, () => method(...args));
-    };
+    (...args: A): R =>
+      withCaller(() => method(...args), true);
   return {
     run: called(sql.run.bind(sql)),
     all: called(sql.all.bind(sql)) as Sql['all'],
@@ -131,12 +149,76 @@ export function attributedSql(sql: Sql): Sql {
   };
 }
 
+/**
+ * TypeORM's methods that send statements (the ones our code calls): a call from a file of ours
+ * is that file's. One that runs a callback of ours (`transaction`) is left out: what the callback
+ * starts would keep its caller.
+ */
+const TYPEORM_SENDERS: Array<[object, readonly string[]]> = [
+  [DataSource.prototype, ['query']],
+  [
+    EntityManager.prototype,
+    [
+      ...[
+        'query',
+        'save',
+        'remove',
+        'insert',
+        'upsert',
+        'update',
+        'delete',
+        'softDelete',
+        'restore',
+        'preload',
+      ],
+      ...['exists', 'existsBy', 'count', 'countBy', 'sum', 'average', 'minimum', 'maximum', 'clear'],
+      ...[
+        'find',
+        'findBy',
+        'findAndCount',
+        'findAndCountBy',
+        'findByIds',
+        'findOne',
+        'findOneBy',
+        'findOneById',
+      ],
+      ...['findOneOrFail', 'findOneByOrFail', 'increment', 'decrement'],
+    ],
+  ],
+  [
+    SelectQueryBuilder.prototype,
+    ['getRawOne', 'getRawMany', 'getRawAndEntities', 'getOne', 'getOneOrFail', 'getMany'],
+  ],
+  [SelectQueryBuilder.prototype, ['getCount', 'getExists', 'getManyAndCount']],
+  [InsertQueryBuilder.prototype, ['execute']],
+  [UpdateQueryBuilder.prototype, ['execute']],
+  [DeleteQueryBuilder.prototype, ['execute']],
+];
+
+/** TypeORM calls its own methods, some after an await: the outermost call keeps its caller. */
+function recordTypeormCallers(): void {
+  for (const [prototype, names] of TYPEORM_SENDERS) {
+    for (const name of names) {
+      const target = prototype as Record<string, Method>;
+      const original = target[name];
+      if (typeof original !== 'function') continue;
+      target[name] = function (this: unknown, ...args: unknown[]): unknown {
+        return withCaller(() => original.apply(this, args), false);
+      };
+    }
+  }
+}
+
+/**
+ * A writer's own statement (BEGIN, SAVEPOINT, COMMIT: sent outside any write it runs) is the
+ * writer's; any other is its caller's, else the first file of ours on the stack outside the
+ * pass-through helpers, else the write's asker.
+ */
 function sourceOfStatement(): string {
-  const called = sqlCaller?.getStore();
-  if (called !== undefined) return called;
-  const source = firstOurs((file) => PASS_THROUGH.has(file));
-  if (source !== undefined && !WRITERS.has(source)) return source;
-  return writeAsker?.getStore() ?? source ?? UNATTRIBUTED;
+  const stack = firstOurs((file) => PASS_THROUGH.has(file));
+  const asker = writeAsker?.getStore();
+  if (stack !== undefined && WRITERS.has(stack) && asker === undefined) return stack;
+  return caller?.getStore() ?? (stack !== undefined && !WRITERS.has(stack) ? stack : asker) ?? UNATTRIBUTED;
 }
 
 function recorder(file: string): (dialect: Dialect, text: unknown) => void {
@@ -214,8 +296,11 @@ export function recordStatementsIfAsked(): void {
   if (file === undefined || file === '') return;
   // Deep enough to reach the file of ours that sent a statement through TypeORM.
   Error.stackTraceLimit = Math.max(Error.stackTraceLimit, 200);
-  writeAsker ??= new AsyncLocalStorage<string>();
-  sqlCaller ??= new AsyncLocalStorage<string>();
+  if (caller === undefined) {
+    writeAsker = new AsyncLocalStorage<string>();
+    caller = new AsyncLocalStorage<string>();
+    recordTypeormCallers();
+  }
   const record = recorder(file);
   recordSqlite(record);
   recordPostgres(pg, record);
