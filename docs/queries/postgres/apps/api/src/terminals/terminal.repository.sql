@@ -5,7 +5,24 @@
 -- apps/api/src/terminals/terminal.repository.ts
 SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
   FROM "terminals" "TerminalEntity"
+  ORDER BY "TerminalEntity"."serial_number" ASC;
+
+-- apps/api/src/terminals/terminal.repository.ts
+SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
+  FROM "terminals" "TerminalEntity"
   WHERE "TerminalEntity"."serial_number" IN ($1, …);
+
+-- apps/api/src/terminals/terminal.repository.ts
+SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
+  FROM "terminals" "TerminalEntity"
+  WHERE (("TerminalEntity"."cardholder" = $1))
+  ORDER BY "TerminalEntity"."serial_number" ASC;
+
+-- apps/api/src/terminals/terminal.repository.ts
+SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
+  FROM "terminals" "TerminalEntity"
+  WHERE (("TerminalEntity"."merchant_id" = $1))
+  ORDER BY "TerminalEntity"."created_at" ASC, "TerminalEntity"."serial_number" ASC;
 
 -- apps/api/src/terminals/terminal.repository.ts
 SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
@@ -20,6 +37,15 @@ SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "pri
 
 -- apps/api/src/terminals/terminal.repository.ts
 SELECT "t"."serial_number" AS "serial"
+  FROM "terminals" "t"
+  WHERE NOT "t"."offline";
+
+-- apps/api/src/terminals/terminal.repository.ts (not parameterised: numbers written into the text, shown as <n>)
+SELECT COUNT(<n>) AS "cnt"
+  FROM "terminals" "TerminalEntity";
+
+-- apps/api/src/terminals/terminal.repository.ts (not parameterised: numbers written into the text, shown as <n>)
+SELECT COUNT(<n>) AS "cnt"
   FROM "terminals" "t"
   WHERE NOT "t"."offline";
 

@@ -3,6 +3,11 @@
 -- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
 
 -- apps/terminal-simulator/src/store/terminal-store.ts
+SELECT "t"."key" AS "t_key", "t"."serial_number" AS "t_serial_number", "t"."order" AS "t_order", "t"."status" AS "t_status", "t"."outcome" AS "t_outcome", "t"."created_at" AS "t_created_at"
+  FROM "terminal_transactions" "t"
+  WHERE "t"."serial_number" = $1 AND "t"."status" IN ($2, …);
+
+-- apps/terminal-simulator/src/store/terminal-store.ts
 SELECT e."seq" AS seq, e."envelope" AS envelope, e."outcome" AS outcome, t."order" AS "order"
   FROM "terminal_events" e
   LEFT

@@ -7,3 +7,10 @@ SELECT "TerminalEventEntity"."seq" AS "TerminalEventEntity_seq", "TerminalEventE
   FROM "terminal_events" "TerminalEventEntity"
   WHERE (("TerminalEventEntity"."transaction_key" IN (?, …)))
   ORDER BY "TerminalEventEntity"."seq" ASC;
+
+-- apps/terminal-simulator/src/store/terminal-history.ts (not parameterised: numbers written into the text, shown as <n>)
+SELECT "t"."key" AS "t_key", "t"."serial_number" AS "t_serial_number", "t"."order" AS "t_order", "t"."status" AS "t_status", "t"."outcome" AS "t_outcome", "t"."created_at" AS "t_created_at"
+  FROM "terminal_transactions" "t"
+  WHERE "t"."serial_number" = ? AND substr("t"."key", <n>, <n>) = ?
+  ORDER BY "t"."created_at" DESC, "t"."key" DESC
+  LIMIT <n>;

@@ -1,9 +1,0 @@
--- Every statement that apps/api/src/sandbox/sandbox-terminals.ts sends on PostgreSQL
--- in the sandbox flows of test/sql-snapshots.e2e-spec.ts, normalised (docs/queries/README.md).
--- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
-
--- apps/api/src/sandbox/sandbox-terminals.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE (("TerminalEntity"."merchant_id" = $1))
-  ORDER BY "TerminalEntity"."created_at" ASC, "TerminalEntity"."serial_number" ASC;
