@@ -4,6 +4,7 @@ import type { DataSource, DataSourceOptions } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseWaits } from './database-wait-settings';
 import { preparedSqlite3 } from './prepared-sqlite';
+import { recordStatementsIfAsked } from './statement-recorder';
 
 type ClassList = NonNullable<DataSourceOptions['migrations']>;
 
@@ -79,6 +80,8 @@ export function sqlitePath(url: string): string | undefined {
 
 /** TypeORM options from one URL; migrations always run, `synchronize` never does. */
 export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
+  // Test-only, off unless SQL_STATEMENTS_FILE is set: the SQL snapshots' recorder (docs/queries/README.md).
+  recordStatementsIfAsked();
   const common = {
     entities: settings.entities,
     migrations: settings.migrations,

@@ -1,5 +1,6 @@
 import { StorageUnavailableError } from '@tps/domain';
 import type { DataSource } from 'typeorm';
+import { attributedWork } from './statement-recorder';
 import { isStorageFailure } from './storage-failure';
 import type { StoreWriter, Work } from './store-writer';
 import { storeOf } from './stores';
@@ -62,7 +63,7 @@ export class SerialWriter {
   private async run<T>(work: Work<T>, oneStatement: boolean): Promise<T> {
     const { store, health } = this.writes;
     try {
-      const value = await store.write(work, oneStatement);
+      const value = await store.write(attributedWork(work), oneStatement);
       health.reached();
       return value;
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { SqlValue } from './prepared-sqlite';
+import { attributedSql } from './statement-recorder';
 import { storeOf } from './stores';
 
 /** A statement with its parameters, built now and run later (Sql.together). */
@@ -35,5 +36,6 @@ export interface Sql {
 
 /** The manager's Sql, as its store runs statements (sqlite/, postgres/). */
 export function sqlOf(manager: EntityManager): Sql {
-  return storeOf(manager.connection.options).sqlOf(manager);
+  // The Sql itself, unless the SQL snapshots' recorder is on (statement-recorder.ts).
+  return attributedSql(storeOf(manager.connection.options).sqlOf(manager));
 }

@@ -16,3 +16,4 @@ export * from './haproxy-balancer';
 export * from './previous-build';
 export * from './pgbouncer';
 export * from './tcp-fault-proxy';
+export * from './sql-snapshots';

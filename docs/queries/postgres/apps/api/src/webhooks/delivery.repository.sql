@@ -1,0 +1,63 @@
+-- Every statement that apps/api/src/webhooks/delivery.repository.ts sends on PostgreSQL
+-- in the sandbox flows of test/sql-snapshots.e2e-spec.ts, normalised (docs/queries/README.md).
+-- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
+
+-- apps/api/src/webhooks/delivery.repository.ts
+INSERT INTO "webhook_deliveries" ("id", "merchant_id", "transaction_id", "position", "client_transaction_id", "event_id", "event_status", "url", "payload", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at", "redelivery_of", "created_at", "lease_owner", "lease_until", "lease_epoch")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19);
+
+-- apps/api/src/webhooks/delivery.repository.ts
+INSERT INTO "webhook_deliveries" ("id", "merchant_id", "transaction_id", "position", "client_transaction_id", "event_id", "event_status", "url", "payload", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at", "redelivery_of", "created_at", "lease_owner", "lease_until", "lease_epoch")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+  RETURNING "id" AS id, (SELECT webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS webhook_secret, (SELECT previous_webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret, (SELECT previous_webhook_secret_until FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret_until;
+
+-- apps/api/src/webhooks/delivery.repository.ts
+INSERT INTO "webhook_delivery_attempts" ("delivery_id", "n", "at", "status_code", "error", "latency_ms", "answer_excerpt", "listener_answers", "next_attempt_at")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+
+-- apps/api/src/webhooks/delivery.repository.ts
+INSERT INTO webhook_destination_slots (destination, slot)
+  VALUES ($1, $2)
+  ON CONFLICT DO NOTHING;
+
+-- apps/api/src/webhooks/delivery.repository.ts
+SELECT "DeliveryAttemptEntity"."delivery_id" AS "DeliveryAttemptEntity_delivery_id", "DeliveryAttemptEntity"."n" AS "DeliveryAttemptEntity_n", "DeliveryAttemptEntity"."at" AS "DeliveryAttemptEntity_at", "DeliveryAttemptEntity"."status_code" AS "DeliveryAttemptEntity_status_code", "DeliveryAttemptEntity"."error" AS "DeliveryAttemptEntity_error", "DeliveryAttemptEntity"."latency_ms" AS "DeliveryAttemptEntity_latency_ms", "DeliveryAttemptEntity"."answer_excerpt" AS "DeliveryAttemptEntity_answer_excerpt", "DeliveryAttemptEntity"."listener_answers" AS "DeliveryAttemptEntity_listener_answers", "DeliveryAttemptEntity"."next_attempt_at" AS "DeliveryAttemptEntity_next_attempt_at"
+  FROM "webhook_delivery_attempts" "DeliveryAttemptEntity"
+  WHERE (("DeliveryAttemptEntity"."delivery_id" IN ($1, …)))
+  ORDER BY "DeliveryAttemptEntity"."n" ASC;
+
+-- apps/api/src/webhooks/delivery.repository.ts
+SELECT "DeliveryEntity"."id" AS "DeliveryEntity_id", "DeliveryEntity"."merchant_id" AS "DeliveryEntity_merchant_id", "DeliveryEntity"."transaction_id" AS "DeliveryEntity_transaction_id", "DeliveryEntity"."position" AS "DeliveryEntity_position", "DeliveryEntity"."client_transaction_id" AS "DeliveryEntity_client_transaction_id", "DeliveryEntity"."event_id" AS "DeliveryEntity_event_id", "DeliveryEntity"."event_status" AS "DeliveryEntity_event_status", "DeliveryEntity"."url" AS "DeliveryEntity_url", "DeliveryEntity"."payload" AS "DeliveryEntity_payload", "DeliveryEntity"."state" AS "DeliveryEntity_state", "DeliveryEntity"."failure" AS "DeliveryEntity_failure", "DeliveryEntity"."attempt_count" AS "DeliveryEntity_attempt_count", "DeliveryEntity"."first_attempt_at" AS "DeliveryEntity_first_attempt_at", "DeliveryEntity"."next_attempt_at" AS "DeliveryEntity_next_attempt_at", "DeliveryEntity"."redelivery_of" AS "DeliveryEntity_redelivery_of", "DeliveryEntity"."created_at" AS "DeliveryEntity_created_at", "DeliveryEntity"."lease_owner" AS "DeliveryEntity_lease_owner", "DeliveryEntity"."lease_until" AS "DeliveryEntity_lease_until", "DeliveryEntity"."lease_epoch" AS "DeliveryEntity_lease_epoch"
+  FROM "webhook_deliveries" "DeliveryEntity"
+  WHERE (("DeliveryEntity"."merchant_id" = $1) AND ("DeliveryEntity"."client_transaction_id" = $2))
+  ORDER BY "DeliveryEntity"."position" ASC;
+
+-- apps/api/src/webhooks/delivery.repository.ts (not parameterised: numbers written into the text, shown as <n>)
+SELECT "id", "merchant_id", "transaction_id", "position", "client_transaction_id", "event_id", "event_status", "url", "payload", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at", "redelivery_of", "created_at", "lease_owner", "lease_until", "lease_epoch"
+  FROM "webhook_deliveries"
+  WHERE "id" = $1 AND "merchant_id" = $2
+  LIMIT <n>;
+
+-- apps/api/src/webhooks/delivery.repository.ts
+SELECT d.url AS url, COALESCE(NULLIF(d.payload, ''), (SELECT e.envelope FROM transaction_events e WHERE e.event_id = d.event_id)) AS body, d.event_id AS event_id, d.merchant_id AS merchant_id, m.webhook_secret AS webhook_secret, m.previous_webhook_secret AS previous_webhook_secret, m.previous_webhook_secret_until AS previous_webhook_secret_until
+  FROM webhook_deliveries d
+  LEFT
+  JOIN merchants m ON m.merchant_id = d.merchant_id
+  WHERE d.id = $1;
+
+-- apps/api/src/webhooks/delivery.repository.ts
+SELECT delivery_count
+  FROM transactions
+  WHERE id = $1;
+
+-- apps/api/src/webhooks/delivery.repository.ts
+UPDATE transactions
+  SET delivery_count = delivery_count + 1
+  WHERE id = $1;
+
+-- apps/api/src/webhooks/delivery.repository.ts
+WITH v ("id", "lease_epoch", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at") AS (VALUES (CAST($1 AS character varying), CAST($2 AS integer), CAST($3 AS character varying), CAST($4 AS character varying), CAST($5 AS integer), CAST($6 AS character varying), CAST($7 AS character varying))) UPDATE "webhook_deliveries"
+  SET "state" = v."state", "failure" = v."failure", "attempt_count" = v."attempt_count", "first_attempt_at" = v."first_attempt_at", "next_attempt_at" = v."next_attempt_at"
+  FROM v
+  WHERE "webhook_deliveries"."id" = v."id" AND "webhook_deliveries"."lease_epoch" = v."lease_epoch" AND "webhook_deliveries"."lease_owner" = $8
+  RETURNING "webhook_deliveries"."id" AS changed;

@@ -1,0 +1,12 @@
+-- Every statement that libs/database/src/postgres/server-writer.ts sends on PostgreSQL
+-- in the sandbox flows of test/sql-snapshots.e2e-spec.ts, normalised (docs/queries/README.md).
+-- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
+
+-- libs/database/src/postgres/server-writer.ts
+BEGIN;
+
+-- libs/database/src/postgres/server-writer.ts
+COMMIT;
+
+-- libs/database/src/postgres/server-writer.ts
+ROLLBACK;

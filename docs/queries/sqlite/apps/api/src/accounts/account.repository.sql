@@ -1,0 +1,57 @@
+-- Every statement that apps/api/src/accounts/account.repository.ts sends on SQLite
+-- in the sandbox flows of test/sql-snapshots.e2e-spec.ts, normalised (docs/queries/README.md).
+-- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
+
+-- apps/api/src/accounts/account.repository.ts
+DELETE
+  FROM "merchants"
+  WHERE "merchant_id" = ?;
+
+-- apps/api/src/accounts/account.repository.ts
+DELETE
+  FROM "print_jobs"
+  WHERE "merchant_id" = ?;
+
+-- apps/api/src/accounts/account.repository.ts
+DELETE
+  FROM "terminals"
+  WHERE "merchant_id" = ?;
+
+-- apps/api/src/accounts/account.repository.ts
+DELETE
+  FROM "transaction_events"
+  WHERE "transaction_id" IN (SELECT id FROM transactions WHERE merchant_id = ?, …);
+
+-- apps/api/src/accounts/account.repository.ts
+DELETE
+  FROM "transactions"
+  WHERE "merchant_id" = ?;
+
+-- apps/api/src/accounts/account.repository.ts
+DELETE
+  FROM "webhook_deliveries"
+  WHERE "merchant_id" = ?;
+
+-- apps/api/src/accounts/account.repository.ts
+DELETE
+  FROM "webhook_delivery_attempts"
+  WHERE "delivery_id" IN (SELECT id FROM webhook_deliveries WHERE merchant_id = ?, …);
+
+-- apps/api/src/accounts/account.repository.ts (not parameterised: numbers written into the text, shown as <n>)
+INSERT INTO "merchants"("merchant_id", "secret_key", "bound_terminal_serial", "webhook_secret", "previous_webhook_secret", "previous_webhook_secret_until", "clock_offset_seconds", "created_at")
+  VALUES (?, ?, ?, ?, NULL, NULL, <n>, datetime('now'));
+
+-- apps/api/src/accounts/account.repository.ts (not parameterised: numbers written into the text, shown as <n>)
+INSERT INTO "terminals"("serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at")
+  VALUES (?, ?, ?, ?, ?, ?, ?, <n>, ?, NULL, NULL, datetime('now'));
+
+-- apps/api/src/accounts/account.repository.ts
+SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
+  FROM "terminals" "TerminalEntity"
+  WHERE (("TerminalEntity"."merchant_id" = ?))
+  ORDER BY "TerminalEntity"."created_at" ASC, "TerminalEntity"."serial_number" ASC;
+
+-- apps/api/src/accounts/account.repository.ts
+UPDATE merchants
+  SET last_active_at_ms = ?
+  WHERE merchant_id = ?;

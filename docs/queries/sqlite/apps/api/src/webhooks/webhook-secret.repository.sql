@@ -1,0 +1,8 @@
+-- Every statement that apps/api/src/webhooks/webhook-secret.repository.ts sends on SQLite
+-- in the sandbox flows of test/sql-snapshots.e2e-spec.ts, normalised (docs/queries/README.md).
+-- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
+
+-- apps/api/src/webhooks/webhook-secret.repository.ts
+UPDATE "merchants"
+  SET "webhook_secret" = ?, "previous_webhook_secret" = ?, "previous_webhook_secret_until" = ?
+  WHERE "merchant_id" = ?;
