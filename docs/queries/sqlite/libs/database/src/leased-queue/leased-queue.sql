@@ -15,6 +15,11 @@ SELECT 1 AS claimable
   LIMIT <n>;
 
 -- libs/database/src/leased-queue/leased-queue.ts
+UPDATE maintenance_leases
+  SET holder = '', expires_at_ms = ?
+  WHERE holder = ?;
+
+-- libs/database/src/leased-queue/leased-queue.ts
 UPDATE print_jobs
   SET callback_lease_until = ?
   WHERE callback_owner = ? AND print_jobs.status IN ('COMPLETED', 'FAILED') AND print_jobs.webhook_url <> '' AND print_jobs.callback IS NULL AND print_job_id IN (?, …)
