@@ -5,7 +5,7 @@
  * write again (the output of sources since removed or renamed, a console bundle's old hashes).
  * Plain JavaScript: it runs before anything is built.
  */
-const { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 /** dist/, or the directory named after the step (the spec's). */
@@ -28,9 +28,11 @@ function prune(dir, since) {
 const step = process.argv[2];
 if (step === 'begin') {
   mkdirSync(DIST, { recursive: true });
-  writeFileSync(STARTED, String(Date.now()));
+  writeFileSync(STARTED, '');
 } else if (step === 'end') {
-  const since = Number(readFileSync(STARTED, 'utf8'));
+  // The marker's own time, from the file system's clock, which stamps what the build writes: the
+  // process's clock may run ahead of it by a tick, and a file written at once would seem older.
+  const since = statSync(STARTED).mtimeMs;
   rmSync(STARTED);
   prune(DIST, since);
 } else {
