@@ -37,11 +37,11 @@ const LITERAL_NUMBER = /((?:[=<>(,]|\bLIMIT|\bOFFSET)\s*)-?\d+(?:\.\d+)?(?=\s*(?
 const PLACEHOLDER = /\$\d+|\?|<n>/;
 
 /**
- * The items of a list, split at its own commas: commas in nested parentheses or in quotes are
- * the items' own.
+ * The text cut before each character `cutsAt` picks among those outside parentheses and quotes
+ * (its index, and where the current piece starts): the pieces, in order.
  */
-function splitItems(text: string): string[] {
-  const items: string[] = [];
+function cutAtTopLevel(text: string, cutsAt: (i: number, start: number) => boolean): string[] {
+  const pieces: string[] = [];
   let depth = 0;
   let quote: string | undefined;
   let start = 0;
@@ -52,13 +52,21 @@ function splitItems(text: string): string[] {
     } else if (c === "'" || c === '"') quote = c;
     else if (c === '(') depth++;
     else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      items.push(text.slice(start, i).trim());
+    else if (depth === 0 && cutsAt(i, start)) {
+      pieces.push(text.slice(start, i));
       start = i + 1;
     }
   }
-  items.push(text.slice(start).trim());
-  return items;
+  pieces.push(text.slice(start));
+  return pieces;
+}
+
+/**
+ * The items of a list, split at its own commas: commas in nested parentheses or in quotes are
+ * the items' own.
+ */
+function splitItems(text: string): string[] {
+  return cutAtTopLevel(text, (i) => text[i] === ',').map((item) => item.trim());
 }
 
 /** The index of the parenthesis that closes the one at `open`, quotes skipped; -1 if none. */
@@ -204,23 +212,10 @@ const CLAUSE =
 
 /** The text on lines, a new one before each top-level clause; joining its lines with spaces gives the text back. */
 export function layOut(text: string): string {
-  const lines: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote !== undefined) {
-      if (c === quote) quote = undefined;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ' ' && depth === 0 && i > start && CLAUSE.test(text.slice(i + 1))) {
-      lines.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  lines.push(text.slice(start));
+  const lines = cutAtTopLevel(
+    text,
+    (i, start) => text[i] === ' ' && i > start && CLAUSE.test(text.slice(i + 1)),
+  );
   return lines.map((line, n) => (n === 0 ? line : `  ${line}`)).join('\n');
 }
 
