@@ -1,7 +1,13 @@
 import { DestinationHealth, healthKey } from './destination-health';
 import { MinHeap } from './min-heap';
 import { mayStart, nextStep, type NextStep, type RetrySchedule } from './retry-policy';
-import { AttemptAbandoned, type ListenerAnswer, type PostResult, type WebhookPost } from './webhook-post';
+import {
+  AttemptAbandoned,
+  recordLaterListeners,
+  type ListenerAnswer,
+  type PostResult,
+  type WebhookPost,
+} from './webhook-post';
 import { TenantLines } from './tenant-lines';
 import { signWebhook } from './webhook-signature';
 
@@ -639,29 +645,14 @@ export class Dispatcher {
     delivery.attempts = n;
     delivery.firstAttemptAt = firstAttemptAt;
     if (!ended) delivery.nextAttemptAt = step.nextAttemptAt;
-    if (laterListeners !== undefined)
-      this.recordLaterListeners(delivery.id, n, result.listeners ?? [], laterListeners);
-  }
-
-  /** Listeners slower than the URL: their answers go beside the recorded attempt once they came (contract §6.1). */
-  private recordLaterListeners(
-    id: string,
-    n: number,
-    first: readonly ListenerAnswer[],
-    later: Promise<readonly ListenerAnswer[]>,
-  ): void {
-    later
-      .then(
-        (rest) => this.deps.store.recordListeners(id, n, [...first, ...rest]),
-        (error: unknown) => {
-          // Stopping: the copies are abandoned with the service, as an attempt on the wire is.
-          if (!(error instanceof AttemptAbandoned)) throw error;
-        },
-      )
-      .catch((error: unknown) =>
-        this.deps.onError(
-          `delivery ${id}: the listeners' answers to attempt ${n} not recorded: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      );
+    if (laterListeners === undefined) return;
+    const first = result.listeners ?? [];
+    recordLaterListeners(laterListeners, (rest) =>
+      this.deps.store.recordListeners(delivery.id, n, [...first, ...rest]),
+    ).catch((error: unknown) =>
+      this.deps.onError(
+        `delivery ${delivery.id}: the listeners' answers to attempt ${n} not recorded: ${String(error)}`,
+      ),
+    );
   }
 }

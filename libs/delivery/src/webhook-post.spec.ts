@@ -4,7 +4,7 @@ import { Agent, buildConnector } from 'undici';
 import { openSilentHost, type SilentHost } from '@tps/testing';
 import { guardedConnector } from './destination-policy';
 import { classify } from './retry-policy';
-import { AttemptAbandoned, postWebhook, type WebhookPost } from './webhook-post';
+import { AttemptAbandoned, postWebhook, recordLaterListeners, type WebhookPost } from './webhook-post';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -264,5 +264,25 @@ describe('one webhook attempt to a host whose connect never completes', () => {
     setTimeout(() => shutdown.abort(), 50);
     await expect(attempt).rejects.toBeInstanceOf(AttemptAbandoned);
     expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS / 2);
+  });
+});
+
+describe('recordLaterListeners (contract §6.1)', () => {
+  it("records the slower listeners' answers once they came", async () => {
+    const recorded: unknown[] = [];
+    await recordLaterListeners(
+      Promise.resolve([{ outcome: { statusCode: 202 }, latencyMs: 3 }]),
+      async (answers) => recorded.push(answers),
+    );
+    expect(recorded).toEqual([[{ outcome: { statusCode: 202 }, latencyMs: 3 }]]);
+  });
+
+  it('records nothing when the service stopped first, and passes any other failure on', async () => {
+    const record = jest.fn(async () => undefined);
+    await expect(
+      recordLaterListeners(Promise.reject(new AttemptAbandoned()), record),
+    ).resolves.toBeUndefined();
+    await expect(recordLaterListeners(Promise.reject(new Error('lost')), record)).rejects.toThrow('lost');
+    expect(record).not.toHaveBeenCalled();
   });
 });

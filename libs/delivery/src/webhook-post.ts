@@ -38,6 +38,24 @@ export interface ListenerAnswer {
   latencyMs: number;
 }
 
+/**
+ * Records the answers of the listeners slower than the URL once they came (contract §6.1), with
+ * `record`; nothing when the service stopped first (the copies are abandoned with it).
+ */
+export async function recordLaterListeners(
+  later: Promise<readonly ListenerAnswer[]>,
+  record: (answers: readonly ListenerAnswer[]) => Promise<unknown>,
+): Promise<void> {
+  let answers: readonly ListenerAnswer[];
+  try {
+    answers = await later;
+  } catch (error) {
+    if (error instanceof AttemptAbandoned) return;
+    throw error;
+  }
+  await record(answers);
+}
+
 export interface PostOptions {
   timeoutMs: number;
   /** Aborts the attempt without an outcome: the service is stopping. */

@@ -23,8 +23,20 @@ export const NOBODY_TO_SEND_TO: PostResult = {
 const is2xx = (result: PostResult): boolean =>
   'statusCode' in result.outcome && result.outcome.statusCode >= 200 && result.outcome.statusCode < 300;
 
-/** A listener's answer as recorded beside an attempt: its outcome and how long it took. */
-export const answerOf = ({ outcome, latencyMs }: PostResult): ListenerAnswer => ({ outcome, latencyMs });
+const answerOf = ({ outcome, latencyMs }: PostResult): ListenerAnswer => ({ outcome, latencyMs });
+
+/** The answers to `sent` copies come so far, and those still out once they come (absent when none is). */
+export function answersSoFar(
+  copies: ListenerCopies,
+  sent: number,
+): { answered: ListenerAnswer[]; later?: Promise<ListenerAnswer[]> } {
+  const answered = copies.answered.map(answerOf);
+  if (answered.length === sent) return { answered };
+  const later = copies.all.then((all) => all.slice(answered.length).map(answerOf));
+  // Read once the attempt is recorded, or never when the service stops first.
+  later.catch(() => undefined);
+  return { answered, later };
+}
 
 /**
  * Which answer is the attempt's (contract §6.1): the URL's when the event has one the policy
@@ -59,10 +71,6 @@ export async function attemptWithCopies(
   // Read only after the URL's answer, or at a stop, which abandons the copies with the attempt.
   copies.all.catch(() => undefined);
   const direct = await ports.direct(post);
-  const answered = [...copies.answered];
-  const result = attemptResultOf(direct, answered);
-  if (answered.length === listenerIds.length) return result;
-  const laterListeners = copies.all.then((all) => all.slice(answered.length).map(answerOf));
-  laterListeners.catch(() => undefined);
-  return { ...result, laterListeners };
+  const { answered, later } = answersSoFar(copies, listenerIds.length);
+  return { ...direct, listeners: answered, ...(later === undefined ? {} : { laterListeners: later }) };
 }

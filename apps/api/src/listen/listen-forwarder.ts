@@ -9,7 +9,7 @@ import {
 } from '@tps/delivery';
 import { ApiConfig, destinationRules } from '../config/api-config';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
-import { answerOf, attemptResultOf, attemptWithCopies, type CopyPorts } from './attempt-with-copies';
+import { answersSoFar, attemptResultOf, attemptWithCopies, type CopyPorts } from './attempt-with-copies';
 import { copiesThroughListeners, type ListenerCopies } from './listen-attempt';
 import { ListenerPresence } from './listener-presence';
 
@@ -76,14 +76,7 @@ export class ListenForwarder {
     return {
       fetch,
       // As a webhook attempt's: the callback's record does not wait for a listener (contract §6.1).
-      listeners: () => {
-        if (copies === undefined) return undefined;
-        const answered = copies.answered.map(answerOf);
-        if (answered.length === listenerIds.length) return { answered };
-        const later = copies.all.then((all) => all.slice(answered.length).map(answerOf));
-        later.catch(() => undefined);
-        return { answered, later };
-      },
+      listeners: () => (copies === undefined ? undefined : answersSoFar(copies, listenerIds.length)),
     };
   }
 

@@ -9,13 +9,13 @@ import {
 } from '@nestjs/common';
 import {
   AttemptAbandoned,
+  recordLaterListeners,
   DeliveryLeases,
   TenantSlots,
   destinationOf,
   printWebhookPayload,
   sendPrintCallback,
   type LeasedDispatcher,
-  type ListenerAnswer,
 } from '@tps/delivery';
 import { ApiConfig, MAX_CONCURRENT_ATTEMPTS, destinationRules } from '../config/api-config';
 import { ListenForwarder, type CopiedCallback } from '../listen/listen-forwarder';
@@ -200,32 +200,16 @@ export class PrintCallbacks
       `print callback of ${job.printJobId} → ${outcome.statusCode ?? outcome.error} (one attempt, no retry)`,
     );
     await this.record(job, outcome);
-    if (listeners?.later !== undefined) this.recordLaterListeners(job, outcome, listeners.later);
-  }
-
-  /** Listeners slower than the URL: their answers go beside the recorded callback once they came (contract §6.1). */
-  private recordLaterListeners(
-    job: PrintJobEntity,
-    recorded: PrintCallbackRecord,
-    later: Promise<ListenerAnswer[]>,
-  ): void {
-    later
-      .then(
-        (rest) =>
-          this.jobs.recordCallback(job, {
-            ...recorded,
-            listeners: [...(recorded.listeners ?? []), ...rest.map(listenerRecord)],
-          }),
-        (error: unknown) => {
-          // Stopping: the copies are abandoned with the service.
-          if (!(error instanceof AttemptAbandoned)) throw error;
-        },
-      )
-      .catch((error: unknown) =>
-        this.logger.error(
-          `print callback of ${job.printJobId}: the listeners' answers not recorded: ${error instanceof Error ? error.message : String(error)}`,
-        ),
-      );
+    if (listeners?.later === undefined) return;
+    // Listeners slower than the URL: their answers go beside the recorded callback (contract §6.1).
+    const first = outcome.listeners ?? [];
+    recordLaterListeners(listeners.later, (rest) =>
+      this.jobs.recordCallback(job, { ...outcome, listeners: [...first, ...rest.map(listenerRecord)] }),
+    ).catch((error: unknown) =>
+      this.logger.error(
+        `print callback of ${job.printJobId}: the listeners' answers not recorded: ${String(error)}`,
+      ),
+    );
   }
 
   /**
