@@ -4,11 +4,13 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import {
   API_MIGRATIONS,
+  DatabaseProbe,
   SerialWriter,
   openSerialWriter,
   dataSourceOptions,
   databaseWaits,
   openDataSource,
+  portsOf,
 } from '@tps/database';
 import { DataSource } from 'typeorm';
 import { AbortModule } from './abort/abort.module';
@@ -108,6 +110,11 @@ export class AppModule {
           useFactory: openSerialWriter,
           inject: [DataSource],
         },
+        {
+          provide: DatabaseProbe,
+          useFactory: (reads: DataSource) => portsOf(reads).probe(reads),
+          inject: [DataSource],
+        },
         { provide: ApiConfig, useValue: config },
         { provide: RequestDrain, useFactory: () => new RequestDrain() },
         { provide: OpenConnections, useFactory: () => new OpenConnections() },
@@ -117,7 +124,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: WebhookDestinationGuard },
         SandboxSeed,
       ],
-      exports: [ApiConfig, SerialWriter],
+      exports: [ApiConfig, SerialWriter, DatabaseProbe],
     };
   }
 }

@@ -14,3 +14,4 @@ export * from './retention-settings';
 export * from './database-wait-settings';
 export * from './leased-queue/leased-queue';
 export { storeOf } from './stores';
+export * from './ports';

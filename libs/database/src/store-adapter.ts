@@ -1,6 +1,7 @@
 import type { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { LeaseAdapter } from './leased-queue/lease-adapters';
+import type { StorePorts } from './ports/store-ports';
 import type { Sql } from './sql';
 import type { StoreWriter } from './store-writer';
 
@@ -32,6 +33,8 @@ export interface StoreAdapter {
   placeholderOf(dataSource: DataSource, column: ColumnMetadata): string;
   /** How LeasedQueue leases rows on this store. */
   leases: LeaseAdapter;
+  /** The adapters of the ports the apps read and write through (portsOf). */
+  ports: StorePorts;
   /** Whether several processes may share the database (a server), or one alone serves it (a SQLite file). */
   shared: boolean;
   /**

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { SerialWriter, sqlOf } from '@tps/database';
+import { MerchantActivity } from '@tps/database';
 import { ApiConfig } from '../config/api-config';
 import type { MerchantEntity } from './merchant.entity';
 
@@ -21,7 +21,7 @@ export class AccountActivity {
 
   constructor(
     private readonly config: ApiConfig,
-    private readonly writer: SerialWriter,
+    private readonly activity: MerchantActivity,
   ) {}
 
   /** Stamps the account active now, unless this process did so lately. */
@@ -33,12 +33,7 @@ export class AccountActivity {
     if (last !== undefined && now - last < every) return;
     this.stamped.set(merchant.merchantId, now);
     try {
-      await this.writer.write((manager) =>
-        sqlOf(manager).run('UPDATE merchants SET last_active_at_ms = ? WHERE merchant_id = ?', [
-          now,
-          merchant.merchantId,
-        ]),
-      );
+      await this.activity.stamp(merchant.merchantId, now);
     } catch (error) {
       // The request goes on: a stamp missed is written by the next request that finds none.
       this.stamped.delete(merchant.merchantId);

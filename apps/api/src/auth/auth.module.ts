@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { MerchantActivity, SerialWriter, portsOf } from '@tps/database';
 import { AccountActivity } from './account-activity';
 import { MerchantEntity } from './merchant.entity';
 import { MerchantAuthGuard } from './merchant-auth.guard';
@@ -9,7 +11,17 @@ import { MerchantRepository } from './merchant.repository';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([MerchantEntity])],
-  providers: [MerchantRepository, MerchantRateLimiter, MerchantAuthGuard, AccountActivity],
+  providers: [
+    MerchantRepository,
+    MerchantRateLimiter,
+    MerchantAuthGuard,
+    AccountActivity,
+    {
+      provide: MerchantActivity,
+      useFactory: (reads: DataSource, writer: SerialWriter) => portsOf(reads).merchantActivity(writer),
+      inject: [DataSource, SerialWriter],
+    },
+  ],
   exports: [MerchantRepository, MerchantRateLimiter, MerchantAuthGuard, AccountActivity],
 })
 export class AuthModule {}

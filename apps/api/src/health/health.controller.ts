@@ -7,9 +7,7 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { SerialWriter } from '@tps/database';
+import { DatabaseProbe, SerialWriter } from '@tps/database';
 import { PublicRoute } from '../auth/public-route.decorator';
 import { ApiConfig } from '../config/api-config';
 import { RequestDrain } from '../drain/request-drain';
@@ -67,7 +65,7 @@ class ApiHealthDoc {
 export class HealthController {
   constructor(
     private readonly writer: SerialWriter,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseProbe,
     private readonly links: TerminalLinks,
     private readonly shares: ShareRegistry,
     private readonly drain: RequestDrain,
@@ -86,7 +84,7 @@ export class HealthController {
   })
   async health(@Res({ passthrough: true }) response: Response): Promise<ApiHealth> {
     const started = process.hrtime.bigint();
-    const readable = await this.dataSource.query('SELECT 1').then(
+    const readable = await this.database.ping().then(
       () => true,
       () => false,
     );

@@ -3,7 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { PeriodicTask } from '@tps/background';
-import { DATABASE_TIMEOUT_KINDS, poolStatsOf, timeoutKindOf, type DatabaseTimeoutKind } from '@tps/database';
+import {
+  DATABASE_TIMEOUT_KINDS,
+  DatabaseProbe,
+  poolStatsOf,
+  timeoutKindOf,
+  type DatabaseTimeoutKind,
+} from '@tps/database';
 import { BackgroundTasks } from './background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { ApiMetrics } from './api-metrics';
@@ -25,6 +31,7 @@ export class DatabaseMetrics implements OnModuleInit, OnModuleDestroy {
     metrics: ApiMetrics,
     config: ApiConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseProbe,
     tasks: BackgroundTasks,
   ) {
     this.measures = tasks.every({
@@ -82,7 +89,7 @@ export class DatabaseMetrics implements OnModuleInit, OnModuleDestroy {
     if (!this.dataSource.isInitialized) return;
     const started = process.hrtime.bigint();
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
       this.rttSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     } catch (error) {
       const kind = timeoutKindOf(error);

@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SerialWriter, UnknownSecretKeyError, secretKeyring, sqlOf, storeOf } from '@tps/database';
+import {
+  SealedSecrets,
+  UnknownSecretKeyError,
+  secretKeyring,
+  storeOf,
+  type SealedChange,
+} from '@tps/database';
 import { SEALED_MERCHANT_COLUMNS } from '../auth/merchant.entity';
 
 /** Merchants re-sealed per write: each write stays short, so it never holds the write path long. */
@@ -9,13 +15,6 @@ export const RESEAL_BATCH = 50;
 /** The pause between two batches, leaving the write queue to the requests. */
 const RESEAL_PAUSE_MS = 20;
 const SEALED_COLUMNS = Object.keys(SEALED_MERCHANT_COLUMNS) as Array<keyof typeof SEALED_MERCHANT_COLUMNS>;
-
-interface MerchantSecrets {
-  merchant_id: string;
-  secret_key: string;
-  webhook_secret: string | null;
-  previous_webhook_secret: string | null;
-}
 
 /**
  * At every start, in the background: seals the secrets still in clear (rows written before secrets
@@ -31,7 +30,7 @@ export class SecretResealer implements OnApplicationBootstrap {
 
   constructor(
     private readonly reads: DataSource,
-    private readonly writer: SerialWriter,
+    private readonly secrets: SealedSecrets,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -49,27 +48,22 @@ export class SecretResealer implements OnApplicationBootstrap {
     let replaced = 0;
     const unopened = new Set<string>();
     for (;;) {
-      const rows = await sqlOf(this.reads.manager).all<MerchantSecrets>(
-        `SELECT merchant_id, ${SEALED_COLUMNS.join(', ')} FROM merchants WHERE merchant_id > ? AND ` +
-          `(${SEALED_COLUMNS.map((column) => `substr(${column}, 1, ?) <> ?`).join(' OR ')}) ` +
-          'ORDER BY merchant_id LIMIT ?',
-        [after, ...SEALED_COLUMNS.flatMap(() => [prefix.length, prefix]), RESEAL_BATCH],
-      );
+      const rows = await this.secrets.notBeginningWith(prefix, after, RESEAL_BATCH);
       if (rows.length === 0) break;
-      after = rows[rows.length - 1].merchant_id;
-      const changes: Array<[column: string, merchantId: string, from: string, to: string]> = [];
+      after = rows[rows.length - 1].key;
+      const changes: SealedChange[] = [];
       for (const row of rows) {
         for (const column of SEALED_COLUMNS) {
-          const stored = row[column];
+          const stored = row.values[column];
           if (stored === null || keyring.isCurrent(stored)) continue;
           try {
             const purpose = SEALED_MERCHANT_COLUMNS[column];
-            changes.push([
+            changes.push({
+              key: row.key,
               column,
-              row.merchant_id,
-              stored,
-              keyring.seal(keyring.open(stored, purpose), purpose),
-            ]);
+              from: stored,
+              to: keyring.seal(keyring.open(stored, purpose), purpose),
+            });
           } catch (error) {
             // A key this process lacks is reported at start-up, with what to do (UnknownKeyCheck).
             if (error instanceof UnknownSecretKeyError) continue;
@@ -77,16 +71,7 @@ export class SecretResealer implements OnApplicationBootstrap {
           }
         }
       }
-      replaced += await this.writer.write(async (manager) => {
-        let count = 0;
-        for (const [column, merchantId, from, to] of changes) {
-          count += await sqlOf(manager).run(
-            `UPDATE merchants SET ${column} = ? WHERE merchant_id = ? AND ${column} = ?`,
-            [to, merchantId, from],
-          );
-        }
-        return count;
-      });
+      replaced += await this.secrets.replace(changes);
       if (rows.length < RESEAL_BATCH) break;
       await sleep(RESEAL_PAUSE_MS);
     }

@@ -1,6 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { secretKeyring, sqlOf } from '@tps/database';
+import { SealedSecrets, secretKeyring } from '@tps/database';
 import { ApiConfig } from '../config/api-config';
 import { describeUnknownKey, unknownSecretKeys } from './unknown-secret-keys';
 
@@ -14,12 +13,12 @@ export class UnknownKeyCheck implements OnApplicationBootstrap {
   private readonly logger = new Logger('Secrets');
 
   constructor(
-    private readonly reads: DataSource,
+    private readonly secrets: SealedSecrets,
     private readonly config: ApiConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const unknown = await unknownSecretKeys(sqlOf(this.reads.manager), secretKeyring());
+    const unknown = await unknownSecretKeys(this.secrets, secretKeyring());
     if (unknown.length === 0) return;
     const message = unknown.map(describeUnknownKey).join('; ');
     if (this.config.PROFILE === 'production') throw new Error(`refusing to start: ${message}`);

@@ -1,7 +1,5 @@
-import { SEALED_PREFIX, sealedKeyId, type SecretKeyring, type Sql } from '@tps/database';
-import { SEALED_MERCHANT_COLUMNS } from '../auth/merchant.entity';
+import { SEALED_PREFIX, sealedKeyId, type SealedSecrets, type SecretKeyring } from '@tps/database';
 
-const SEALED_COLUMNS = Object.keys(SEALED_MERCHANT_COLUMNS);
 /** Enough to name what an operator must add; a store with more missing keys says so after fixing these. */
 const MAX_REPORTED_KEYS = 10;
 
@@ -11,42 +9,26 @@ export interface UnknownSecretKey {
   merchants: number;
 }
 
-const startsWith = (column: string) => `substr(${column}, 1, ?) = ?`;
-const startsOtherwise = (column: string) => `substr(${column}, 1, ?) <> ?`;
-
 /**
  * The key ids that stored secrets are sealed under and the keyring lacks (contract, "Secrets at
  * rest"), each with how many merchants it locks out: a few passes over the merchants table, once
  * per process at start-up.
  */
-export async function unknownSecretKeys(sql: Sql, keyring: SecretKeyring): Promise<UnknownSecretKey[]> {
+export async function unknownSecretKeys(
+  secrets: SealedSecrets,
+  keyring: SecretKeyring,
+): Promise<UnknownSecretKey[]> {
   const excluded = keyring.knownPrefixes();
   const found: UnknownSecretKey[] = [];
   while (found.length < MAX_REPORTED_KEYS) {
-    const keyId = await firstUnknownKeyId(sql, excluded);
+    const sealed = await secrets.oneOutside(SEALED_PREFIX, excluded);
+    const keyId = sealed === undefined ? undefined : sealedKeyId(sealed);
     if (keyId === undefined) break;
     const prefix = `${SEALED_PREFIX}${keyId}:`;
-    const [counted] = await sql.all<{ n: number | string }>(
-      `SELECT count(*) AS n FROM merchants WHERE ${SEALED_COLUMNS.map(startsWith).join(' OR ')}`,
-      SEALED_COLUMNS.flatMap(() => [prefix.length, prefix]),
-    );
-    found.push({ keyId, merchants: Number(counted?.n ?? 0) });
+    found.push({ keyId, merchants: await secrets.countBeginningWith(prefix) });
     excluded.push(prefix);
   }
   return found;
-}
-
-/** A key id some stored secret is sealed under, other than those of `excluded` prefixes. */
-async function firstUnknownKeyId(sql: Sql, excluded: readonly string[]): Promise<string | undefined> {
-  for (const column of SEALED_COLUMNS) {
-    const [row] = await sql.all<{ sealed: string }>(
-      `SELECT ${column} AS sealed FROM merchants WHERE ${column} LIKE '${SEALED_PREFIX}%' AND ` +
-        `${excluded.map(() => startsOtherwise(column)).join(' AND ')} LIMIT 1`,
-      excluded.flatMap((prefix) => [prefix.length, prefix]),
-    );
-    if (row !== undefined) return sealedKeyId(row.sealed);
-  }
-  return undefined;
 }
 
 export function describeUnknownKey({ keyId, merchants }: UnknownSecretKey): string {

@@ -2,6 +2,8 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter } from '../store-adapter';
 import { portableSql } from '../portable-sql';
 import { openPostgres } from './open-postgres';
+import { sqlitePorts } from '../sqlite/sqlite-ports';
+import { postgresPorts } from './postgres-ports';
 import { postgresSqlOf } from './postgres-sql';
 import { ServerWriter } from './server-writer';
 
@@ -19,6 +21,7 @@ export const postgresStore: StoreAdapter = {
   placeholderOf: (dataSource, column) => `CAST(? AS ${dataSource.driver.normalizeType(column)})`,
   // Processes share the table: a claim skips the rows another is claiming, and adopts only its predecessor's.
   leases: { chosen: (choose) => `= ANY(ARRAY(${choose} FOR UPDATE SKIP LOCKED))`, adopts: 'predecessor' },
+  ports: postgresPorts,
   shared: true,
   // Replaced values go with VACUUM, which the server runs by itself.
   forgetReplaced: () => Promise.resolve(true),
@@ -35,6 +38,8 @@ export const otherServerStore: StoreAdapter = {
   placeholderOf: () => '?',
   // As before LeasedQueue knew these drivers: one process to a database, as on SQLite.
   leases: { chosen: (choose) => `IN (${choose})`, adopts: 'every' },
+  // Plain SQL with `?` placeholders, which SQLite's adapters write (PostgreSQL's use its functions).
+  ports: sqlitePorts,
   shared: false,
   forgetReplaced: () => Promise.resolve(true),
 };

@@ -1,5 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter, WriteSource } from '../store-adapter';
+import { sqlitePorts } from './sqlite-ports';
 import { sqliteSqlOf } from './sqlite-sql';
 import { SqliteWriter } from './sqlite-writer';
 import { truncateLog } from './truncate-log';
@@ -33,6 +34,7 @@ export const sqliteStore: StoreAdapter = {
   placeholderOf: () => '?',
   // The writer holds the whole file: no row to skip, and a file serves one process.
   leases: { chosen: (choose) => `IN (${choose})`, adopts: 'every' },
+  ports: sqlitePorts,
   shared: false,
   forgetReplaced: truncateLog,
 };

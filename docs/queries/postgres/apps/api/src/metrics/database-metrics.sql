@@ -1,6 +1,0 @@
--- Every statement that apps/api/src/metrics/database-metrics.ts sends on PostgreSQL
--- in the sandbox flows of test/sql-snapshots.e2e-spec.ts, normalised (docs/queries/README.md).
--- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
-
--- apps/api/src/metrics/database-metrics.ts
-SELECT 1;

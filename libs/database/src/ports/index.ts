@@ -1,0 +1,13 @@
+import type { DataSource } from 'typeorm';
+import { storeOf } from '../stores';
+import type { StorePorts } from './store-ports';
+
+export * from './database-probe';
+export * from './merchant-activity';
+export * from './sealed-secrets';
+export type { StorePorts } from './store-ports';
+
+/** The adapters of the store that `dataSource` opens. */
+export function portsOf(dataSource: DataSource): StorePorts {
+  return storeOf(dataSource.options).ports;
+}

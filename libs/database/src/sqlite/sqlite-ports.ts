@@ -1,0 +1,11 @@
+import type { StorePorts } from '../ports/store-ports';
+import { SqliteDatabaseProbe } from './sqlite-database-probe';
+import { SqliteMerchantActivity } from './sqlite-merchant-activity';
+import { SqliteSealedSecrets } from './sqlite-sealed-secrets';
+
+/** The ports on SQLite: one writer holds the file, reads run on their own connection. */
+export const sqlitePorts: StorePorts = {
+  probe: (reads) => new SqliteDatabaseProbe(reads),
+  merchantActivity: (writer) => new SqliteMerchantActivity(writer),
+  sealedSecrets: (reads, writer, table) => new SqliteSealedSecrets(reads, writer, table),
+};
