@@ -1,4 +1,5 @@
 import { Logger, Module } from '@nestjs/common';
+import { PostgresRequestLog } from '@tps/database';
 import { ReplicaRouting } from '../routing/replica-routing';
 import { MerchantRequestLog } from './merchant-request-log';
 import { RequestLog } from './request-log';
@@ -18,7 +19,10 @@ import { StoredRequestLog } from './stored-request-log';
         const cluster = replicas.cluster;
         if (cluster === undefined) return new MerchantRequestLog();
         const logger = new Logger('RequestLog');
-        return new StoredRequestLog(cluster.pool, (error) => logger.warn(`request log: ${String(error)}`));
+        // Replicas share a PostgreSQL database (ReplicaRouting): the log is kept there.
+        return new StoredRequestLog(new PostgresRequestLog(cluster.pool), (error) =>
+          logger.warn(`request log: ${String(error)}`),
+        );
       },
       inject: [ReplicaRouting],
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { AnsweredRequest } from '@tps/http';
-import type { Pool } from 'pg';
+import type { RequestLogStore } from '@tps/database';
 import { RequestLog, recordOf, REQUESTS_PER_MERCHANT, type RequestRecord } from './request-log';
 
 /** Answered requests are written together, at most this long after the first of them. */
@@ -18,15 +18,6 @@ interface Waiting {
   record: RequestRecord;
 }
 
-interface RecordRow {
-  at_ms: string | number;
-  method: string;
-  path: string;
-  status: string | number;
-  duration_us: string | number;
-  request_id: string;
-}
-
 /**
  * A merchant's recent requests on a database several replicas share (docs/contract.md, "Request
  * ids"): whichever replica answered them, any replica lists them. Written in batches, every
@@ -39,7 +30,7 @@ export class StoredRequestLog extends RequestLog implements BeforeApplicationShu
   private writes: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly pool: Pool,
+    private readonly store: RequestLogStore,
     private readonly onError: (error: unknown) => void,
   ) {
     super();
@@ -61,18 +52,13 @@ export class StoredRequestLog extends RequestLog implements BeforeApplicationShu
   }
 
   async recent(merchantId: string): Promise<RequestRecord[]> {
-    const { rows } = await this.pool.query<RecordRow>(
-      `SELECT at_ms, method, path, status, duration_us, request_id FROM merchant_requests
-       WHERE merchant_id = $1 ORDER BY at_ms DESC LIMIT ${REQUESTS_PER_MERCHANT}`,
-      [merchantId],
-    );
-    const stored = rows.map((row) => ({
-      at: new Date(Number(row.at_ms)).toISOString(),
-      method: row.method,
-      path: row.path,
-      status: Number(row.status),
-      duration_ms: Number(row.duration_us) / 1000,
-      request_id: row.request_id,
+    const stored = (await this.store.recent(merchantId, REQUESTS_PER_MERCHANT)).map((logged) => ({
+      at: new Date(logged.atMs).toISOString(),
+      method: logged.method,
+      path: logged.path,
+      status: logged.status,
+      duration_ms: logged.durationUs / 1000,
+      request_id: logged.requestId,
     }));
     const mine = this.waiting
       .filter((waiting) => waiting.merchantId === merchantId)
@@ -106,31 +92,19 @@ export class StoredRequestLog extends RequestLog implements BeforeApplicationShu
   }
 
   private async write(batch: Waiting[]): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO merchant_requests (id, merchant_id, at_ms, method, path, status, duration_us, request_id)
-       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::bigint[], $4::varchar[], $5::text[], $6::bigint[],
-         $7::bigint[], $8::varchar[])
-       ON CONFLICT (id) DO NOTHING`,
-      [
-        batch.map((waiting) => waiting.id),
-        batch.map((waiting) => waiting.merchantId),
-        batch.map((waiting) => waiting.atMs),
-        batch.map((waiting) => waiting.record.method),
-        batch.map((waiting) => waiting.record.path),
-        batch.map((waiting) => waiting.record.status),
+    await this.store.append(
+      batch.map(({ id, merchantId, atMs, record }) => ({
+        id,
+        merchantId,
+        atMs,
+        method: record.method,
+        path: record.path,
+        status: record.status,
         // Microseconds, whole: what a duration is measured to.
-        batch.map((waiting) => Math.round(waiting.record.duration_ms * 1000)),
-        batch.map((waiting) => waiting.record.request_id),
-      ],
-    );
-    const merchants = [...new Set(batch.map((waiting) => waiting.merchantId))];
-    await this.pool.query(
-      `DELETE FROM merchant_requests WHERE id IN (
-         SELECT id FROM (
-           SELECT id, row_number() OVER (PARTITION BY merchant_id ORDER BY at_ms DESC, id) AS n
-           FROM merchant_requests WHERE merchant_id = ANY($1::varchar[])) ranked
-         WHERE n > ${REQUESTS_PER_MERCHANT})`,
-      [merchants],
+        durationUs: Math.round(record.duration_ms * 1000),
+        requestId: record.request_id,
+      })),
+      REQUESTS_PER_MERCHANT,
     );
   }
 }
