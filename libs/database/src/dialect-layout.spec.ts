@@ -19,8 +19,15 @@ const SQL_STATEMENT =
   /(^|['"`(;]\s*)(SELECT|UPDATE|INSERT INTO|DELETE FROM|WITH \w+ AS \(|PRAGMA|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|CREATE|DROP|ALTER|TRUNCATE|VACUUM|LOCK|LISTEN|UNLISTEN|NOTIFY)\b/;
 const COMMENT = /^(\/\/|\/\*|\*)/;
 
-/** Where SQL and dialect tests belong: the store adapters, migrations, tests' own stores. */
-const ADAPTERS = [/^libs\/database\/src\/(sqlite|postgres|migrations|testing)\//, /^libs\/testing\//];
+/**
+ * Where SQL and dialect tests belong: the store adapters (a folder named for its store, in the
+ * library or beside an app's port), migrations, tests' own stores.
+ */
+const ADAPTERS = [
+  /^libs\/database\/src\/(sqlite|postgres|migrations|testing)\//,
+  /^apps\/[^/]+\/src\/(.+\/)?(sqlite|postgres)\//,
+  /^libs\/testing\//,
+];
 /** The data-source factory reads the driver's name off the URL. */
 const DIALECT_HOMES = [...ADAPTERS, /^libs\/database\/src\/data-source-options\.ts$/];
 
@@ -28,7 +35,7 @@ const DIALECT_HOMES = [...ADAPTERS, /^libs\/database\/src\/data-source-options\.
  * What is still outside them, at most (`<file>:<line>` of each in the failure): moving one into
  * an adapter makes the count lower, and this with it; it never goes up (issue 53's targets: 0).
  */
-const CEILINGS = { sqlStatements: 117, dialectTests: 1 };
+const CEILINGS = { sqlStatements: 81, dialectTests: 1 };
 
 function sources(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {

@@ -7,7 +7,9 @@ import type { ApiMessages, ApiTopics } from '../messages/api-messages';
 import type { ApiMetrics } from '../metrics/api-metrics';
 import { sharedStore } from '../messages/messages.module';
 import { LOCAL_ONLY, type LinkRouting } from './link-routing';
-import { PostgresRoutingStore } from './postgres-routing-store';
+import { PostgresLinkHolders } from './postgres/postgres-link-holders';
+import { PostgresReplicaRows } from './postgres/postgres-replica-rows';
+import { PostgresRoutingStore } from './postgres/postgres-routing-store';
 import { RequestRouter, type RouterTimer } from './request-router';
 import { StoredLinkRouting } from './stored-link-routing';
 import { ThisReplica } from './this-replica';
@@ -74,10 +76,15 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
     });
     pool.on('error', onError);
     metrics.backgroundTaskKnown('replica-heartbeat');
-    const replica = new ThisReplica(pool, config.REPLICA_ID, config.REPLICA_HEARTBEAT_MS, (error) => {
-      onError(error);
-      metrics.backgroundTaskFailed('replica-heartbeat');
-    });
+    const replica = new ThisReplica(
+      new PostgresReplicaRows(pool),
+      config.REPLICA_ID,
+      config.REPLICA_HEARTBEAT_MS,
+      (error) => {
+        onError(error);
+        metrics.backgroundTaskFailed('replica-heartbeat');
+      },
+    );
     await replica.join();
     const store = new PostgresRoutingStore(
       pool,
@@ -98,8 +105,12 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       (link) => metrics.requestRouted(link),
     );
     logger.log(`replica ${replica.id}, epoch ${replica.epoch}`);
-    const routing = new StoredLinkRouting(pool, replica, router, onError, (serial, notice) =>
-      messages.publish('route.notice', { serial, notice }),
+    const routing = new StoredLinkRouting(
+      new PostgresLinkHolders(pool, replica),
+      replica,
+      router,
+      onError,
+      (serial, notice) => messages.publish('route.notice', { serial, notice }),
     );
     // Link changes whose write failed (the database was away) are written once it is back.
     const repairs = new PeriodicTask({

@@ -52,3 +52,39 @@ export interface RoutedRequestStore {
    */
   answer(id: string, reply: RoutedReply): Promise<boolean>;
 }
+
+/** The replicas' rows on the shared database: who is in the cluster, and alive. */
+export interface ReplicaRows {
+  /** Stores the replica as started and heard from now; resolves its epoch, one more than its last. */
+  join(id: string): Promise<number>;
+  /** Stores the replica of that epoch as heard from now. */
+  beat(id: string, epoch: number): Promise<void>;
+  /** Removes the replica of that epoch: what it held is held by nobody. */
+  leave(id: string, epoch: number): Promise<void>;
+}
+
+/** The links a replica holds: uplinks by serial, control links by share with their grant. */
+export interface HeldLinks {
+  uplinks: ReadonlySet<string>;
+  controls: ReadonlyMap<string, { instance: string; epoch: number }>;
+}
+
+/**
+ * Which replica holds each terminal's uplink and each share's control link, as stored for the
+ * other replicas: written by this replica for its own links, read for anyone's while its replica
+ * is alive (its heartbeat fresh).
+ */
+export interface LinkHolders {
+  /** Stores how each uplink stands here (true: opened, false: closed), all at once. */
+  uplinksChanged(changes: ReadonlyMap<string, boolean>): Promise<void>;
+  controlOpened(share: string, instance: string, epoch: number): Promise<void>;
+  controlClosed(share: string): Promise<void>;
+  /** The uplinks linked to a live replica, and whether the share's control link is. */
+  liveLinks(share: string): Promise<{ uplinks: Set<string>; control: boolean }>;
+  /** The grant of the share's control link, if a live replica holds it. */
+  liveShareHolder(share: string): Promise<{ instance: string; epoch: number } | undefined>;
+  /** Of `serials`, those linked to a live replica, with when they linked (the database's text). */
+  liveUplinksAmong(serials: readonly string[]): Promise<Map<string, string>>;
+  /** Makes the rows stored as this replica's agree with what it holds (a repair after failed writes). */
+  rewrite(held: HeldLinks): Promise<void>;
+}

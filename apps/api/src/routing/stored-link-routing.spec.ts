@@ -1,30 +1,45 @@
-import type { Pool } from 'pg';
 import type { RequestRouter } from './request-router';
+import type { LinkHolders, ReplicaRows } from './routing-ports';
 import { StoredLinkRouting } from './stored-link-routing';
 import { ThisReplica } from './this-replica';
 
-/** A pool whose statements are recorded and answered only when the spec says so. */
-class HeldPool {
-  readonly statements: Array<{ sql: string; params: unknown[] }> = [];
+/** Holders whose writes are recorded and done only when the spec says so. */
+class HeldHolders implements Pick<LinkHolders, 'uplinksChanged' | 'controlOpened' | 'controlClosed'> {
+  readonly writes: string[] = [];
+  readonly uplinkChanges: Array<Array<[string, boolean]>> = [];
   private readonly waiting: Array<() => void> = [];
 
-  query(sql: string, params: unknown[]): Promise<{ rows: [] }> {
-    this.statements.push({ sql, params });
-    return new Promise((resolve) => this.waiting.push(() => resolve({ rows: [] })));
+  uplinksChanged(changes: ReadonlyMap<string, boolean>): Promise<void> {
+    // Read when the write is sent, as the statement's parameters were.
+    const entries = [...changes];
+    this.uplinkChanges.push(entries);
+    return this.held(`uplinks ${entries.map(([serial, open]) => `${open ? '+' : '-'}${serial}`).join(' ')}`);
   }
 
-  /** Answers the statements sent so far, and lets the writes queued behind them go. */
+  controlOpened(share: string): Promise<void> {
+    return this.held(`control opened ${share}`);
+  }
+
+  controlClosed(share: string): Promise<void> {
+    return this.held(`control closed ${share}`);
+  }
+
+  /** Does the writes sent so far, and lets the writes queued behind them go. */
   async answer(): Promise<void> {
     for (const resolve of this.waiting.splice(0)) resolve();
     await new Promise((resolve) => setImmediate(resolve));
   }
+
+  private held(write: string): Promise<void> {
+    this.writes.push(write);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
 }
 
-function routingOn(pool: HeldPool): StoredLinkRouting {
-  const asPool = pool as unknown as Pool;
+function routingOn(holders: HeldHolders): StoredLinkRouting {
   return new StoredLinkRouting(
-    asPool,
-    new ThisReplica(asPool, 'replica-a', 1000, () => undefined),
+    holders as unknown as LinkHolders,
+    new ThisReplica({} as ReplicaRows, 'replica-a', 1000, () => undefined),
     {} as RequestRouter,
     (error) => {
       throw error;
@@ -36,26 +51,25 @@ function routingOn(pool: HeldPool): StoredLinkRouting {
 const flushed = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('StoredLinkRouting', () => {
-  it('stores the uplinks that open while a write is under way in one statement', async () => {
-    const pool = new HeldPool();
-    const routing = routingOn(pool);
+  it('stores the uplinks that open while a write is under way in one write', async () => {
+    const holders = new HeldHolders();
+    const routing = routingOn(holders);
     routing.uplinkOpened('SIM0000001');
     await flushed();
     for (let n = 2; n <= 500; n++) routing.uplinkOpened(`SIM${String(n).padStart(7, '0')}`);
     await flushed();
-    expect(pool.statements).toHaveLength(1);
+    expect(holders.writes).toHaveLength(1);
 
-    await pool.answer();
-    expect(pool.statements).toHaveLength(2);
-    const [, batch] = pool.statements;
-    expect(batch.sql).toContain('INSERT INTO terminal_uplinks');
-    expect((batch.params[2] as string[]).length).toBe(499);
-    expect(batch.params[3]).toEqual([]);
+    await holders.answer();
+    expect(holders.writes).toHaveLength(2);
+    const [, batch] = holders.uplinkChanges;
+    expect(batch).toHaveLength(499);
+    expect(batch.every(([, open]) => open)).toBe(true);
   });
 
   it('stores only how each uplink of a batch stands after its last change', async () => {
-    const pool = new HeldPool();
-    const routing = routingOn(pool);
+    const holders = new HeldHolders();
+    const routing = routingOn(holders);
     routing.controlOpened('shard-1', 'instance-a', 1);
     await flushed();
     routing.uplinkOpened('SIM0000001');
@@ -63,29 +77,31 @@ describe('StoredLinkRouting', () => {
     routing.uplinkClosed('SIM0000001');
     routing.uplinkClosed('SIM0000003');
     routing.uplinkOpened('SIM0000003');
-    await pool.answer();
-    expect(pool.statements).toHaveLength(2);
-    const [, batch] = pool.statements;
-    expect(batch.params[2]).toEqual(['SIM0000002', 'SIM0000003']);
-    expect(batch.params[3]).toEqual(['SIM0000001']);
+    await holders.answer();
+    expect(holders.writes).toHaveLength(2);
+    expect(holders.uplinkChanges[0]).toEqual([
+      ['SIM0000001', false],
+      ['SIM0000002', true],
+      ['SIM0000003', true],
+    ]);
   });
 
   it('keeps a control link write between the uplink changes before and after it', async () => {
-    const pool = new HeldPool();
-    const routing = routingOn(pool);
+    const holders = new HeldHolders();
+    const routing = routingOn(holders);
     routing.controlClosed('shard-0');
     await flushed();
     routing.uplinkOpened('SIM0000001');
     routing.controlOpened('shard-1', 'instance-a', 1);
     routing.uplinkClosed('SIM0000001');
-    await pool.answer();
-    await pool.answer();
-    await pool.answer();
-    const kinds = pool.statements.map(({ sql, params }) =>
-      sql.includes('terminal_uplinks')
-        ? `uplinks +${String(params[2])} -${String(params[3])}`
-        : sql.split(' ')[0],
-    );
-    expect(kinds).toEqual(['DELETE', 'uplinks +SIM0000001 -', 'INSERT', 'uplinks + -SIM0000001']);
+    await holders.answer();
+    await holders.answer();
+    await holders.answer();
+    expect(holders.writes).toEqual([
+      'control closed shard-0',
+      'uplinks +SIM0000001',
+      'control opened shard-1',
+      'uplinks -SIM0000001',
+    ]);
   });
 });

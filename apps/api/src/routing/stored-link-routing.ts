@@ -1,16 +1,9 @@
 import { NotHandedOverError } from '@tps/domain';
 import type { UplinkNotice } from '@tps/link';
-import type { Pool } from 'pg';
 import type { LinkRouting } from './link-routing';
 import type { RequestRouter } from './request-router';
-import { rewriteHolders } from './rewrite-holders';
-import type { LinkKind } from './routing-ports';
+import type { LinkHolders, LinkKind } from './routing-ports';
 import type { ThisReplica } from './this-replica';
-import { writeUplinkChanges } from './write-uplink-changes';
-
-/** A stored owner row `o` whose replica is alive (`$1`: the lapse in milliseconds). */
-const LIVE_HOLDER = `JOIN api_replicas r ON r.id = o.replica_id AND r.epoch = o.replica_epoch
-  WHERE r.heartbeat_at > now() - $1 * interval '1 millisecond'`;
 
 /**
  * Link ownership stored for the other replicas: which replica (and epoch) holds each terminal's
@@ -34,7 +27,7 @@ export class StoredLinkRouting implements LinkRouting {
   private stale = false;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly holders: LinkHolders,
     private readonly replica: ThisReplica,
     private readonly router: RequestRouter,
     private readonly onError: (error: unknown) => void,
@@ -53,20 +46,12 @@ export class StoredLinkRouting implements LinkRouting {
 
   controlOpened(share: string, instance: string, epoch: number): void {
     this.held.controls.set(share, { instance, epoch });
-    this.write(
-      `INSERT INTO share_holders (share, instance, epoch, replica_id, replica_epoch, since) VALUES ($1, $2, $3, $4, $5, now())
-       ON CONFLICT (share) DO UPDATE SET instance = $2, epoch = $3, replica_id = $4, replica_epoch = $5, since = now()`,
-      [share, instance, epoch, this.replica.id, this.replica.epoch],
-    );
+    this.enqueue(() => this.holders.controlOpened(share, instance, epoch));
   }
 
   controlClosed(share: string): void {
     this.held.controls.delete(share);
-    this.write('DELETE FROM share_holders WHERE share = $1 AND replica_id = $2 AND replica_epoch = $3', [
-      share,
-      this.replica.id,
-      this.replica.epoch,
-    ]);
+    this.enqueue(() => this.holders.controlClosed(share));
   }
 
   async route(
@@ -91,40 +76,17 @@ export class StoredLinkRouting implements LinkRouting {
     this.relayNotice(serial, notice);
   }
 
-  async linkedAnywhere(share: string): Promise<{ uplinks: Set<string>; control: boolean }> {
-    const [uplinks, control] = await Promise.all([
-      this.pool.query<{ serial_number: string }>(
-        `SELECT o.serial_number FROM terminal_uplinks o ${LIVE_HOLDER}`,
-        [this.replica.lapseMs],
-      ),
-      this.pool.query(`SELECT 1 FROM share_holders o ${LIVE_HOLDER} AND o.share = $2`, [
-        this.replica.lapseMs,
-        share,
-      ]),
-    ]);
-    return {
-      uplinks: new Set(uplinks.rows.map((row) => row.serial_number)),
-      control: control.rows.length > 0,
-    };
+  linkedAnywhere(share: string): Promise<{ uplinks: Set<string>; control: boolean }> {
+    return this.holders.liveLinks(share);
   }
 
-  async shareHolder(share: string): Promise<{ instance: string; epoch: number } | undefined> {
-    const { rows } = await this.pool.query<{ instance: string; epoch: string | number }>(
-      `SELECT o.instance, o.epoch FROM share_holders o ${LIVE_HOLDER} AND o.share = $2`,
-      [this.replica.lapseMs, share],
-    );
-    const row = rows[0];
-    return row === undefined ? undefined : { instance: row.instance, epoch: Number(row.epoch) };
+  shareHolder(share: string): Promise<{ instance: string; epoch: number } | undefined> {
+    return this.holders.liveShareHolder(share);
   }
 
   async uplinksAnywhere(serials: string[]): Promise<Map<string, string>> {
     if (serials.length === 0) return new Map();
-    const { rows } = await this.pool.query<{ serial_number: string; linked_at: string }>(
-      `SELECT o.serial_number, o.linked_at::text AS linked_at FROM terminal_uplinks o ${LIVE_HOLDER}
-       AND o.serial_number = ANY($2::varchar[])`,
-      [this.replica.lapseMs, serials],
-    );
-    return new Map(rows.map((row) => [row.serial_number, row.linked_at]));
+    return this.holders.liveUplinksAmong(serials);
   }
 
   /**
@@ -134,7 +96,7 @@ export class StoredLinkRouting implements LinkRouting {
   repair(): void {
     if (!this.stale) return;
     this.stale = false;
-    this.enqueue(() => rewriteHolders(this.pool, this.replica, this.held));
+    this.enqueue(() => this.holders.rewrite(this.held));
   }
 
   letGo(serials: readonly string[]): Promise<void> {
@@ -142,7 +104,7 @@ export class StoredLinkRouting implements LinkRouting {
     const changes = new Map(serials.map((serial): [string, boolean] => [serial, false]));
     return new Promise((written) =>
       // A failure leaves the rows to the repair, which writes what `held` says: not these.
-      this.enqueue(() => writeUplinkChanges(this.pool, this.replica, changes).finally(written)),
+      this.enqueue(() => this.holders.uplinksChanged(changes).finally(written)),
     );
   }
 
@@ -157,16 +119,12 @@ export class StoredLinkRouting implements LinkRouting {
       const changes = new Map<string, boolean>();
       this.enqueue(() => {
         if (this.batch === changes) this.batch = undefined;
-        return writeUplinkChanges(this.pool, this.replica, changes);
+        return this.holders.uplinksChanged(changes);
       });
       this.batch = batch = changes;
     }
     // Only a serial's last change counts: it says how its uplink stands.
     batch.set(serial, open);
-  }
-
-  private write(sql: string, params: unknown[]): void {
-    this.enqueue(() => this.pool.query(sql, params).then(() => undefined));
   }
 
   private enqueue(work: () => Promise<void>): void {

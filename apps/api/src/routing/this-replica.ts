@@ -1,5 +1,5 @@
-import type { Pool } from 'pg';
 import { PeriodicTask } from '@tps/background';
+import type { ReplicaRows } from './routing-ports';
 
 /** A replica not heard from for this many heartbeats is dead: it holds no link any more. */
 const HEARTBEATS_MISSED = 3;
@@ -16,7 +16,7 @@ export class ThisReplica {
   private lastFailedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly rows: ReplicaRows,
     readonly id: string,
     private readonly heartbeatMs: number,
     private readonly onError: (error: unknown) => void,
@@ -31,21 +31,11 @@ export class ThisReplica {
   }
 
   async join(): Promise<void> {
-    const { rows } = await this.pool.query<{ epoch: string | number }>(
-      `INSERT INTO api_replicas (id, epoch, started_at, heartbeat_at) VALUES ($1, 1, now(), now())
-       ON CONFLICT (id) DO UPDATE SET epoch = api_replicas.epoch + 1, started_at = now(), heartbeat_at = now()
-       RETURNING epoch`,
-      [this.id],
-    );
-    this.current = Number(rows[0].epoch);
+    this.current = await this.rows.join(this.id);
     this.heartbeat = new PeriodicTask({
       name: 'replica-heartbeat',
       everyMs: this.heartbeatMs,
-      run: () =>
-        this.pool.query('UPDATE api_replicas SET heartbeat_at = now() WHERE id = $1 AND epoch = $2', [
-          this.id,
-          this.current,
-        ]),
+      run: () => this.rows.beat(this.id, this.current),
       failed: (_name, error) => {
         this.lastFailedAt = Date.now();
         this.onError(error);
@@ -65,6 +55,6 @@ export class ThisReplica {
   /** Leaves the cluster: what it held is held by nobody, at once rather than after its heartbeat lapses. */
   async leave(): Promise<void> {
     await this.heartbeat?.stop();
-    await this.pool.query('DELETE FROM api_replicas WHERE id = $1 AND epoch = $2', [this.id, this.current]);
+    await this.rows.leave(this.id, this.current);
   }
 }

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { ThisReplica } from './this-replica';
+import type { ThisReplica } from '../this-replica';
 
 /**
  * Stores a batch of this replica's uplink changes (each serial: true opened, false closed, as it

@@ -1,8 +1,8 @@
 import type { Pool, QueryResult, QueryResultRow } from 'pg';
 import { MESSAGE_CHANNEL } from '@tps/messaging';
-import type { Abandoned, HandedRequest, LinkKind, RoutedReply, RoutedRequestStore } from './routing-ports';
-import { answeredMessage, type WordStart } from './routing-words';
-import type { ThisReplica } from './this-replica';
+import type { Abandoned, HandedRequest, LinkKind, RoutedReply, RoutedRequestStore } from '../routing-ports';
+import { answeredMessage, type WordStart } from '../routing-words';
+import type { ThisReplica } from '../this-replica';
 
 /** Requests handed to this replica taken at once by one poll: a bound on one statement's work. */
 const CLAIMED_PER_POLL = 100;

@@ -1,11 +1,6 @@
 import type { Pool } from 'pg';
-import type { ThisReplica } from './this-replica';
-
-/** The links a replica holds: uplinks by serial, control links by share with their grant. */
-export interface HeldLinks {
-  uplinks: ReadonlySet<string>;
-  controls: ReadonlyMap<string, { instance: string; epoch: number }>;
-}
+import type { HeldLinks } from '../routing-ports';
+import type { ThisReplica } from '../this-replica';
 
 /** The row of `table` that an upsert meets is stored for a replica that is not alive. */
 const HOLDER_DEAD = (table: string): string => `NOT EXISTS (

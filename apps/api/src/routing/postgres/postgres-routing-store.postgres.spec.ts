@@ -7,11 +7,12 @@ import { DataSource } from 'typeorm';
 import { API_MIGRATIONS, SecretKeyring, dataSourceOptions, installSecretKeyring } from '@tps/database';
 import { PostgresMessagePort, postgresNotifyConnector, type NotifyConnector } from '@tps/messaging';
 import { TestStore } from '@tps/testing';
-import { API_ENTITIES } from '../api-entities';
-import { CROSSING_TOPICS, type ApiTopics } from '../messages/api-messages';
+import { API_ENTITIES } from '../../api-entities';
+import { CROSSING_TOPICS, type ApiTopics } from '../../messages/api-messages';
+import { PostgresReplicaRows } from './postgres-replica-rows';
 import { PostgresRoutingStore } from './postgres-routing-store';
-import { REPLY_IN_WORD_BYTES } from './routing-words';
-import { ThisReplica } from './this-replica';
+import { REPLY_IN_WORD_BYTES } from '../routing-words';
+import { ThisReplica } from '../this-replica';
 
 const SERIAL = 'SIM0000002';
 
@@ -75,8 +76,8 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
     await migrated.initialize();
     await migrated.destroy();
     pool = new Pool({ connectionString: url, max: 2 });
-    asker = new ThisReplica(pool, 'a', 60_000, () => undefined);
-    holder = new ThisReplica(pool, 'b', 60_000, () => undefined);
+    asker = new ThisReplica(new PostgresReplicaRows(pool), 'a', 60_000, () => undefined);
+    holder = new ThisReplica(new PostgresReplicaRows(pool), 'b', 60_000, () => undefined);
     await asker.join();
     await holder.join();
     asking = await portOn(url);
