@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { storeOf } from '@tps/database';
-import { PostgresAdmissionExchange } from './postgres-admission-exchange';
+import { PostgresAdmissionExchange } from './postgres/postgres-admission-exchange';
 import { SharedWindowLimiter } from './shared-window-limiter';
 import { SlidingWindowLimiter } from './sliding-window-limiter';
 

@@ -54,13 +54,7 @@ export class RoutedRequestSweep implements OnApplicationBootstrap, OnModuleDestr
     const cluster = this.replicaRouting.cluster;
     if (cluster === undefined) return;
     for (let batch = 0; batch < BATCHES_PER_SWEEP; batch++) {
-      const { rowCount } = await cluster.pool.query(
-        `DELETE FROM routed_requests WHERE id IN (
-           SELECT id FROM routed_requests
-           WHERE created_at < now() - (timeout_ms + $1) * interval '1 millisecond' LIMIT $2)`,
-        [LEFT_BEHIND_AFTER_MS, BATCH],
-      );
-      if ((rowCount ?? 0) < BATCH) return;
+      if ((await cluster.leftBehind.remove(LEFT_BEHIND_AFTER_MS, BATCH)) < BATCH) return;
     }
   }
 }

@@ -7,10 +7,12 @@ import type { ApiMessages, ApiTopics } from '../messages/api-messages';
 import type { ApiMetrics } from '../metrics/api-metrics';
 import { sharedStore } from '../messages/messages.module';
 import { LOCAL_ONLY, type LinkRouting } from './link-routing';
+import { PostgresLeftBehindRequests } from './postgres/postgres-left-behind-requests';
 import { PostgresLinkHolders } from './postgres/postgres-link-holders';
 import { PostgresReplicaRows } from './postgres/postgres-replica-rows';
 import { PostgresRoutingStore } from './postgres/postgres-routing-store';
 import { RequestRouter, type RouterTimer } from './request-router';
+import type { LeftBehindRequests } from './routing-ports';
 import { StoredLinkRouting } from './stored-link-routing';
 import { ThisReplica } from './this-replica';
 
@@ -50,6 +52,7 @@ export interface ClusterParts {
   replica: ThisReplica;
   store: PostgresRoutingStore;
   router: RequestRouter;
+  leftBehind: LeftBehindRequests;
 }
 
 /**
@@ -118,7 +121,8 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       everyMs: config.REPLICA_HEARTBEAT_MS,
       run: () => routing.repair(),
     }).start();
-    return new ReplicaRouting(routing, { pool, replica, store, router }, repairs);
+    const leftBehind = new PostgresLeftBehindRequests(pool);
+    return new ReplicaRouting(routing, { pool, replica, store, router, leftBehind }, repairs);
   }
 
   /**

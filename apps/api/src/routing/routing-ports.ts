@@ -88,3 +88,12 @@ export interface LinkHolders {
   /** Makes the rows stored as this replica's agree with what it holds (a repair after failed writes). */
   rewrite(held: HeldLinks): Promise<void>;
 }
+
+/** The rows of routed requests whose caller died while it waited: nobody else takes them away. */
+export interface LeftBehindRequests {
+  /**
+   * Removes at most `limit` rows of requests past their reply timeout by `afterMs`; resolves how
+   * many it removed.
+   */
+  remove(afterMs: number, limit: number): Promise<number>;
+}

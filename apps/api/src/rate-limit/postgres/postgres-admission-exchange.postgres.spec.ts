@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { StatementLog } from '@tps/database/testing';
-import { openApiPostgres, type ApiPostgres } from '../testing/api-database';
+import { openApiPostgres, type ApiPostgres } from '../../testing/api-database';
 import { PostgresAdmissionExchange } from './postgres-admission-exchange';
 
 describe('PostgresAdmissionExchange on PostgreSQL', () => {

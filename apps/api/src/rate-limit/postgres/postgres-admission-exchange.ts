@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { AdmissionExchange, BucketCount } from './shared-window-limiter';
+import type { AdmissionExchange, BucketCount } from '../shared-window-limiter';
 
 /** Adds this replica's new counts (`$2`…`$4`: keys, buckets, counts) for the scope `$1`. */
 const ADD = `INSERT INTO rate_limit_counts (scope, rate_key, replica, bucket, admitted)
