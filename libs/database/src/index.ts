@@ -15,4 +15,3 @@ export * from './database-wait-settings';
 export * from './leased-queue/leased-queue';
 export { storeOf } from './stores';
 export * from './ports';
-export { PostgresRequestLog } from './postgres/postgres-request-log';

@@ -1,7 +1,7 @@
 import { Logger, Module } from '@nestjs/common';
-import { PostgresRequestLog } from '@tps/database';
 import { ReplicaRouting } from '../routing/replica-routing';
 import { MerchantRequestLog } from './merchant-request-log';
+import { PostgresRequestLog } from './postgres/postgres-request-log';
 import { RequestLog } from './request-log';
 import { RequestLogController } from './request-log.controller';
 import { StoredRequestLog } from './stored-request-log';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { AnsweredRequest } from '@tps/http';
-import type { RequestLogStore } from '@tps/database';
 import { RequestLog, recordOf, REQUESTS_PER_MERCHANT, type RequestRecord } from './request-log';
+import type { RequestLogStore } from './request-log-store';
 
 /** Answered requests are written together, at most this long after the first of them. */
 const FLUSH_MS = 100;

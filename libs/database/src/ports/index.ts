@@ -5,7 +5,6 @@ import type { StorePorts } from './store-ports';
 export * from './database-probe';
 export * from './merchant-activity';
 export * from './sealed-secrets';
-export * from './request-log-store';
 export type { StorePorts } from './store-ports';
 
 /** The adapters of the store that `dataSource` opens. */

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { LoggedRequest, RequestLogStore, RequestToLog } from '../ports/request-log-store';
+import type { LoggedRequest, RequestLogStore, RequestToLog } from '../request-log-store';
 
 interface RequestRow {
   at_ms: string | number;
