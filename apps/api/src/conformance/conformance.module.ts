@@ -5,6 +5,7 @@ import { TransactionsModule } from '../transactions/transactions.module';
 import { ConformanceRunsController } from './conformance-runs.controller';
 import { ReplicaRouting } from '../routing/replica-routing';
 import { ConformanceRuns, RUN_MS } from './conformance-runs';
+import { PostgresRunRows } from './postgres/postgres-run-rows';
 import { LocalRunRecords, RUN_RECORDS, type RunRecords } from './run-records';
 import { RunTransactions } from './run-transactions';
 import { StoredRunRecords } from './stored-run-records';
@@ -22,7 +23,7 @@ import { StoredRunRecords } from './stored-run-records';
       useFactory: (replicas: ReplicaRouting): RunRecords =>
         replicas.cluster === undefined
           ? new LocalRunRecords()
-          : new StoredRunRecords(replicas.cluster.pool, RUN_MS, () => Date.now()),
+          : new StoredRunRecords(new PostgresRunRows(replicas.cluster.pool), RUN_MS, () => Date.now()),
       inject: [ReplicaRouting],
     },
   ],

@@ -1,0 +1,64 @@
+import { Pool } from 'pg';
+import { openApiPostgres, type ApiPostgres } from '../../testing/api-database';
+import type { StoredRun } from '../run-store';
+import { PostgresRunRows } from './postgres-run-rows';
+
+const run = (
+  merchantId: string,
+  id: string,
+  startedAtMs: number,
+  finishedAtMs: number | null = null,
+): StoredRun => ({
+  merchantId,
+  id,
+  url: 'http://127.0.0.1:9/hooks',
+  cases: ['signature'] as StoredRun['cases'],
+  startedAtMs,
+  finishedAtMs,
+  results: [],
+});
+
+describe('PostgresRunRows on PostgreSQL', () => {
+  let database: ApiPostgres;
+  let pool: Pool;
+  let rows: PostgresRunRows;
+
+  beforeAll(async () => {
+    database = await openApiPostgres(1);
+    pool = new Pool({ connectionString: database.url, max: 1 });
+    rows = new PostgresRunRows(pool);
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await database.close();
+  });
+
+  beforeEach(() => pool.query('DELETE FROM conformance_runs'));
+
+  it("stores a run, then its end and results; another merchant's run is not found", async () => {
+    await rows.put(run('m1', 'r1', 1000));
+    await rows.put({
+      ...run('m1', 'r1', 1000, 5000),
+      results: [{ name: 'signature' }] as unknown as StoredRun['results'],
+    });
+    expect(await rows.get('m1', 'r1')).toEqual({
+      ...run('m1', 'r1', 1000, 5000),
+      results: [{ name: 'signature' }],
+    });
+    expect(await rows.get('m2', 'r1')).toBeUndefined();
+  });
+
+  it('lists the newest first, reads the unfinished ones since a time, and keeps the newest by account and in all', async () => {
+    for (let n = 1; n <= 4; n++) await rows.put(run('m1', `a${n}`, n * 1000, n === 2 ? 9000 : null));
+    await rows.put(run('m2', 'b1', 500));
+    expect((await rows.newest('m1', 3)).map((stored) => stored.id)).toEqual(['a4', 'a3', 'a2']);
+    expect((await rows.unfinishedSince(1000)).map((stored) => stored.id).sort()).toEqual(['a3', 'a4']);
+
+    await rows.trim('m1', 2, 10);
+    expect((await rows.newest('m1', 10)).map((stored) => stored.id)).toEqual(['a4', 'a3']);
+    await rows.trim('m1', 2, 2);
+    expect((await rows.newest('m2', 10)).map((stored) => stored.id)).toEqual([]);
+    expect((await rows.newest('m1', 10)).map((stored) => stored.id)).toEqual(['a4', 'a3']);
+  });
+});
