@@ -48,7 +48,7 @@ describe('StoredRunRecords', () => {
     const records = new StoredRunRecords(rows, RUN_MS, () => 2_000);
     const run = started();
     await records.save(run);
-    run.results = [{ name: 'signature' }] as unknown as StoredRun['results'];
+    run.results = [{ name: 'fast-ack' }] as unknown as StoredRun['results'];
     const saved = records.save(run);
     run.finishedAtMs = 5_000;
     await saved;

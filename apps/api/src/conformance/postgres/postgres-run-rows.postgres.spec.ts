@@ -12,7 +12,7 @@ const run = (
   merchantId,
   id,
   url: 'http://127.0.0.1:9/hooks',
-  cases: ['signature'] as StoredRun['cases'],
+  cases: ['fast-ack'],
   startedAtMs,
   finishedAtMs,
   results: [],
@@ -40,11 +40,11 @@ describe('PostgresRunRows on PostgreSQL', () => {
     await rows.put(run('m1', 'r1', 1000));
     await rows.put({
       ...run('m1', 'r1', 1000, 5000),
-      results: [{ name: 'signature' }] as unknown as StoredRun['results'],
+      results: [{ name: 'fast-ack' }] as unknown as StoredRun['results'],
     });
     expect(await rows.get('m1', 'r1')).toEqual({
       ...run('m1', 'r1', 1000, 5000),
-      results: [{ name: 'signature' }],
+      results: [{ name: 'fast-ack' }],
     });
     expect(await rows.get('m2', 'r1')).toBeUndefined();
   });
