@@ -78,6 +78,11 @@ export function sqlitePath(url: string): string | undefined {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? undefined : url;
 }
 
+/** Whether the URL names a database server, which other processes may share (not a SQLite file). */
+export function isServerUrl(url: string): boolean {
+  return sqlitePath(url) === undefined;
+}
+
 /** TypeORM options from one URL; migrations always run, `synchronize` never does. */
 export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
   // Test-only, off unless SQL_STATEMENTS_FILE is set: the SQL snapshots' recorder (docs/queries/README.md).

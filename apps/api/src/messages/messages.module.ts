@@ -1,5 +1,5 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { sqlitePath } from '@tps/database';
+import { isServerUrl } from '@tps/database';
 import { InProcessMessagePort, PostgresMessagePort, postgresNotifyConnector } from '@tps/messaging';
 import { ApiConfig } from '../config/api-config';
 import {
@@ -16,7 +16,7 @@ function onError(logger: Logger): (topic: string, error: unknown) => void {
 
 /** Whether the service's store is a database server that other replicas may share. */
 export function sharedStore(config: ApiConfig): boolean {
-  return sqlitePath(config.DATABASE_URL) === undefined;
+  return isServerUrl(config.DATABASE_URL);
 }
 
 async function messagePort(config: ApiConfig): Promise<ApiMessages> {
