@@ -5,6 +5,7 @@ import type { StorePorts } from './store-ports';
 export * from './database-probe';
 export * from './merchant-activity';
 export * from './sealed-secrets';
+export * from './retention-rows';
 export type { StorePorts } from './store-ports';
 
 /** The adapters of the store that `dataSource` opens. */

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { SerialWriter } from '../serial-writer';
 import type { DatabaseProbe } from './database-probe';
 import type { MerchantActivity } from './merchant-activity';
+import type { RetentionRows } from './retention-rows';
 import type { SealedSecrets, SealedTable } from './sealed-secrets';
 
 /**
@@ -12,4 +13,5 @@ export interface StorePorts {
   probe(reads: DataSource): DatabaseProbe;
   merchantActivity(writer: SerialWriter): MerchantActivity;
   sealedSecrets(reads: DataSource, writer: SerialWriter, table: SealedTable): SealedSecrets;
+  retentionRows(reads: DataSource, writer: SerialWriter): RetentionRows;
 }
