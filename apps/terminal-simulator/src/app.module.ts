@@ -9,6 +9,7 @@ import {
   dataSourceOptions,
   databaseWaits,
   openDataSource,
+  portsOf,
 } from '@tps/database';
 import { DataSource } from 'typeorm';
 import { ContractExceptionFilter } from '@tps/http';
@@ -23,7 +24,6 @@ import { TerminalPrintJobEntity } from './printer/terminal-print-job.entity';
 import { TerminalEventEntity } from './store/terminal-event.entity';
 import { TerminalErasure } from './store/terminal-erasure';
 import { TerminalHistory } from './store/terminal-history';
-import { TerminalPurge } from './store/terminal-purge';
 import { TerminalRetention } from './store/terminal-retention';
 import { TerminalStore } from './store/terminal-store';
 import { TerminalTransactionEntity } from './store/terminal-transaction.entity';
@@ -73,9 +73,9 @@ export class SimulatorModule {
         LocalSearch,
         {
           provide: TerminalRetention,
-          useFactory: (writer: SerialWriter, fleet: Fleet) =>
-            new TerminalRetention(config, new TerminalPurge(writer), () => fleet.serials()),
-          inject: [SerialWriter, Fleet],
+          useFactory: (reads: DataSource, writer: SerialWriter, fleet: Fleet) =>
+            new TerminalRetention(config, portsOf(reads).terminalPurge(writer), () => fleet.serials()),
+          inject: [DataSource, SerialWriter, Fleet],
         },
       ],
     };

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PeriodicTask } from '@tps/background';
-import type { TerminalPurge } from './terminal-purge';
+import type { TerminalPurge } from '@tps/database';
 
 const DAY_MS = 86_400_000;
 /** The pause between two writes of a sweep, leaving the write queue to the terminals. */

@@ -6,6 +6,7 @@ export * from './database-probe';
 export * from './merchant-activity';
 export * from './sealed-secrets';
 export * from './retention-rows';
+export * from './terminal-purge';
 export type { StorePorts } from './store-ports';
 
 /** The adapters of the store that `dataSource` opens. */

@@ -4,6 +4,7 @@ import type { DatabaseProbe } from './database-probe';
 import type { MerchantActivity } from './merchant-activity';
 import type { RetentionRows } from './retention-rows';
 import type { SealedSecrets, SealedTable } from './sealed-secrets';
+import type { TerminalPurge } from './terminal-purge';
 
 /**
  * Each port's adapter on one store (sqlite/, postgres/): the apps ask for a port (portsOf) and
@@ -14,4 +15,5 @@ export interface StorePorts {
   merchantActivity(writer: SerialWriter): MerchantActivity;
   sealedSecrets(reads: DataSource, writer: SerialWriter, table: SealedTable): SealedSecrets;
   retentionRows(reads: DataSource, writer: SerialWriter): RetentionRows;
+  terminalPurge(writer: SerialWriter): TerminalPurge;
 }

@@ -1,21 +1,14 @@
-import { SerialWriter, sqlOf, type Sql } from '@tps/database';
+import type { TerminalPurge } from '../ports/terminal-purge';
+import type { SerialWriter } from '../serial-writer';
+import { sqlOf, type Sql } from '../sql';
 
 /** The print job states the printer is done with. */
 const FINISHED_PRINT_JOBS = "('COMPLETED', 'FAILED')";
 
-/**
- * What retention removes from a terminal's store, one small write at a time (contract,
- * "Retention"): transactions dated before a limit with their events, and the print jobs finished
- * before it. Never what the service has not heard yet: a transaction with an event still queued,
- * or a job whose last change is unreported, stays until the uplink has delivered it.
- */
-export class TerminalPurge {
+/** Statements prepared once each: a list always has `batch` places, its last value repeated. */
+export class SqliteTerminalPurge implements TerminalPurge {
   constructor(private readonly writer: SerialWriter) {}
 
-  /**
-   * One write: at most `batch` of the terminal's transactions and as many print jobs, dated before
-   * `before` (ISO 8601). Resolves the larger of the two counts: below `batch`, nothing is left.
-   */
   purgeBatch(serial: string, before: string, batch: number): Promise<number> {
     return this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
