@@ -20,12 +20,12 @@ const SQL_STATEMENT =
 const COMMENT = /^(\/\/|\/\*|\*)/;
 
 /**
- * Where SQL and dialect tests belong: the store adapters (a folder named for its store, in the
+ * Where SQL and dialect tests belong: the store adapters (a folder named for its store, in a
  * library or beside an app's port), migrations, tests' own stores.
  */
 const ADAPTERS = [
-  /^libs\/database\/src\/(sqlite|postgres|migrations|testing)\//,
-  /^apps\/[^/]+\/src\/(.+\/)?(sqlite|postgres)\//,
+  /^(apps|libs)\/[^/]+\/src\/(.+\/)?(sqlite|postgres)\//,
+  /^libs\/database\/src\/(migrations|testing)\//,
   /^libs\/testing\//,
 ];
 /** The data-source factory reads the driver's name off the URL. */
@@ -35,7 +35,7 @@ const DIALECT_HOMES = [...ADAPTERS, /^libs\/database\/src\/data-source-options\.
  * What is still outside them, at most (`<file>:<line>` of each in the failure): moving one into
  * an adapter makes the count lower, and this with it; it never goes up (issue 53's targets: 0).
  */
-const CEILINGS = { sqlStatements: 51, dialectTests: 0 };
+const CEILINGS = { sqlStatements: 44, dialectTests: 0 };
 
 function sources(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {

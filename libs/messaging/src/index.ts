@@ -1,4 +1,4 @@
 export * from './message-port';
 export * from './in-process-port';
 export * from './postgres-port';
-export * from './postgres-connector';
+export * from './postgres/postgres-connector';

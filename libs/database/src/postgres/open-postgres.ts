@@ -1,6 +1,6 @@
 import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
 import { directUrlOf } from '../data-source-options';
-import { keepsSessions } from '../session-check';
+import { keepsSessions } from './session-check';
 
 /**
  * The advisory lock every process takes around its migrations on PostgreSQL: one key for all

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { ListenSession, NotifyConnector } from './postgres-port';
+import type { ListenSession, NotifyConnector } from '../postgres-port';
 
 /** The one channel the service's processes tell each other on. */
 export const MESSAGE_CHANNEL = 'tps_messages';
