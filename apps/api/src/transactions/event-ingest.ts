@@ -63,11 +63,10 @@ export class EventIngest {
         const stager = this.webhooks.stagerFor(manager);
         return {
           each: (transaction, event, result) => stager.stage(transaction, event, result === 'duplicate'),
-          end: () => stager.insert(),
+          inserting: () => stager.inserting(),
         };
       },
       recorded,
-      (transaction) => !this.webhooks.stagesFor(transaction),
     );
     const deliveries: PendingDelivery[] = [];
     for (const appended of run.appended) {

@@ -87,7 +87,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
   afterEach(() => database.close());
 
   /** Stores nothing beside the events. */
-  const nothingAlongside = () => ({ each: async () => null, end: async () => undefined });
+  const nothingAlongside = () => ({ each: async () => null, inserting: () => undefined });
 
   const stored = (clientTransactionId: string) => repository.findByClientId(MERCHANT, clientTransactionId);
 
@@ -213,7 +213,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
         transaction.deliveryCount += 1;
         return null;
       },
-      end: async () => undefined,
+      inserting: () => undefined,
     });
 
     const selects = (statements: string[]) => statements.filter((sql) => sql.startsWith('SELECT'));
