@@ -145,26 +145,37 @@ export class TransactionRepository {
   }
 
   /**
+   * Inserts a new transaction's record: the INSERT is the whole write (SerialWriter.writeOne),
+   * the unique key answering whether the id is taken (null then). The row as inserted stands in
+   * for a read of it when the terminal's reply comes soon (RecentTransactions).
+   */
+  async insertNew(transaction: TransactionEntity): Promise<TransactionEntity | null> {
+    const inserted = await this.writer.writeOne((manager) =>
+      this.table.insertUnlessTaken(sqlOf(manager), transaction),
+    );
+    if (!inserted) return null;
+    this.recent.remember([transaction]);
+    return transaction;
+  }
+
+  /**
    * Inserts the record `decide` builds from what it reads, in the same write: another request, in
    * this process or another one on the same database, cannot act on the same transaction between
    * the check and the insert. Null when the client_transaction_id is already taken (`decide` may
    * say so itself, before it plans anything); a refusal thrown by `decide` is thrown here, and
-   * nothing is written. `alone`: `decide` reads nothing and the record is that transaction's, so
-   * the INSERT is the whole write (SerialWriter.writeOne).
+   * nothing is written.
    */
-  insertDecided(
+  async insertDecided(
     decide: (reader: FollowUpReads<TransactionEntity>) => Promise<TransactionEntity | null>,
-    alone?: TransactionName,
   ): Promise<TransactionEntity | null> {
-    const write = async (manager: EntityManager): Promise<TransactionEntity | null> => {
-      const transaction = await decide(this.readerOf(manager));
-      if (transaction === null) return null;
+    const transaction = await this.writer.write(async (manager): Promise<TransactionEntity | null> => {
+      const decided = await decide(this.readerOf(manager));
+      if (decided === null) return null;
       // The unique key answers whether the id is taken: no read before the insert.
-      return (await this.table.insertUnlessTaken(sqlOf(manager), transaction)) ? transaction : null;
-    };
-    if (alone === undefined) return this.writer.write(write);
-    // Nothing read: the INSERT is the whole write.
-    return this.writer.writeOne(write);
+      return (await this.table.insertUnlessTaken(sqlOf(manager), decided)) ? decided : null;
+    });
+    if (transaction !== null) this.recent.remember([transaction]);
+    return transaction;
   }
 
   /** Forgets a request the terminal never took, so that the caller may try it again. */
@@ -184,11 +195,10 @@ export class TransactionRepository {
    * ones before it are stored, it and the rest are not.
    *
    * Each transaction is read once, its events go in one INSERT and its new state in one UPDATE,
-   * whatever the length of the run. A row known without reading it is taken instead: `recorded`
-   * (a row just inserted, with no event yet), or for a run of one transaction the row a run of
-   * this process has just written (RecentTransactions). Its UPDATE then checks that no event or
-   * delivery was stored for it meanwhile, and if one was (or its events were stored already),
-   * the run is written again from what is stored.
+   * whatever the length of the run. For a run of one transaction, the row as this process has
+   * just inserted or written it (RecentTransactions) is taken instead of a read. Its UPDATE then
+   * checks that no event or delivery was stored for it meanwhile, and if one was (or its events
+   * were stored already), the run is written again from what is stored.
    *
    * A run on a known row of a transaction that acts on no other (not a follow-up) touches that
    * transaction only: its events, what `alongsideIn` stores beside them and the row's new state
@@ -198,12 +208,8 @@ export class TransactionRepository {
     terminal: TerminalIdentity,
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
-    recorded?: TransactionEntity,
   ): Promise<AppendedRun<T>> {
-    const known =
-      recorded !== undefined && recorded.status === null && recorded.eventCount === 0
-        ? recorded
-        : this.recentRowOf(links);
+    const known = this.recentRowOf(links);
     if (known !== undefined) {
       try {
         return await this.writeAndRemember(terminal, links, alongsideIn, known);
