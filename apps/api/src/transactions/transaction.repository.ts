@@ -378,7 +378,7 @@ export class TransactionRepository {
 /**
  * A unique key refused the run's rows. Given a row that has moved on, an event stored already
  * seems new: its key refuses it, and the run is written again from what is stored. Else the same
- * transaction or events were stored meanwhile by a write of another lane or process: the write
+ * transaction or events were stored meanwhile by another write, of this process or another: the write
  * decides again from what is stored now.
  */
 function conflictOf(error: unknown, recorded: TransactionEntity | undefined): unknown {
