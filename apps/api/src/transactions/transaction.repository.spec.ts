@@ -76,20 +76,22 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
   /** Another API process on the same database: it knows nothing of this one's recent rows. */
   let uplink: TransactionRepository;
 
+  /** A process's repository on the test's database, its recent rows timed by `now`. */
+  function repositoryOf(now: () => number): TransactionRepository {
+    const { dataSource } = database;
+    return new TransactionRepository(
+      new SerialWriter(dataSource),
+      dataSource.getRepository(TransactionEntity),
+      dataSource.getRepository(TransactionEventEntity),
+      new RecentTransactions(now),
+    );
+  }
+
   beforeEach(async () => {
     database = await openApiDatabase();
-    const { dataSource } = database;
-    const writer = new SerialWriter(dataSource);
     // A clock that stands still: a row this process wrote stays recent however slow the machine.
-    const repositoryOf = (): TransactionRepository =>
-      new TransactionRepository(
-        writer,
-        dataSource.getRepository(TransactionEntity),
-        dataSource.getRepository(TransactionEventEntity),
-        new RecentTransactions(() => 0),
-      );
-    repository = repositoryOf();
-    uplink = repositoryOf();
+    repository = repositoryOf(() => 0);
+    uplink = repositoryOf(() => 0);
   });
 
   afterEach(() => database.close());
@@ -196,18 +198,9 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
 
     beforeEach(() => {
       clock = 1_000_000;
-      const { dataSource } = database;
-      const writer = new SerialWriter(dataSource);
-      const repositoryOf = (): TransactionRepository =>
-        new TransactionRepository(
-          writer,
-          dataSource.getRepository(TransactionEntity),
-          dataSource.getRepository(TransactionEventEntity),
-          new RecentTransactions(() => clock),
-        );
-      repository = repositoryOf();
+      repository = repositoryOf(() => clock);
       // Another API process on the same database: it knows nothing of this one's recent rows.
-      other = repositoryOf();
+      other = repositoryOf(() => clock);
     });
 
     /** Stages one delivery per event stored, as the outbox does (it moves the row's counter). */
