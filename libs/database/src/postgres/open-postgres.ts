@@ -71,9 +71,17 @@ async function checkPooledWaits(
   waits: DatabaseWaits,
   set: RoleDefaults,
 ): Promise<void> {
+  const logger = new Logger('Database');
+  if (set.error === undefined) {
+    // The role's defaults stay after this process: said once, where the operator looks.
+    logger.log(
+      `statement_timeout ${waits.statementTimeoutMs} ms and lock_timeout ${waits.lockTimeoutMs} ms are ` +
+        `the defaults of role "${set.role}" in database "${set.database}", for the pooled connections`,
+    );
+  }
   const verdict = pooledWaitsVerdict(waits, await pooledWaitsOf(dataSource), set);
   if (verdict.kind === 'refuse') throw new Error(verdict.message);
-  if (verdict.kind === 'warn') new Logger('Database').warn(verdict.message);
+  if (verdict.kind === 'warn') logger.warn(verdict.message);
 }
 
 async function refuseTransactionPooler(url: string | undefined, applicationName?: string): Promise<void> {
