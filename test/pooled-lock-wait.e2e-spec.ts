@@ -31,7 +31,9 @@ async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeou
  * decision write (one statement, sent without BEGIN) that meets its row locked by another session
  * is answered 504 INT-003 (the terminal answered an outcome that could not be stored) when the
  * server's lock timeout ends the wait, and no server session is left waiting on the lock; once
- * the lock is released, a retry with the same id answers the one outcome, stored once.
+ * the lock is released, a retry with the same id answers the one outcome, stored once. A changed
+ * timeout is taken at the next start; the pooler's sessions opened before keep theirs, which the
+ * start tells rather than refuses (a rolling deploy goes on).
  */
 describe.each<PoolMode>(['transaction', 'session'])(
   'A one-statement write behind PgBouncer in %s mode waiting on a row lock [postgres]',
@@ -83,9 +85,9 @@ describe.each<PoolMode>(['transaction', 'session'])(
     async function waitingLongerThan(ms: number, alone = false): Promise<string[]> {
       const { rows } = await observer.query<{ query: string }>(
         `SELECT query FROM pg_stat_activity
-        WHERE datname = $1 AND pid NOT IN ($2, pg_backend_pid()) AND wait_event_type = 'Lock'
-          AND clock_timestamp() - query_start > make_interval(secs => $3::float8 / 1000)
-          AND (NOT $4 OR query LIKE 'WITH %')`,
+          WHERE datname = $1 AND pid NOT IN ($2, pg_backend_pid()) AND wait_event_type = 'Lock'
+            AND clock_timestamp() - query_start > make_interval(secs => $3::float8 / 1000)
+            AND (NOT $4 OR query LIKE 'WITH %')`,
         [database, holderPid, ms, alone],
       );
       return rows.map((row) => row.query);
@@ -183,5 +185,25 @@ describe.each<PoolMode>(['transaction', 'session'])(
       );
       expect(stored.map((row) => Number(row.n))).toEqual([1]);
     }, 120_000);
+
+    it('takes a changed lock timeout at the next start, telling of the pooled sessions opened before', async () => {
+      await stack.restartApi({ DATABASE_LOCK_TIMEOUT_MS: String(2 * LOCK_MS) });
+      // The pooler hands the new process the server sessions it already had: not refused, told.
+      expect(stack.api.log).toMatch(
+        /lock_timeout 1000 ms, not [^\n]*DATABASE_LOCK_TIMEOUT_MS 2000[^\n]*opened before/,
+      );
+      const fresh = new Client({ connectionString: url });
+      await fresh.connect();
+      try {
+        expect(
+          (await fresh.query<{ lock: string }>("SELECT current_setting('lock_timeout') AS lock")).rows,
+        ).toEqual([{ lock: '2s' }]);
+      } finally {
+        await fresh.end();
+      }
+      const health = await fetch(`${stack.apiUrl}/health`);
+      expect(health.status).toBe(200);
+      expect(((await health.json()) as Json).database.state).toBe('up');
+    }, 60_000);
   },
 );
