@@ -264,6 +264,20 @@ export class Dispatcher {
   }
 
   /**
+   * How many more deliveries could start now: the slots less the heads held here that are in
+   * flight or due (waiting in their lines); a delivery behind its transaction's head, or due
+   * later, takes no slot now.
+   */
+  room(): number {
+    const now = this.deps.now();
+    let due = 0;
+    for (const [head] of this.queues.values()) {
+      if (this.inFlight.has(head.id) || head.nextAttemptAt <= now) due += 1;
+    }
+    return this.deps.maxConcurrent - due;
+  }
+
+  /**
    * Forgets deliveries whose leases another process has taken: no attempt of them starts here any
    * more. One in flight is left to its attempt, whose record finds the lease gone.
    */
