@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEMO_MERCHANT,
+  OTHER_MERCHANT,
+  Stack,
+  WebhookReceiver,
+  neverAnswer,
+  type StoreKind,
+} from '@tps/testing';
+import { describeOnStores } from './stores';
+
+/** The cap of a merchant's deliveries the processes hold through claims (WEBHOOK_MAX_HELD_PER_MERCHANT). */
+const CAP = 10;
+/** The busy merchant's hanging receivers, each a destination of its own, and its deliveries to each. */
+const DESTINATIONS = 20;
+const PER_DESTINATION = 2;
+/** Each attempt to a receiver that never answers lasts this long: no slot frees during the drill. */
+const TIMEOUT_MS = 30_000;
+/** How long the busy merchant's attempts are watched once the quiet merchant's came: several claims of each process. */
+const WATCH_MS = 3_000;
+/** The process that held them and stopped: its leases are given back all at once. */
+const STOPPED = 'stopped-replica/000000000001';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Two API processes on one database where it can have two (PostgreSQL), one on a SQLite file. */
+const replicasOn = (store: StoreKind): number => (store === 'postgres' ? 2 : 1);
+
+/**
+ * Contract, webhook delivery, "Fairness": a merchant's deliveries that no process holds (given
+ * back by a process that stopped) are claimed up to its cap, counted over every process: what
+ * the processes hold of it, together, stays at the cap while the rest waits unclaimed, however
+ * many processes claim and however much room they have; another merchant's delivery is claimed
+ * beside it at once.
+ */
+describeOnStores('deliveries claimed up to a merchant’s cap, over every process', (store) => {
+  let stack: Stack;
+  let hanging: WebhookReceiver[] = [];
+  let quiet: WebhookReceiver;
+  const open = () => hanging.reduce((sum, receiver) => sum + receiver.open, 0);
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      store,
+      replicas: replicasOn(store),
+      apiEnv: { WEBHOOK_MAX_HELD_PER_MERCHANT: String(CAP), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) },
+    });
+    hanging = await Promise.all(
+      Array.from({ length: DESTINATIONS }, () => WebhookReceiver.start(neverAnswer)),
+    );
+    quiet = await WebhookReceiver.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await Promise.all([...hanging.map((receiver) => receiver.close()), quiet?.close()]);
+  });
+
+  /** A pending delivery of its own transaction, held by the stopped process, due at `due`. */
+  const row = (merchantId: string, url: string, due: number): unknown[] => {
+    const event = randomUUID();
+    const body = JSON.stringify({ event_id: event, merchant_id: merchantId, status: 'APPROVAL' });
+    return [
+      randomUUID(),
+      merchantId,
+      randomUUID(),
+      randomUUID(),
+      event,
+      url,
+      body,
+      iso(due),
+      iso(due),
+      STOPPED,
+      iso(Date.now() + 3_600_000),
+    ];
+  };
+
+  /** The merchant's pending deliveries leased to a process whose lease has not ended. */
+  const heldOf = async (merchantId: string): Promise<number> => {
+    const [counted] = await stack.store.rows<{ n: number }>(
+      'api',
+      "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE merchant_id = ? AND state = 'pending' AND lease_owner IS NOT NULL AND lease_until >= ?",
+      [merchantId, iso(Date.now())],
+    );
+    return Number(counted.n);
+  };
+
+  it('holds the busy merchant’s claimed deliveries at its cap, all processes together, and claims the other merchant’s at once', async () => {
+    const due = Date.now() - 60_000;
+    const rows = hanging.flatMap((receiver, d) =>
+      Array.from({ length: PER_DESTINATION }, (_, i) =>
+        row(DEMO_MERCHANT.merchantId, receiver.url('/hangs'), due + d * PER_DESTINATION + i),
+      ),
+    );
+    rows.push(row(OTHER_MERCHANT.merchantId, quiet.url('/quiet'), due + rows.length));
+    await stack.store.execute(
+      'api',
+      'INSERT INTO webhook_deliveries (id, merchant_id, transaction_id, position, client_transaction_id, ' +
+        'event_id, event_status, url, payload, state, attempt_count, next_attempt_at, created_at, lease_owner, lease_until) VALUES ' +
+        rows.map(() => "(?, ?, ?, 1, ?, ?, 'APPROVAL', ?, ?, 'pending', 0, ?, ?, ?, ?)").join(', '),
+      rows.flat(),
+    );
+
+    let mostOpen = 0;
+    const sampler = setInterval(() => (mostOpen = Math.max(mostOpen, open())), 10);
+    try {
+      // The process that held them stops: its leases go back at once, all in one statement.
+      await stack.store.execute(
+        'api',
+        "UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = '1970-01-01T00:00:00.000Z' WHERE lease_owner = ?",
+        [STOPPED],
+      );
+      await quiet.waitFor((received) => received.length > 0, 30_000);
+      // Every process claims several times meanwhile, each with room for all of them.
+      await settle(WATCH_MS);
+    } finally {
+      clearInterval(sampler);
+    }
+
+    // The cap's worth of attempts, no more, though every process had room and more were due;
+    // the rest of the busy merchant's backlog still unclaimed.
+    expect(mostOpen).toBe(CAP);
+    expect(open()).toBe(CAP);
+    expect(await heldOf(DEMO_MERCHANT.merchantId)).toBe(CAP);
+    expect(hanging.reduce((sum, receiver) => sum + receiver.received.length, 0)).toBe(CAP);
+  }, 90_000);
+});
