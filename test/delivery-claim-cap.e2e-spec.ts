@@ -126,3 +126,81 @@ describeOnStores('deliveries claimed up to a merchant’s cap, over every proces
     expect(hanging.reduce((sum, receiver) => sum + receiver.received.length, 0)).toBe(CAP);
   }, 90_000);
 });
+
+/** The backlog a dead replica left: many claims' worth of a replica's room (64 slots and 8 ahead). */
+const DEAD_BACKLOG = 200;
+/** Its receivers, all hanging: what a replica claims stays held, and what it holds shows where it went. */
+const BACKLOG_DESTINATIONS = 50;
+
+/**
+ * Contract, webhook delivery, "How much a process claims": a replica claims what it can start
+ * soon, its free slots and a few more, so a dead replica's backlog is spread over the live
+ * replicas, each taking what it can start, not taken whole by the first to claim.
+ */
+describe('a dead replica’s backlog spread over the live ones [postgres]', () => {
+  let stack: Stack;
+  let hanging: WebhookReceiver[] = [];
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      store: 'postgres',
+      replicas: 2,
+      // Neither merchant's cap binds here: what each replica claims is its room alone.
+      apiEnv: { WEBHOOK_MAX_HELD_PER_MERCHANT: String(DEAD_BACKLOG), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) },
+    });
+    hanging = await Promise.all(
+      Array.from({ length: BACKLOG_DESTINATIONS }, () => WebhookReceiver.start(neverAnswer)),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await Promise.all(hanging.map((receiver) => receiver.close()));
+  });
+
+  it('gives each live replica a share of it as it has room, and leaves the rest unclaimed', async () => {
+    const due = Date.now() - 60_000;
+    const merchants = [DEMO_MERCHANT.merchantId, OTHER_MERCHANT.merchantId];
+    const rows = Array.from({ length: DEAD_BACKLOG }, (_, i) => {
+      const event = randomUUID();
+      const merchantId = merchants[i % merchants.length];
+      return [
+        randomUUID(),
+        merchantId,
+        randomUUID(),
+        randomUUID(),
+        event,
+        hanging[i % BACKLOG_DESTINATIONS].url('/hangs'),
+        JSON.stringify({ event_id: event, merchant_id: merchantId, status: 'APPROVAL' }),
+        iso(due + i),
+        iso(due + i),
+      ];
+    });
+    // Its leases ended: every live replica may claim them at once.
+    await stack.store.execute(
+      'api',
+      'INSERT INTO webhook_deliveries (id, merchant_id, transaction_id, position, client_transaction_id, ' +
+        'event_id, event_status, url, payload, state, attempt_count, next_attempt_at, created_at, lease_owner, lease_until) VALUES ' +
+        rows
+          .map(
+            () =>
+              "(?, ?, ?, 1, ?, ?, 'APPROVAL', ?, ?, 'pending', 0, ?, ?, 'dead-replica/000000000001', '1970-01-01T00:00:00.000Z')",
+          )
+          .join(', '),
+      rows.flat(),
+    );
+    // Each replica claims at least once, then again a second later.
+    await settle(2_500);
+
+    const held = await stack.store.rows<{ replica: string; n: number }>(
+      'api',
+      "SELECT substr(lease_owner, 1, strpos(lease_owner, '/')) AS replica, COUNT(*) AS n FROM webhook_deliveries " +
+        "WHERE state = 'pending' AND lease_owner NOT LIKE 'dead-replica/%' GROUP BY 1",
+    );
+    const counts = held.map((row) => Number(row.n));
+    // Both replicas took a share, each at least its 64 slots' worth: neither the whole backlog.
+    expect(counts).toHaveLength(2);
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(64);
+    expect(counts.reduce((sum, n) => sum + n, 0)).toBeLessThan(DEAD_BACKLOG);
+  }, 90_000);
+});
