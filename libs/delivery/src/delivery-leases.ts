@@ -61,8 +61,9 @@ export interface DeliveryLeasesDeps<T = PendingDelivery> {
 /**
  * Keeps this process's share of a shared outbox: renews what it holds every third of a lease,
  * claims what no live process holds (a dead process's deliveries once their leases end, or those
- * another gave back) as far as it can start them soon, and gives everything back at a stop. A delivery claimed is the head of its
- * transaction; once it settles, the transaction's next one is claimed at once, so order holds.
+ * another gave back) as far as it can start them soon, and gives everything back at a stop. A
+ * delivery claimed is the head of its transaction; once it settles, the transaction's next one is
+ * claimed at once, so order holds.
  */
 export class DeliveryLeases<T = PendingDelivery> {
   private dispatcher: LeasedDispatcher<T> | undefined;
