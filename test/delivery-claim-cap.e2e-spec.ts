@@ -127,6 +127,86 @@ describeOnStores('deliveries claimed up to a merchant’s cap, over every proces
   }, 90_000);
 });
 
+/**
+ * The same for print callbacks, capped per merchant with the same setting: a merchant's callbacks
+ * given back are made at most the cap at a time over every process.
+ */
+describeOnStores('print callbacks claimed up to a merchant’s cap, over every process', (store) => {
+  let stack: Stack;
+  let hanging: WebhookReceiver[] = [];
+  let quiet: WebhookReceiver;
+  const open = () => hanging.reduce((sum, receiver) => sum + receiver.open, 0);
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      store,
+      replicas: replicasOn(store),
+      apiEnv: { WEBHOOK_MAX_HELD_PER_MERCHANT: String(CAP), PRINT_CALLBACK_TIMEOUT_MS: String(TIMEOUT_MS) },
+    });
+    hanging = await Promise.all(
+      Array.from({ length: DESTINATIONS }, () => WebhookReceiver.start(neverAnswer)),
+    );
+    quiet = await WebhookReceiver.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await Promise.all([...hanging.map((receiver) => receiver.close()), quiet?.close()]);
+  });
+
+  /** A job finished at `at` whose callback the stopped process holds. */
+  const job = (merchantId: string, serial: string, url: string, at: number): unknown[] => [
+    randomUUID(),
+    merchantId,
+    serial,
+    url,
+    iso(at),
+    iso(at),
+    STOPPED,
+    iso(Date.now() + 3_600_000),
+  ];
+
+  it('makes the busy merchant’s given-back callbacks at most its cap at a time, all processes together, and the other merchant’s at once', async () => {
+    const finished = Date.now() - 60_000;
+    const jobs = hanging.flatMap((receiver, d) =>
+      Array.from({ length: PER_DESTINATION }, (_, i) =>
+        job(
+          DEMO_MERCHANT.merchantId,
+          'SIM0000002',
+          receiver.url('/hangs'),
+          finished + d * PER_DESTINATION + i,
+        ),
+      ),
+    );
+    jobs.push(job(OTHER_MERCHANT.merchantId, 'SIM0000003', quiet.url('/quiet'), finished + jobs.length));
+    await stack.store.execute(
+      'api',
+      'INSERT INTO print_jobs (print_job_id, merchant_id, terminal_serial, status, webhook_url, commands, ' +
+        'created_at, updated_at, callback_owner, callback_lease_until) VALUES ' +
+        jobs.map(() => "(?, ?, ?, 'COMPLETED', ?, '[]', ?, ?, ?, ?)").join(', '),
+      jobs.flat(),
+    );
+
+    let mostOpen = 0;
+    const sampler = setInterval(() => (mostOpen = Math.max(mostOpen, open())), 10);
+    try {
+      await stack.store.execute(
+        'api',
+        "UPDATE print_jobs SET callback_owner = NULL, callback_lease_until = '1970-01-01T00:00:00.000Z' WHERE callback_owner = ?",
+        [STOPPED],
+      );
+      await quiet.waitFor((received) => received.length > 0, 30_000);
+      await settle(WATCH_MS);
+    } finally {
+      clearInterval(sampler);
+    }
+
+    expect(mostOpen).toBe(CAP);
+    expect(open()).toBe(CAP);
+    expect(hanging.reduce((sum, receiver) => sum + receiver.received.length, 0)).toBe(CAP);
+  }, 90_000);
+});
+
 /** The backlog a dead replica left: many claims' worth of a replica's room (64 slots and 8 ahead). */
 const DEAD_BACKLOG = 200;
 /** Its receivers, all hanging: what a replica claims stays held, and what it holds shows where it went. */
