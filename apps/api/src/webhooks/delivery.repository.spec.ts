@@ -63,7 +63,13 @@ describe('DeliveryRepository on a real SQLite file', () => {
       dataSource.getRepository(DeliveryEntity),
       dataSource.getRepository(DeliveryAttemptEntity),
       new InProcessMessagePort<ApiTopics>(() => undefined),
-      { replica: 'replica-a/', id: 'replica-a/000000000001', leaseMs: 30_000, unleasedAfterMs: 40_000 },
+      {
+        replica: 'replica-a/',
+        id: 'replica-a/000000000001',
+        leaseMs: 30_000,
+        unleasedAfterMs: 40_000,
+        merchantCap: 56,
+      },
       bodies,
     );
     other = new DeliveryRepository(
@@ -71,7 +77,13 @@ describe('DeliveryRepository on a real SQLite file', () => {
       dataSource.getRepository(DeliveryEntity),
       dataSource.getRepository(DeliveryAttemptEntity),
       new InProcessMessagePort<ApiTopics>(() => undefined),
-      { replica: 'replica-b/', id: 'replica-b/000000000002', leaseMs: 30_000, unleasedAfterMs: 40_000 },
+      {
+        replica: 'replica-b/',
+        id: 'replica-b/000000000002',
+        leaseMs: 30_000,
+        unleasedAfterMs: 40_000,
+        merchantCap: 56,
+      },
       bodies,
     );
     statements = [];

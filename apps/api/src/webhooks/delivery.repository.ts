@@ -232,7 +232,8 @@ const LEASED_DELIVERIES: LeasedTable = {
   order: 'next_attempt_at',
   queue: { key: 'transaction_id', position: 'position' },
   // A claim takes the head of every merchant's backlog, and within it of every URL's, before
-  // anyone's second (contract, "Webhook delivery", Fairness): the URL stands for its destination.
+  // anyone's second, and no more of a merchant than its cap leaves (contract, "Webhook delivery",
+  // Fairness): the URL stands for its destination.
   share: ['{row}.merchant_id', '{row}.url'],
   unleased: { due: 'COALESCE({row}.next_attempt_at, {row}.created_at)' },
 };
@@ -278,7 +279,12 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     @Inject(DELIVERY_BODY_RULE) private readonly bodies: DeliveryBodyRule,
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
-    this.leases = new LeasedQueue(LEASED_DELIVERIES, writer, deliveries.manager.connection, owner);
+    this.leases = new LeasedQueue(
+      { ...LEASED_DELIVERIES, shareCap: owner.merchantCap },
+      writer,
+      deliveries.manager.connection,
+      owner,
+    );
     this.slots = new LeasedQueue(LEASED_SLOTS, writer, deliveries.manager.connection, owner);
     this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
     // Attempts and stored deliveries only: the one other write of a stored delivery (expiry,
