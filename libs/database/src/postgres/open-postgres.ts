@@ -1,6 +1,6 @@
-import { Logger } from '@nestjs/common';
 import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
 import { directUrlOf, waitsOf } from '../data-source-options';
+import type { DatabaseNotes } from '../store-adapter';
 import type { DatabaseWaits } from '../database-wait-settings';
 import { keepsSessions } from '../session-check';
 import { pooledWaitsOf, pooledWaitsVerdict, setRoleWaits, type RoleDefaults } from './role-waits';
@@ -28,7 +28,7 @@ const LOCK_RETRY_MS = 100;
  * a URL whose connections do not keep their server session (a pooler in transaction mode) is
  * refused: the lock, and the LISTEN of the service's messages, would be lost on it.
  */
-export async function openPostgres(options: DataSourceOptions): Promise<DataSource> {
+export async function openPostgres(options: DataSourceOptions, notes: DatabaseNotes): Promise<DataSource> {
   if (options.type !== 'postgres' || options.migrationsRun !== true) {
     return new DataSource(options).initialize();
   }
@@ -57,7 +57,7 @@ export async function openPostgres(options: DataSourceOptions): Promise<DataSour
   try {
     if (directUrl === undefined) await migrateUnderLock(dataSource, transaction);
     else if (waits !== undefined && roleDefaults !== undefined)
-      await checkPooledWaits(dataSource, waits, roleDefaults);
+      await checkPooledWaits(dataSource, waits, roleDefaults, notes);
   } catch (error) {
     await dataSource.destroy();
     throw error;
@@ -70,18 +70,18 @@ async function checkPooledWaits(
   dataSource: DataSource,
   waits: DatabaseWaits,
   set: RoleDefaults,
+  notes: DatabaseNotes,
 ): Promise<void> {
-  const logger = new Logger('Database');
   if (set.error === undefined) {
     // The role's defaults stay after this process: said once, where the operator looks.
-    logger.log(
+    notes.log(
       `statement_timeout ${waits.statementTimeoutMs} ms and lock_timeout ${waits.lockTimeoutMs} ms are ` +
         `the defaults of role "${set.role}" in database "${set.database}", for the pooled connections`,
     );
   }
   const verdict = pooledWaitsVerdict(waits, await pooledWaitsOf(dataSource), set);
   if (verdict.kind === 'refuse') throw new Error(verdict.message);
-  if (verdict.kind === 'warn') logger.warn(verdict.message);
+  if (verdict.kind === 'warn') notes.warn(verdict.message);
 }
 
 async function refuseTransactionPooler(url: string | undefined, applicationName?: string): Promise<void> {
