@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createInstantTerminals, PgBouncer, Stack, type PoolMode } from '@tps/testing';
+import { Client } from 'pg';
+import { createInstantTerminals, PgBouncer, Stack, TEST_POSTGRES_URL, type PoolMode } from '@tps/testing';
 import { amountOf, everyOnline, lostAnswers, type AnsweredCharge, type Json } from './payment-helpers';
 
 const TERMINALS = 8;
@@ -94,5 +95,52 @@ describe('PgBouncer in transaction mode with no direct URL [postgres]', () => {
         withoutSimulator: true,
       }),
     ).rejects.toThrow(/transaction mode[\s\S]*DATABASE_DIRECT_URL/);
+  }, 60_000);
+});
+
+/** Runs `sql` on the test server's own database (roles are the server's, not a database's). */
+async function onServer(sql: string): Promise<void> {
+  const client = new Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  await client.query(sql).finally(() => client.end());
+}
+
+/**
+ * Contract "Every wait bounded": a pooler whose server connections log in as another role than
+ * the direct URL's gets none of the timeouts the start sets as the direct role's defaults. With
+ * that role's left unset, a statement sent alone would wait on a lock without a bound: the API
+ * refuses to start, and says what to run for that role.
+ */
+describe('PgBouncer connecting as another role, whose timeouts are unset [postgres]', () => {
+  const role = `tps_pool_${randomUUID().slice(0, 8)}`;
+  let bouncer: PgBouncer;
+
+  beforeAll(async () => {
+    await onServer(`CREATE ROLE ${role} LOGIN`);
+    bouncer = await PgBouncer.start('transaction', { host: '127.0.0.1', port: 5432, user: role });
+  });
+
+  afterAll(async () => {
+    await bouncer?.stop();
+    await onServer(`DROP ROLE IF EXISTS ${role}`);
+  });
+
+  // The app's log is JSON: its quotes come escaped.
+  const quoted = (name: string): string => `\\\\?"${name}\\\\?"`;
+
+  it('is refused at start, with the statements to run', async () => {
+    await expect(
+      Stack.start({
+        store: 'postgres',
+        routeDatabase: (_app, url) => bouncer.route(url),
+        directBesideRouted: true,
+        withoutSimulator: true,
+      }),
+    ).rejects.toThrow(
+      new RegExp(
+        `lock_timeout 0 ms[\\s\\S]*ALTER ROLE ${quoted(role)} IN DATABASE ${quoted('\\w+')} SET statement_timeout = 10000; ` +
+          `ALTER ROLE ${quoted(role)} IN DATABASE ${quoted('\\w+')} SET lock_timeout = 5000`,
+      ),
+    );
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { TracingShutdown } from '@tps/observability';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import {
@@ -81,7 +81,7 @@ export class AppModule {
         TypeOrmModule.forRootAsync({
           useFactory: () => database,
           // Migrated under PostgreSQL's advisory lock: several processes may start together.
-          dataSourceFactory: () => openDataSource(database),
+          dataSourceFactory: () => openDataSource(database, new Logger('Database')),
         }),
         AuthModule,
         MessagesModule,

@@ -1,5 +1,5 @@
 import { TracingShutdown } from '@tps/observability';
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import {
@@ -48,7 +48,7 @@ export class SimulatorModule {
         TypeOrmModule.forRootAsync({
           useFactory: () => database,
           // Migrated under PostgreSQL's advisory lock: several processes may start together.
-          dataSourceFactory: () => openDataSource(database),
+          dataSourceFactory: () => openDataSource(database, new Logger('Database')),
         }),
         TypeOrmModule.forFeature(TERMINAL_ENTITIES),
       ],

@@ -39,11 +39,18 @@ export function directUrlOf(options: DataSourceOptions): string | undefined {
   return (options as WithDirectUrl).directUrl;
 }
 
+/** The waits of a data source's options (DatabaseSettings.waits), on PostgreSQL. */
+export function waitsOf(options: DataSourceOptions): DatabaseWaits | undefined {
+  return (options as WithDirectUrl).waits;
+}
+
 /**
  * What opens a write's transaction on PostgreSQL, in one round trip. Through a pooler the
  * statement and lock timeouts are set in it (`SET LOCAL`): PgBouncer refuses them as startup
- * parameters, and a session `SET` would stay on a server session other clients then get. On a
- * direct connection they are the session's own, set at connect.
+ * parameters, and a session `SET` would stay on a server session other clients then get. The
+ * role's defaults (openPostgres) bound a statement sent alone; these hold this process's values
+ * for its transactions even on a server session the pooler opened before those defaults changed.
+ * On a direct connection they are the session's own, set at connect.
  */
 export function beginOf(options: DataSourceOptions): string {
   const { directUrl, waits } = options as WithDirectUrl;
@@ -127,7 +134,8 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
       // A server that stops answering (stopped, cut off, stalled) fails the statement instead of hanging it.
       query_timeout: waits.statementTimeoutMs + CLIENT_MARGIN_MS,
       keepAlive: true,
-      // On a direct connection, the session's own; through a pooler, set in each transaction (beginOf).
+      // On a direct connection, the session's own; through a pooler, the role's defaults in the
+      // database (openPostgres) and set again in each transaction (beginOf).
       ...(settings.directUrl === undefined
         ? { statement_timeout: waits.statementTimeoutMs, lock_timeout: waits.lockTimeoutMs }
         : {}),

@@ -73,8 +73,8 @@ function messageOf(error: unknown): string {
 
 /**
  * A write whose decision another write made stale before it committed: one that stored the same
- * rows meanwhile (in another write lane or process), found by a unique key. Thrown by the write
- * itself, so that it runs again and decides from what is stored now.
+ * rows meanwhile (by another write, of this process or another), found by a unique key. Thrown by
+ * the write itself, so that it runs again and decides from what is stored now.
  */
 export class ConcurrentWriteError extends Error {
   constructor(override readonly cause: unknown) {

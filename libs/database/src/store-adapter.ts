@@ -16,11 +16,17 @@ export interface WriteSource {
  * What differs between the stores, each in its adapter's folder (sqlite/, postgres/). The rest
  * of the library asks the adapter (storeOf) and never tests the dialect itself.
  */
+/** Where opening a data source says what an operator should know (the app's logger). */
+export interface DatabaseNotes {
+  log(message: string): void;
+  warn(message: string): void;
+}
+
 export interface StoreAdapter {
   /** Whether the options are this store's. */
   accepts(options: Pick<DataSourceOptions, 'type'>): boolean;
-  /** Opens and migrates a data source. */
-  open(options: DataSourceOptions): Promise<DataSource>;
+  /** Opens and migrates a data source; says what an operator should know on `notes`. */
+  open(options: DataSourceOptions, notes: DatabaseNotes): Promise<DataSource>;
   /** Where the writes of an app whose reads use `reads` go. */
   writeSourceOf(reads: DataSource): Promise<WriteSource>;
   /** How the writes of a data source run. */

@@ -1,4 +1,4 @@
-import { DeliveryLeases, type LeaseStore } from './delivery-leases';
+import { CLAIM_AHEAD, DeliveryLeases, type LeaseStore } from './delivery-leases';
 import { healthKey } from './destination-health';
 import {
   Dispatcher,
@@ -16,6 +16,8 @@ const LEASE_MS = 9_000;
 const CLAIM_EVERY_MS = 1_000;
 /** Attempts in flight to one destination, across every process. */
 const SHARE = 3;
+/** Each process's attempts in flight at once. */
+const SLOTS = 8;
 
 /** A clock that moves only when told, with timers that fire as it passes them. */
 class FakeTime {
@@ -277,13 +279,14 @@ class Process {
     time: FakeTime,
     receiver: Receiver,
     sharedSlots = false,
+    claimBatch = 2,
   ) {
     this.store = new ProcessStore(outbox, owner);
     this.leases = new DeliveryLeases({
       store: this.store,
       leaseMs: LEASE_MS,
       claimEveryMs: CLAIM_EVERY_MS,
-      claimBatch: 2,
+      claimBatch,
       now: () => time.now,
       timers: time.api,
       onError: (message) => this.errors.push(message),
@@ -296,8 +299,8 @@ class Process {
       now: () => time.now,
       random: () => 0.5,
       timers: time.api,
-      maxConcurrent: 8,
-      maxPerDestination: 8,
+      maxConcurrent: SLOTS,
+      maxPerDestination: SLOTS,
       onError: (message) => this.errors.push(message),
       leasesHeld: () => this.leases.held(),
       onSettled: (orderKey) => this.leases.settled(orderKey),
@@ -432,6 +435,53 @@ describe('deliveries leased from an outbox several processes share', () => {
     await time.advance(3 * LEASE_MS);
     expect(receiver.eventsBy('replica-b/1')).toEqual([]);
     expect(outbox.rows.get('a2')?.owner).toBe('replica-c/1');
+  });
+
+  describe('a claim bounded by what a process can start', () => {
+    /** A dead process's backlog, its leases ended: many claims' worth of the processes' room. */
+    const BACKLOG = 60;
+    let c: Process;
+    let d: Process;
+
+    afterEach(async () => {
+      receiver.answerHeld();
+      for (const process of [c, d]) await process?.stop();
+    });
+
+    const heldBy = (owner: string): number =>
+      [...outbox.rows.values()].filter((row) => row.state === 'pending' && row.owner === owner).length;
+
+    it("spreads a dead process's backlog over the processes as each can start it, and keeps claiming a few while full", async () => {
+      for (let i = 0; i < BACKLOG; i += 1) outbox.stage('replica-dead/1', `x${i}`, `tx-x${i}`);
+      for (const row of outbox.rows.values()) row.until = T0 - 1;
+      // Only the two processes of the drill claim.
+      a.kill();
+      b.kill();
+      // Every attempt waits for its answer: what a process holds is what it claimed.
+      receiver.holds = true;
+      c = new Process(outbox, 'replica-c/1', time, receiver, false, 256);
+      d = new Process(outbox, 'replica-d/1', time, receiver, false, 256);
+
+      // The first to claim takes its free slots and a few ahead, not the whole backlog.
+      await c.start();
+      await time.advance(0);
+      expect(heldBy('replica-c/1')).toBe(SLOTS + CLAIM_AHEAD);
+      expect(receiver.open).toBe(SLOTS);
+      // The next process to claim finds the rest.
+      await d.start();
+      await time.advance(0);
+      expect(heldBy('replica-d/1')).toBe(SLOTS + CLAIM_AHEAD);
+
+      // Full, each claim takes a few more: room for a merchant that comes meanwhile.
+      await time.advance(CLAIM_EVERY_MS);
+      expect([heldBy('replica-c/1'), heldBy('replica-d/1')]).toEqual([
+        SLOTS + 2 * CLAIM_AHEAD,
+        SLOTS + 2 * CLAIM_AHEAD,
+      ]);
+      receiver.answerHeld();
+      await time.advance(10 * CLAIM_EVERY_MS);
+      expect([...outbox.rows.values()].every((row) => row.state === 'delivered')).toBe(true);
+    });
   });
 
   describe("a destination's share", () => {

@@ -23,14 +23,30 @@ export interface LeasedDispatcher<T = PendingDelivery> {
   add(delivery: T): void;
   drop(ids: Iterable<string>): void;
   heldIds(): string[];
+  /**
+   * How many more deliveries it could start now: its free slots less those it holds that are due
+   * and wait for one (below 0 when more wait than slots are free).
+   */
+  room(): number;
 }
+
+/**
+ * Deliveries a claim takes beyond the dispatcher's room: what its next free slots start without
+ * waiting for the next claim, and, while it has no room, a few for merchants arriving then
+ * (ranked first in the claim, they take the reserve). Small, so that a dead process's backlog is
+ * spread over the live processes as each can start it, not taken by whichever claims first.
+ */
+export const CLAIM_AHEAD = 8;
 
 export interface DeliveryLeasesDeps<T = PendingDelivery> {
   store: LeaseStore<T>;
   leaseMs: number;
   /** How often to look for deliveries no process holds. */
   claimEveryMs: number;
-  /** Deliveries claimed in one statement, at most; a full claim looks again at once. */
+  /**
+   * Deliveries claimed in one statement, at most: fewer while the dispatcher has less room (its
+   * room and CLAIM_AHEAD). A claim that takes the whole batch looks again at once.
+   */
   claimBatch: number;
   now: () => number;
   timers: Timers;
@@ -45,8 +61,9 @@ export interface DeliveryLeasesDeps<T = PendingDelivery> {
 /**
  * Keeps this process's share of a shared outbox: renews what it holds every third of a lease,
  * claims what no live process holds (a dead process's deliveries once their leases end, or those
- * another gave back), and gives everything back at a stop. A delivery claimed is the head of its
- * transaction; once it settles, the transaction's next one is claimed at once, so order holds.
+ * another gave back) as far as it can start them soon, and gives everything back at a stop. A
+ * delivery claimed is the head of its transaction; once it settles, the transaction's next one is
+ * claimed at once, so order holds.
  */
 export class DeliveryLeases<T = PendingDelivery> {
   private dispatcher: LeasedDispatcher<T> | undefined;
@@ -131,9 +148,10 @@ export class DeliveryLeases<T = PendingDelivery> {
     const dispatcher = this.dispatcher;
     if (this.stopped || dispatcher === undefined) return;
     const now = this.deps.now();
+    const limit = Math.min(this.deps.claimBatch, Math.max(0, dispatcher.room()) + CLAIM_AHEAD);
     let claimed: T[] = [];
     try {
-      claimed = await this.deps.store.claim(now, now + this.deps.leaseMs, this.deps.claimBatch);
+      claimed = await this.deps.store.claim(now, now + this.deps.leaseMs, limit);
     } catch (error) {
       this.deps.onError(`claiming deliveries: ${String(error)}; tried again shortly`);
     }

@@ -406,6 +406,24 @@ describe('the dispatcher', () => {
     expect(errors).toEqual([]);
   });
 
+  it('tells a transaction settled once its last delivery’s record has committed, not before: a claim then finds it settled', async () => {
+    const settled: Array<{ orderKey: string; state: string }> = [];
+    const { dispatcher } = dispatcherFor(store, time, receiver, 8, 8, undefined, {
+      onSettled: (orderKey) => settled.push({ orderKey, state: store.row('d1').state }),
+    });
+    await dispatcher.start();
+    store.holdRecords();
+    dispatcher.add(store.save('d1', 'tx-a', time.now));
+    await settle();
+    expect(receiver.eventsTo(RECEIVER)).toEqual(['evt-d1']);
+    expect(settled).toEqual([]);
+    // The slot it freed counts at once, recorded or not.
+    expect(dispatcher.room()).toBe(8);
+    store.commitHeld();
+    await settle();
+    expect(settled).toEqual([{ orderKey: 'tx-a', state: 'delivered' }]);
+  });
+
   it("asks the store nothing for a transaction's later deliveries once it settled the earlier ones itself", async () => {
     const { dispatcher } = dispatcherFor(store, time, receiver);
     await dispatcher.start();

@@ -146,7 +146,10 @@ export interface DispatcherDeps {
    * no attempt starts, so none is made while another process may have taken its delivery.
    */
   leasesHeld?: () => boolean;
-  /** A transaction's last delivery this process holds has settled (delivered, failed or lost). */
+  /**
+   * A transaction's last delivery this process holds has settled (delivered or failed, once its
+   * record has committed; or lost).
+   */
   onSettled?: (orderKey: string) => void;
   /**
    * The destinations' shares across every process on the outbox; absent when this process is
@@ -264,6 +267,20 @@ export class Dispatcher {
   }
 
   /**
+   * How many more deliveries could start now: the slots less the heads held here that are in
+   * flight or due (waiting in their lines); a delivery behind its transaction's head, or due
+   * later, takes no slot now.
+   */
+  room(): number {
+    const now = this.deps.now();
+    let due = 0;
+    for (const [head] of this.queues.values()) {
+      if (this.inFlight.has(head.id) || head.nextAttemptAt <= now) due += 1;
+    }
+    return this.deps.maxConcurrent - due;
+  }
+
+  /**
    * Forgets deliveries whose leases another process has taken: no attempt of them starts here any
    * more. One in flight is left to its attempt, whose record finds the lease gone.
    */
@@ -353,9 +370,10 @@ export class Dispatcher {
     return undefined;
   }
 
-  private finish(delivery: PendingDelivery): void {
+  /** `announce`: tell now when its transaction has nothing left here (else its caller does, later). */
+  private finish(delivery: PendingDelivery, announce = true): void {
     this.rememberFinished(delivery);
-    const next = this.remove(delivery);
+    const next = this.remove(delivery, announce);
     if (next !== undefined) this.inOrder.add(next);
   }
 
@@ -368,14 +386,14 @@ export class Dispatcher {
   }
 
   /** Takes a delivery out of its queue; the queue's new head, if any, waits for its time. */
-  private remove(delivery: PendingDelivery): PendingDelivery | undefined {
+  private remove(delivery: PendingDelivery, announce = true): PendingDelivery | undefined {
     this.known.delete(delivery.id);
     const queue = this.queues.get(delivery.orderKey);
     if (queue === undefined) return undefined;
     const rest = queue.filter((other) => other.id !== delivery.id);
     if (rest.length === 0) {
       this.queues.delete(delivery.orderKey);
-      this.deps.onSettled?.(delivery.orderKey);
+      if (announce) this.deps.onSettled?.(delivery.orderKey);
       return undefined;
     }
     this.queues.set(delivery.orderKey, rest);
@@ -618,7 +636,7 @@ export class Dispatcher {
     // keeps a later delivery's record without this one's: after a restart both go again, in order.
     // A retry waits for its record; the freed slot goes to whatever else is due.
     const ended = step.state !== 'pending';
-    if (ended) this.finish(delivery);
+    if (ended) this.finish(delivery, false);
     this.pump();
     let kept: RecordOutcome;
     try {
@@ -632,6 +650,9 @@ export class Dispatcher {
       }
       throw error;
     }
+    // Settled once its record has committed: until then it is pending in the store, so a claim
+    // made for the room it freed would find it held, and its transaction's next one not yet due.
+    if (ended && !this.queues.has(delivery.orderKey)) this.deps.onSettled?.(delivery.orderKey);
     if (kept === 'taken') {
       // Another process took the lease meanwhile (this one could not renew it in time): the
       // delivery is its own now, and it makes the attempt again (at least once, same event_id).

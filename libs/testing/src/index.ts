@@ -17,3 +17,4 @@ export * from './previous-build';
 export * from './pgbouncer';
 export * from './tcp-fault-proxy';
 export * from './sql-snapshots';
+export * from './prometheus-server';

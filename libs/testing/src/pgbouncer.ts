@@ -53,9 +53,10 @@ export class PgBouncer {
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
   }
 
+  /** `target.user`: the role its server connections log in as, whatever role a client gave. */
   static async start(
     mode: PoolMode,
-    target = { host: '127.0.0.1', port: 5432 },
+    target: { host: string; port: number; user?: string } = { host: '127.0.0.1', port: 5432 },
     serverConnections = 20,
   ): Promise<PgBouncer> {
     const dir = mkdtempSync(join(tmpdir(), 'tps-pgbouncer-'));
@@ -68,7 +69,7 @@ export class PgBouncer {
       ini,
       [
         '[databases]',
-        `* = host=${target.host} port=${target.port}`,
+        `* = host=${target.host} port=${target.port}${target.user === undefined ? '' : ` user=${target.user}`}`,
         '[pgbouncer]',
         'listen_addr = 127.0.0.1',
         `listen_port = ${port}`,

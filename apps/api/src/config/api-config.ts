@@ -140,6 +140,18 @@ export class ApiConfig extends DatabaseWaitSettings {
   WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION = 8;
 
   /**
+   * Pending webhook deliveries of one merchant that every process on the outbox holds together
+   * (print callbacks counted apart), past which claims take no more of its (contract, webhook
+   * delivery, "Fairness"). Unset: what one process lets a merchant alone have in flight
+   * (merchantHoldCap).
+   */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_MAX_HELD_PER_MERCHANT: number | undefined = undefined;
+
+  /**
    * How long a process holds the webhook deliveries it leased from the outbox without renewing
    * them (it renews every third of it): a process that dies has its deliveries taken over by
    * another once this has passed. At most 30 s (scale-out: taken over within 30 s).
@@ -451,6 +463,17 @@ export class ApiConfig extends DatabaseWaitSettings {
 /** A sandbox run for others (contract, "Hosted mode"); the flag means nothing in production. */
 export function isHosted(config: ApiConfig): boolean {
   return config.PROFILE === 'sandbox' && config.HOSTED_MODE === 'true';
+}
+
+/**
+ * The cap of a merchant's pending deliveries (or print callbacks) the processes hold through
+ * claims, cluster-wide: WEBHOOK_MAX_HELD_PER_MERCHANT, else what one process's reserve leaves a
+ * merchant in flight (TenantLines: the slots less one destination's share, or that share when it
+ * is more), 56 as shipped.
+ */
+export function merchantHoldCap(config: ApiConfig): number {
+  const share = config.WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION;
+  return config.WEBHOOK_MAX_HELD_PER_MERCHANT ?? Math.max(MAX_CONCURRENT_ATTEMPTS - share, share);
 }
 
 /** The rules every webhook and callback URL must meet under this configuration. */

@@ -52,24 +52,19 @@ export type FollowUpReader = FollowUpReads<StoredTransaction>;
 /** Where the use case keeps its records; the repository and the event ingest in the app. */
 export interface OperationStore<Terminal extends OperationTerminal = OperationTerminal> {
   findByClientId(merchantId: string, clientTransactionId: string): Promise<StoredTransaction | null>;
+  /** Inserts a new transaction's record; null when its client_transaction_id is taken. */
+  insertNew(transaction: StoredTransaction): Promise<StoredTransaction | null>;
   /**
-   * Inserts what `decide` builds from what it reads, in one write; null when the id is taken (the
-   * unique key says so, or `decide` found it taken). `alone`: `decide` reads nothing, and the write
-   * touches that one transaction only (it may then share its batch with others at once).
+   * Inserts the follow-up `decide` builds from what it reads, in one write; null when the id is
+   * taken (the unique key says so, or `decide` found it taken).
    */
   insertDecided(
     decide: (reader: FollowUpReader) => Promise<StoredTransaction | null>,
-    alone?: TransactionName,
   ): Promise<StoredTransaction | null>;
   /** Forgets a request the terminal never took. */
   remove(id: string): Promise<void>;
-  /**
-   * Stores a run of one transaction's events (as the uplink does); throws unless all are stored.
-   * `recorded` is the row as this process just inserted it, when nothing else is likely to have
-   * stored events for it since: the store may then use it instead of reading it (and reads it
-   * after all if it finds that something did).
-   */
-  storeEvents(terminal: Terminal, events: LinkEvent[], recorded?: StoredTransaction): Promise<void>;
+  /** Stores a run of one transaction's events (as the uplink does); throws unless all are stored. */
+  storeEvents(terminal: Terminal, events: LinkEvent[]): Promise<void>;
 }
 
 /** The terminals: which one a request is for, and the link to it. */

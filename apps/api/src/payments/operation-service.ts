@@ -42,9 +42,10 @@ export class OperationService {
       ]),
       store: {
         findByClientId: (merchantId, id) => transactions.findByClientId(merchantId, id),
-        insertDecided: (decide, alone) => transactions.insertDecided(decide, alone),
+        insertNew: (transaction) => transactions.insertNew(transaction),
+        insertDecided: (decide) => transactions.insertDecided(decide),
         remove: (id) => transactions.remove(id),
-        storeEvents: (terminal, events, recorded) => ingest.ingestAll(terminal, events, recorded),
+        storeEvents: (terminal, events) => ingest.ingestAll(terminal, events),
       },
       terminals: {
         resolve: (merchant, serial) => resolver.resolve(merchant, serial),

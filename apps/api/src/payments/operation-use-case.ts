@@ -107,13 +107,6 @@ const SYNC_ANSWER: AnswerReader<AuthorizationResponse> = {
 const REPEAT_POLL_MS = 50;
 
 /**
- * A terminal holds an operation's events off its uplink for 300 ms (the simulator's hold): a
- * reply that comes sooner finds the record as this process inserted it, so the store need not
- * read it again. Only a hint: the store checks, and reads the record if it moved on.
- */
-const FRESH_REPLY_MS = 250;
-
-/**
  * Runs payment operations on terminals: the one use case behind every route, Local and Cloud,
  * sync and async, free of the framework (its ports are in operation-ports.ts). Idempotent per merchant by client_transaction_id (contract §5). Every answer
  * is read from what is committed: the terminal's events are stored before the caller hears them
@@ -222,10 +215,8 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
       checkSameRequest(existing, request);
       return this.answerRepeat(existing, terminal, request, answer);
     }
-    const sent = this.timer.now();
     const events = await this.handToTerminal(recorded, terminal, request);
-    const fresh = this.timer.now() - sent < FRESH_REPLY_MS ? recorded.transaction : undefined;
-    await this.storeAnswered(request, terminal, events, fresh);
+    await this.storeAnswered(request, terminal, events);
     this.links.stored(terminal, events);
     const value = answer.fromEvents(events);
     if (value === undefined) throw outcomeUnknown(request.clientTransactionId);
@@ -322,10 +313,9 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
     request: OperationRequest,
     terminal: Terminal,
     events: LinkEvent[],
-    fresh?: StoredTransaction,
   ): Promise<void> {
     try {
-      await this.transactions.storeEvents(terminal, events, fresh);
+      await this.transactions.storeEvents(terminal, events);
     } catch (error) {
       throw afterTerminalAnswered(request.clientTransactionId, error);
     }
@@ -335,12 +325,11 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
   private async record(request: OperationRequest, terminal: Terminal): Promise<Recorded | null> {
     const type = request.type;
     let order = this.orderOf(request, request.amount ?? ZERO_AMOUNT);
-    // A new transaction's record reads nothing: its write may run beside others.
-    const alone = isFollowUp(type)
-      ? undefined
-      : { merchantId: request.merchant.merchantId, clientTransactionId: request.clientTransactionId };
+    if (!isFollowUp(type)) {
+      const transaction = await this.transactions.insertNew(this.newRecord(order, terminal, null, request));
+      return transaction === null ? null : { transaction, order };
+    }
     const transaction = await this.transactions.insertDecided(async (reader) => {
-      if (!isFollowUp(type)) return this.newRecord(order, terminal, null, request);
       // A repeat of a follow-up is answered as one, not planned again against what it changed.
       if (await reader.isTaken(request.merchant.merchantId, request.clientTransactionId)) return null;
       const plan = await this.planner.plan(
@@ -355,7 +344,7 @@ export class OperationUseCase<Terminal extends OperationTerminal> {
       );
       order = { ...this.orderOf(request, plan.amount), original: plan.original };
       return this.newRecord(order, terminal, plan.targetReference, request);
-    }, alone);
+    });
     return transaction === null ? null : { transaction, order };
   }
 

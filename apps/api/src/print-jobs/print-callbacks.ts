@@ -86,6 +86,7 @@ export class PrintCallbacks
         clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
       },
       onError: (message) => this.logger.error(message),
+      orderKeyOf: (job) => job.printJobId,
     });
   }
 
@@ -126,6 +127,11 @@ export class PrintCallbacks
     return [...this.inFlight.keys()];
   }
 
+  /** The slots free: every callback held is under way, in a slot or waiting for one. */
+  room(): number {
+    return MAX_CONCURRENT_ATTEMPTS - this.inFlight.size;
+  }
+
   /** An attempt whose lease another process took goes on; its record finds the lease gone. */
   drop(): void {}
 
@@ -141,7 +147,11 @@ export class PrintCallbacks
           this.logger.error(`print callback of ${job.printJobId}: ${String(error)}`);
         }
       })
-      .finally(() => this.inFlight.delete(job.printJobId));
+      .finally(() => {
+        this.inFlight.delete(job.printJobId);
+        // A claimed callback made frees room: the next claim comes now, not at its interval.
+        this.leases.settled(job.printJobId);
+      });
     this.inFlight.set(job.printJobId, attempt);
   }
 

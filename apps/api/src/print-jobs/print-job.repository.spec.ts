@@ -27,12 +27,14 @@ describe('print callbacks leased on a real SQLite file', () => {
       id: 'a/1',
       leaseMs: LEASE_MS,
       unleasedAfterMs: 2 * LEASE_MS,
+      merchantCap: 56,
     });
     other = new PrintJobRepository(writer, repository, {
       replica: 'b/',
       id: 'b/1',
       leaseMs: LEASE_MS,
       unleasedAfterMs: 2 * LEASE_MS,
+      merchantCap: 56,
     });
   });
 

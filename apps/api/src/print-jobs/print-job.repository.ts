@@ -28,8 +28,8 @@ const LEASED_CALLBACKS = {
   epoch: 'callback_lease_epoch',
   pending: "{row}.status IN ('COMPLETED', 'FAILED') AND {row}.webhook_url <> '' AND {row}.callback IS NULL",
   order: 'updated_at',
-  // A claim takes the head of every merchant's callbacks before anyone's second (contract,
-  // "Webhook delivery", Fairness).
+  // A claim takes the head of every merchant's callbacks before anyone's second, and no more of a
+  // merchant than its cap leaves (contract, "Webhook delivery", Fairness).
   share: ['{row}.merchant_id'],
   unleased: 'notice' as const,
 };
@@ -48,7 +48,12 @@ export class PrintJobRepository {
     @InjectRepository(PrintJobEntity) private readonly jobs: Repository<PrintJobEntity>,
     private readonly owner: DeliveryOwner,
   ) {
-    this.leases = new LeasedQueue(LEASED_CALLBACKS, writer, jobs.manager.connection, owner);
+    this.leases = new LeasedQueue(
+      { ...LEASED_CALLBACKS, shareCap: owner.merchantCap },
+      writer,
+      jobs.manager.connection,
+      owner,
+    );
   }
 
   /** A job of this merchant on this terminal; any other is as good as unknown. */

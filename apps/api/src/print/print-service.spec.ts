@@ -65,6 +65,7 @@ describe('PrintService hand-off (real SQLite, fake link)', () => {
       id: 'api/1',
       leaseMs: 30_000,
       unleasedAfterMs: 40_000,
+      merchantCap: 56,
     });
     link = new FakeLink();
     called = [];

@@ -4,7 +4,6 @@ import type { PendingDelivery } from '@tps/delivery';
 import type { LinkEvent } from '@tps/link';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { TransactionWebhooks } from './transaction-webhooks';
-import type { TransactionEntity } from './transaction.entity';
 import { TransactionRepository, type TerminalIdentity } from './transaction.repository';
 
 /** Takes in the events a terminal sends up its link: stored once, in order, then notified. */
@@ -23,12 +22,8 @@ export class EventIngest {
    * committed (those stored already are duplicates). Events that do not follow what is stored
    * leave the outcome unknown (504 TER-002): the record stays, and the uplink completes it.
    */
-  async ingestAll(
-    terminal: TerminalIdentity,
-    links: LinkEvent[],
-    recorded?: TransactionEntity,
-  ): Promise<void> {
-    const refusal = await this.store(terminal, links, recorded);
+  async ingestAll(terminal: TerminalIdentity, links: LinkEvent[]): Promise<void> {
+    const refusal = await this.store(terminal, links);
     if (refusal === undefined) return;
     this.logger.warn(`reply of ${terminal.serialNumber}: ${refusal.error.message}`);
     throw new ContractError(
@@ -52,23 +47,16 @@ export class EventIngest {
   private async store(
     terminal: TerminalIdentity,
     links: LinkEvent[],
-    recorded?: TransactionEntity,
   ): Promise<{ stored: number; error: Error } | undefined> {
     // A replayed event is staged again (made once by the outbox): a database written before
     // events and deliveries shared one write may hold the event without its delivery.
-    const run = await this.transactions.appendEvents(
-      terminal,
-      links,
-      (manager) => {
-        const stager = this.webhooks.stagerFor(manager);
-        return {
-          each: (transaction, event, result) => stager.stage(transaction, event, result === 'duplicate'),
-          end: () => stager.insert(),
-        };
-      },
-      recorded,
-      (transaction) => !this.webhooks.stagesFor(transaction),
-    );
+    const run = await this.transactions.appendEvents(terminal, links, (manager) => {
+      const stager = this.webhooks.stagerFor(manager);
+      return {
+        each: (transaction, event, result) => stager.stage(transaction, event, result === 'duplicate'),
+        inserting: () => stager.inserting(),
+      };
+    });
     const deliveries: PendingDelivery[] = [];
     for (const appended of run.appended) {
       if (appended.result === 'unknown') {

@@ -1,7 +1,10 @@
 import { isFinalStatus } from '@tps/domain';
 import type { TransactionEntity } from './transaction.entity';
 
-/** How long a row an event run wrote stands in for a read of it (an async lifecycle's next run comes within a few ms). */
+/**
+ * How long a row this process wrote stands in for a read of it: a terminal at pace instant
+ * answers within a few ms, and holds an operation's events off its uplink for 300 ms.
+ */
 export const RECENT_ROW_MS = 250;
 /** A bound, so that rows no run ever comes back for cost nothing lasting. */
 const MAX_ROWS = 10_000;
@@ -10,9 +13,10 @@ const keyOf = (merchantId: string, clientTransactionId: string): string =>
   `${merchantId}:${clientTransactionId}`;
 
 /**
- * The rows of unfinished transactions as this process's event runs have just written them. The
- * next run of the same transaction (an async operation's events up the uplink, a few
- * milliseconds after its acknowledgement) takes its row from here instead of reading it. A row
+ * The rows of unfinished transactions as this process has just inserted them or written them
+ * with a run of events. The next run of the same transaction (the terminal's reply, or an async
+ * operation's events up the uplink a few milliseconds after its acknowledgement) takes its row
+ * from here instead of reading it. A row
  * taken is only a hint: the run's UPDATE requires the stored row to hold the same event and
  * delivery counts, and the run is written again from the store if it does not (RecordMovedOnError).
  * Final rows are not kept: a follow-up (a void, a capture) changes them without an event.

@@ -73,21 +73,31 @@ function approvedRun(order: OperationOrder, reference: string): LinkEvent[] {
 describe('TransactionRepository.appendEvents on a real SQLite file', () => {
   let database: ApiDatabase;
   let repository: TransactionRepository;
+  /** Another API process on the same database: it knows nothing of this one's recent rows. */
+  let uplink: TransactionRepository;
 
-  beforeEach(async () => {
-    database = await openApiDatabase();
+  /** A process's repository on the test's database, its recent rows timed by `now`. */
+  function repositoryOf(now: () => number): TransactionRepository {
     const { dataSource } = database;
-    repository = new TransactionRepository(
+    return new TransactionRepository(
       new SerialWriter(dataSource),
       dataSource.getRepository(TransactionEntity),
       dataSource.getRepository(TransactionEventEntity),
+      new RecentTransactions(now),
     );
+  }
+
+  beforeEach(async () => {
+    database = await openApiDatabase();
+    // A clock that stands still: a row this process wrote stays recent however slow the machine.
+    repository = repositoryOf(() => 0);
+    uplink = repositoryOf(() => 0);
   });
 
   afterEach(() => database.close());
 
   /** Stores nothing beside the events. */
-  const nothingAlongside = () => ({ each: async () => null, end: async () => undefined });
+  const nothingAlongside = () => ({ each: async () => null, inserting: () => undefined });
 
   const stored = (clientTransactionId: string) => repository.findByClientId(MERCHANT, clientTransactionId);
 
@@ -120,7 +130,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
 
   /** Records an order as the use case does before it hands it to the terminal: no event yet. */
   async function record(order: OperationOrder): Promise<TransactionEntity> {
-    const recorded = await repository.insertDecided(async () =>
+    const recorded = await repository.insertNew(
       transactionFromOrder(order, TERMINAL.serialNumber, {
         fingerprint: 'f',
         targetReference: null,
@@ -141,12 +151,12 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     return statements;
   }
 
-  it('takes the row it was given for a reply, instead of reading it, and stores the same', async () => {
+  it('takes the row it has just inserted for a reply, instead of reading it, and stores the same', async () => {
     const charge = orderOf('charge');
     const recorded = await record(charge);
     const reference = randomUUID();
     const statements = await statementsOf(() =>
-      repository.appendEvents(TERMINAL, approvedRun(charge, reference), nothingAlongside, recorded),
+      repository.appendEvents(TERMINAL, approvedRun(charge, reference), nothingAlongside),
     );
     expect(statements.filter((sql) => sql.startsWith('SELECT'))).toEqual([]);
     expect(await stored(charge.clientTransactionId)).toMatchObject({
@@ -159,12 +169,12 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     expect(recorded.status).toBeNull();
   });
 
-  it('a row given for a reply that moved on meanwhile (events stored up the uplink) is read after all', async () => {
+  it('a row just inserted that moved on meanwhile (events stored up the uplink) is read after all', async () => {
     const charge = orderOf('charge');
-    const recorded = await record(charge);
+    await record(charge);
     const run = approvedRun(charge, randomUUID());
-    await repository.appendEvents(TERMINAL, run.slice(0, 2), nothingAlongside);
-    const reply = await repository.appendEvents(TERMINAL, run, nothingAlongside, recorded);
+    await uplink.appendEvents(TERMINAL, run.slice(0, 2), nothingAlongside);
+    const reply = await repository.appendEvents(TERMINAL, run, nothingAlongside);
     expect(reply.appended.map((a) => a.result)).toEqual(['duplicate', 'duplicate', 'appended', 'appended']);
     const charged = await stored(charge.clientTransactionId);
     expect(charged).toMatchObject({ status: 'APPROVAL', eventCount: 4 });
@@ -174,15 +184,10 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
 
     // Moved on by events other than the reply's: the check on the UPDATE finds it.
     const other = orderOf('charge');
-    const otherRecorded = await record(other);
+    await record(other);
     const [ack, card, requested, approval] = approvedRun(other, randomUUID());
-    await repository.appendEvents(TERMINAL, [ack], nothingAlongside);
-    const rest = await repository.appendEvents(
-      TERMINAL,
-      [card, requested, approval],
-      nothingAlongside,
-      otherRecorded,
-    );
+    await uplink.appendEvents(TERMINAL, [ack], nothingAlongside);
+    const rest = await repository.appendEvents(TERMINAL, [card, requested, approval], nothingAlongside);
     expect(rest.refusal).toBeUndefined();
     expect(await stored(other.clientTransactionId)).toMatchObject({ status: 'APPROVAL', eventCount: 4 });
   });
@@ -193,18 +198,9 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
 
     beforeEach(() => {
       clock = 1_000_000;
-      const { dataSource } = database;
-      const writer = new SerialWriter(dataSource);
-      const repositoryOf = (): TransactionRepository =>
-        new TransactionRepository(
-          writer,
-          dataSource.getRepository(TransactionEntity),
-          dataSource.getRepository(TransactionEventEntity),
-          new RecentTransactions(() => clock),
-        );
-      repository = repositoryOf();
+      repository = repositoryOf(() => clock);
       // Another API process on the same database: it knows nothing of this one's recent rows.
-      other = repositoryOf();
+      other = repositoryOf(() => clock);
     });
 
     /** Stages one delivery per event stored, as the outbox does (it moves the row's counter). */
@@ -213,7 +209,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
         transaction.deliveryCount += 1;
         return null;
       },
-      end: async () => undefined,
+      inserting: () => undefined,
     });
 
     const selects = (statements: string[]) => statements.filter((sql) => sql.startsWith('SELECT'));
@@ -221,7 +217,8 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     it('is taken by the next run of that transaction instead of reading it, and stores the same', async () => {
       const charge = orderOf('charge');
       const [ack, card, requested, approval] = approvedRun(charge, randomUUID());
-      await repository.appendEvents(TERMINAL, [ack], oneDeliveryEach, await record(charge));
+      await record(charge);
+      await repository.appendEvents(TERMINAL, [ack], oneDeliveryEach);
       clock += RECENT_ROW_MS - 1;
       const statements = await statementsOf(() =>
         repository.appendEvents(TERMINAL, [card, requested, approval], oneDeliveryEach),

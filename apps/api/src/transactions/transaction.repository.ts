@@ -43,7 +43,8 @@ export type Appended<T> =
  */
 export interface Alongside<T> {
   each: (transaction: TransactionEntity, event: LinkEvent['event'], result: AppendResult) => Promise<T>;
-  end: () => Promise<void>;
+  /** What `each` staged, as one statement that goes with the run's events; undefined: nothing. */
+  inserting: () => Statement | undefined;
 }
 
 export interface AppendedRun<T> {
@@ -144,26 +145,37 @@ export class TransactionRepository {
   }
 
   /**
+   * Inserts a new transaction's record: the INSERT is the whole write (SerialWriter.writeOne),
+   * the unique key answering whether the id is taken (null then). The row as inserted stands in
+   * for a read of it when the terminal's reply comes soon (RecentTransactions).
+   */
+  async insertNew(transaction: TransactionEntity): Promise<TransactionEntity | null> {
+    const inserted = await this.writer.writeOne((manager) =>
+      this.table.insertUnlessTaken(sqlOf(manager), transaction),
+    );
+    if (!inserted) return null;
+    this.recent.remember([transaction]);
+    return transaction;
+  }
+
+  /**
    * Inserts the record `decide` builds from what it reads, in the same write: another request, in
    * this process or another one on the same database, cannot act on the same transaction between
    * the check and the insert. Null when the client_transaction_id is already taken (`decide` may
    * say so itself, before it plans anything); a refusal thrown by `decide` is thrown here, and
-   * nothing is written. `alone`: `decide` reads nothing and the record is that transaction's, so
-   * the INSERT is the whole write (SerialWriter.writeOne).
+   * nothing is written.
    */
-  insertDecided(
+  async insertDecided(
     decide: (reader: FollowUpReads<TransactionEntity>) => Promise<TransactionEntity | null>,
-    alone?: TransactionName,
   ): Promise<TransactionEntity | null> {
-    const write = async (manager: EntityManager): Promise<TransactionEntity | null> => {
-      const transaction = await decide(this.readerOf(manager));
-      if (transaction === null) return null;
+    const transaction = await this.writer.write(async (manager): Promise<TransactionEntity | null> => {
+      const decided = await decide(this.readerOf(manager));
+      if (decided === null) return null;
       // The unique key answers whether the id is taken: no read before the insert.
-      return (await this.table.insertUnlessTaken(sqlOf(manager), transaction)) ? transaction : null;
-    };
-    if (alone === undefined) return this.writer.write(write);
-    // Nothing read: the INSERT is the whole write.
-    return this.writer.writeOne(write);
+      return (await this.table.insertUnlessTaken(sqlOf(manager), decided)) ? decided : null;
+    });
+    if (transaction !== null) this.recent.remember([transaction]);
+    return transaction;
   }
 
   /** Forgets a request the terminal never took, so that the caller may try it again. */
@@ -183,35 +195,29 @@ export class TransactionRepository {
    * ones before it are stored, it and the rest are not.
    *
    * Each transaction is read once, its events go in one INSERT and its new state in one UPDATE,
-   * whatever the length of the run. A row known without reading it is taken instead: `recorded`
-   * (a row just inserted, with no event yet), or for a run of one transaction the row a run of
-   * this process has just written (RecentTransactions). Its UPDATE then checks that no event or
-   * delivery was stored for it meanwhile, and if one was (or its events were stored already),
-   * the run is written again from what is stored.
+   * whatever the length of the run. For a run of one transaction, the row as this process has
+   * just inserted or written it (RecentTransactions) is taken instead of a read. Its UPDATE then
+   * checks that no event or delivery was stored for it meanwhile, and if one was (or its events
+   * were stored already), the run is written again from what is stored.
    *
    * A run on a known row of a transaction that acts on no other (not a follow-up) touches that
-   * transaction only. When `alongsideIn` stores nothing for that transaction (`storesNothing`),
-   * the run is then one statement (SerialWriter.writeOne).
+   * transaction only: its events, what `alongsideIn` stores beside them and the row's new state
+   * are then one statement (SerialWriter.writeOne), all or nothing.
    */
   async appendEvents<T>(
     terminal: TerminalIdentity,
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
-    recorded?: TransactionEntity,
-    storesNothing: (transaction: TransactionEntity) => boolean = () => false,
   ): Promise<AppendedRun<T>> {
-    const known =
-      recorded !== undefined && recorded.status === null && recorded.eventCount === 0
-        ? recorded
-        : this.recentRowOf(links);
+    const known = this.recentRowOf(links);
     if (known !== undefined) {
       try {
-        return await this.writeAndRemember(terminal, links, alongsideIn, known, storesNothing(known));
+        return await this.writeAndRemember(terminal, links, alongsideIn, known);
       } catch (error) {
         if (!(error instanceof RecordMovedOnError)) throw error;
       }
     }
-    return this.writeAndRemember(terminal, links, alongsideIn, undefined, false);
+    return this.writeAndRemember(terminal, links, alongsideIn, undefined);
   }
 
   /** The row a recent run wrote, for a run whose events are all of that one transaction. */
@@ -228,9 +234,8 @@ export class TransactionRepository {
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     known: TransactionEntity | undefined,
-    quiet: boolean,
   ): Promise<AppendedRun<T>> {
-    const { appended, written } = await this.writeRun(terminal, links, alongsideIn, known, quiet);
+    const { appended, written } = await this.writeRun(terminal, links, alongsideIn, known);
     // Committed: the rows are now what is stored.
     this.recent.remember(written);
     return appended;
@@ -241,7 +246,6 @@ export class TransactionRepository {
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     recorded: TransactionEntity | undefined,
-    quiet: boolean,
   ): Promise<{ appended: AppendedRun<T>; written: TransactionEntity[] }> {
     const ownRowOnly = touchesOwnRowOnly(links, recorded);
     const write = async (
@@ -278,12 +282,12 @@ export class TransactionRepository {
               alongside: await alongside.each(decided.transaction, decided.link.event, decided.result),
             });
         }
-        // The outbox rows take their positions from the row's delivery count: a run of another
-        // lane that stored deliveries for it meanwhile has taken them.
-        await alongside.end();
       } catch (error) {
         throw conflictOf(error, recorded);
       }
+      // The outbox rows take their positions from the row's delivery count: a run that stored
+      // deliveries for it meanwhile has taken them, and the row's UPDATE below then finds it moved on.
+      const beside = alongside.inserting();
       const written: TransactionEntity[] = [];
       const updates: Statement[] = [];
       let guarded: number | undefined;
@@ -300,29 +304,39 @@ export class TransactionRepository {
         updates.push(this.table.updating(where, changes));
         written.push(record);
       }
-      // The events and the transactions' new states in one trip to the server (they touch
-      // different rows). Last, and in this order: where reads share the writer's connection (an
-      // in-memory SQLite), whoever sees the new status then also sees its events, its reference,
-      // its deliveries and the business state. Beside a row taken unread, the events go in only
-      // if its UPDATE finds it as it was: a write of that one statement then stores all or nothing.
-      const events: Statement[] =
-        decision.events.length === 0
+      // The events, what goes beside them and the transactions' new states in one trip to the
+      // server (they touch different rows). Last, and in this order: where reads share the
+      // writer's connection (an in-memory SQLite), whoever sees the new status then also sees its
+      // events, its reference, its deliveries and the business state. Beside a row taken unread,
+      // the rest go in only if its UPDATE finds it as it was: a write of that one statement then
+      // stores all or nothing.
+      const inserts: Statement[] = [
+        ...(decision.events.length === 0
           ? []
-          : guarded === undefined
-            ? [this.eventTable.inserting(decision.events)]
-            : [{ ...this.eventTable.insertingSelect(decision.events), ifChanged: guarded + 1 }];
-      const changed = await sql.together([...events, ...updates]).catch((error: unknown) => {
+          : [
+              guarded === undefined
+                ? this.eventTable.inserting(decision.events)
+                : this.eventTable.insertingSelect(decision.events),
+            ]),
+        ...(beside === undefined ? [] : [beside]),
+      ];
+      const guard = guarded === undefined ? undefined : inserts.length + guarded;
+      const statements = [
+        ...inserts.map((insert) => (guard === undefined ? insert : { ...insert, ifChanged: guard })),
+        ...updates,
+      ];
+      const changed = await sql.together(statements).catch((error: unknown) => {
         throw conflictOf(error, recorded);
       });
-      if (recorded !== undefined && guarded !== undefined && changed[events.length + guarded] === 0) {
+      if (recorded !== undefined && guard !== undefined && changed[guard] === 0) {
         throw new RecordMovedOnError(recorded.id);
       }
       const { refusal } = decision;
       return { appended: refusal === undefined ? { appended } : { appended, refusal }, written };
     };
-    // On its known row, with nothing stored alongside, the run writes in one statement: its events
-    // and the row's new state, all or nothing (the UPDATE's check above).
-    return quiet && ownRowOnly ? this.writer.writeOne(write) : this.writer.write(write);
+    // On its known row the run writes in one statement: its events, what goes beside them and the
+    // row's new state, all or nothing (the UPDATE's check above).
+    return ownRowOnly ? this.writer.writeOne(write) : this.writer.write(write);
   }
 
   /**
@@ -364,7 +378,7 @@ export class TransactionRepository {
 /**
  * A unique key refused the run's rows. Given a row that has moved on, an event stored already
  * seems new: its key refuses it, and the run is written again from what is stored. Else the same
- * transaction or events were stored meanwhile by a write of another lane or process: the write
+ * transaction or events were stored meanwhile by another write, of this process or another: the write
  * decides again from what is stored now.
  */
 function conflictOf(error: unknown, recorded: TransactionEntity | undefined): unknown {

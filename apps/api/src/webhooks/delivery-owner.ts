@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ApiConfig } from '../config/api-config';
+import { ApiConfig, merchantHoldCap } from '../config/api-config';
 
 /**
  * Who holds this process's leases (deliveries, print callbacks, destination slots, maintenance
- * jobs): its replica (REPLICA_ID) and an instance made at
+ * jobs), and how many of a merchant's claims may hold: its replica (REPLICA_ID) and an instance made at
  * process start, so a process that starts again is a new owner and its predecessor's writes are
  * fenced off. A process that starts under a REPLICA_ID takes its predecessor's leases at once.
  */
@@ -20,6 +20,11 @@ export class DeliveryOwner {
    * attempts it unleased; alive, that process would have made and recorded the attempt by then.
    */
   readonly unleasedAfterMs: number;
+  /**
+   * A merchant's pending deliveries, and apart its print callbacks, held by every process
+   * together, that claims top up to and no further (LeasedTable.shareCap).
+   */
+  readonly merchantCap: number;
 
   constructor(config: ApiConfig) {
     // 12 hex digits after at most 115 characters: the lease_owner column holds 128.
@@ -27,5 +32,6 @@ export class DeliveryOwner {
     this.id = `${this.replica}${randomBytes(6).toString('hex')}`;
     this.leaseMs = config.DELIVERY_LEASE_MS;
     this.unleasedAfterMs = config.DELIVERY_LEASE_MS + config.WEBHOOK_TIMEOUT_MS;
+    this.merchantCap = merchantHoldCap(config);
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionEvent } from '@tps/contracts';
-import { SerialWriter } from '@tps/database';
+import { SerialWriter, sqlOf } from '@tps/database';
 import type { PendingDelivery, RecordedAttempt } from '@tps/delivery';
 import { InProcessMessagePort } from '@tps/messaging';
 import type { ApiTopics } from '../messages/api-messages';
@@ -63,7 +63,13 @@ describe('DeliveryRepository on a real SQLite file', () => {
       dataSource.getRepository(DeliveryEntity),
       dataSource.getRepository(DeliveryAttemptEntity),
       new InProcessMessagePort<ApiTopics>(() => undefined),
-      { replica: 'replica-a/', id: 'replica-a/000000000001', leaseMs: 30_000, unleasedAfterMs: 40_000 },
+      {
+        replica: 'replica-a/',
+        id: 'replica-a/000000000001',
+        leaseMs: 30_000,
+        unleasedAfterMs: 40_000,
+        merchantCap: 56,
+      },
       bodies,
     );
     other = new DeliveryRepository(
@@ -71,7 +77,13 @@ describe('DeliveryRepository on a real SQLite file', () => {
       dataSource.getRepository(DeliveryEntity),
       dataSource.getRepository(DeliveryAttemptEntity),
       new InProcessMessagePort<ApiTopics>(() => undefined),
-      { replica: 'replica-b/', id: 'replica-b/000000000002', leaseMs: 30_000, unleasedAfterMs: 40_000 },
+      {
+        replica: 'replica-b/',
+        id: 'replica-b/000000000002',
+        leaseMs: 30_000,
+        unleasedAfterMs: 40_000,
+        merchantCap: 56,
+      },
       bodies,
     );
     statements = [];
@@ -95,7 +107,8 @@ describe('DeliveryRepository on a real SQLite file', () => {
         events.map((event) => staging.stage(transaction, URL, event, 0, false)),
       );
       for (const event of replayed) staged.push(await staging.stage(transaction, URL, event, 0, true));
-      await staging.insert();
+      const inserting = staging.inserting();
+      if (inserting !== undefined) await sqlOf(manager).together([inserting]);
       return staged;
     });
   }

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
-import { EntityTable, LeasedQueue, SerialWriter, sqlOf, type LeasedTable, type Sql } from '@tps/database';
+import {
+  EntityTable,
+  LeasedQueue,
+  SerialWriter,
+  sqlOf,
+  type LeasedTable,
+  type Sql,
+  type Statement,
+} from '@tps/database';
 import {
   GroupCommit,
   destinationOf,
@@ -155,7 +163,11 @@ export interface DeliveryStaging {
     now: number,
     checkFirst: boolean,
   ) => Promise<PendingDelivery | null>;
-  insert: () => Promise<void>;
+  /**
+   * The INSERT of what was staged, to run with the write's other statements (Sql.together);
+   * undefined when nothing was. Its rows sign each delivery's first attempt once it ran.
+   */
+  inserting: () => Statement | undefined;
 }
 
 export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
@@ -220,7 +232,8 @@ const LEASED_DELIVERIES: LeasedTable = {
   order: 'next_attempt_at',
   queue: { key: 'transaction_id', position: 'position' },
   // A claim takes the head of every merchant's backlog, and within it of every URL's, before
-  // anyone's second (contract, "Webhook delivery", Fairness): the URL stands for its destination.
+  // anyone's second, and no more of a merchant than its cap leaves (contract, "Webhook delivery",
+  // Fairness): the URL stands for its destination.
   share: ['{row}.merchant_id', '{row}.url'],
   unleased: { due: 'COALESCE({row}.next_attempt_at, {row}.created_at)' },
 };
@@ -266,7 +279,12 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     @Inject(DELIVERY_BODY_RULE) private readonly bodies: DeliveryBodyRule,
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
-    this.leases = new LeasedQueue(LEASED_DELIVERIES, writer, deliveries.manager.connection, owner);
+    this.leases = new LeasedQueue(
+      { ...LEASED_DELIVERIES, shareCap: owner.merchantCap },
+      writer,
+      deliveries.manager.connection,
+      owner,
+    );
     this.slots = new LeasedQueue(LEASED_SLOTS, writer, deliveries.manager.connection, owner);
     this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
     // Attempts and stored deliveries only: the one other write of a stored delivery (expiry,
@@ -349,21 +367,27 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
         targets.set(delivery.id, firstTarget);
         return { ...pendingOf(delivery), firstTarget };
       },
-      insert: async () => {
+      inserting: () => {
+        const rows = staged.splice(0);
+        if (rows.length === 0) return undefined;
         // The secret in the INSERT itself, not in a read of its own: one statement fewer per run.
         const merchantOf = `merchants.merchant_id = ${this.table.tableName}.${this.table.columnName('merchantId')}`;
         const column = (name: string) => `(SELECT ${name} FROM merchants WHERE ${merchantOf}) AS ${name}`;
-        const rows = await this.table.insertReturning<SecretsRow & { id: string }>(
-          sql,
-          staged.splice(0),
-          `${this.table.columnName('id')} AS id, ${SECRET_COLUMNS.map(column).join(', ')}`,
-        );
-        const now = Date.now();
-        for (const row of rows) {
-          const target = targets.get(row.id);
-          if (target !== undefined) Object.assign(target, signingOf(storedSecrets(row), now));
-        }
-        targets.clear();
+        // INSERT … SELECT, so that the write may make it depend on its row's UPDATE (Statement.ifChanged).
+        return {
+          ...this.table.insertingSelect(rows),
+          returning: {
+            columns: `${this.table.columnName('id')} AS id, ${SECRET_COLUMNS.map(column).join(', ')}`,
+            rows: (returned) => {
+              const now = Date.now();
+              for (const row of returned as unknown as Array<SecretsRow & { id: string }>) {
+                const target = targets.get(row.id);
+                if (target !== undefined) Object.assign(target, signingOf(storedSecrets(row), now));
+              }
+              targets.clear();
+            },
+          },
+        };
       },
     };
   }

@@ -187,6 +187,78 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
     expect(new Set(claimed).size).toBe(120);
   });
 
+  describe('with a cap per merchant', () => {
+    const CAP = 3;
+    const capped = (): LeasedTable => ({
+      ...table({ due: '{row}.due' }),
+      share: ['{row}.merchant', '{row}.destination'],
+      shareCap: CAP,
+    });
+    const given = { owner: null, until: 0 };
+    /** The merchant's pending rows leased to an owner whose lease has not ended at `now`. */
+    const heldOf = async (merchant: string, now: number): Promise<number> => {
+      const [row] = await sqlOf(dataSource.manager).all<{ n: number | string }>(
+        "SELECT COUNT(*) AS n FROM jobs WHERE merchant = ? AND state = 'pending' AND owner IS NOT NULL AND until_at >= ?",
+        [merchant, iso(now)],
+      );
+      return Number(row.n);
+    };
+
+    it('tops a merchant up to its cap across both holders, counting the rows leased at insert, and no further while they hold them', async () => {
+      const a = new LeasedQueue(capped(), writer, dataSource, holder('replica-a', '1'));
+      const b = new LeasedQueue(capped(), writer, dataSource, holder('replica-b', '1'));
+      // One of the busy merchant's leased to a at insert, ten given back over two destinations;
+      // two of the quiet merchant's.
+      await insert(
+        'busy-new',
+        'n',
+        1,
+        { owner: 'replica-a/1', until: T0 + LEASE_MS },
+        { merchant: 'busy', destination: 'd1' },
+      );
+      for (let i = 1; i <= 10; i += 1)
+        await insert(`busy-${i}`, `t${i}`, i, given, { merchant: 'busy', destination: `d${1 + (i % 2)}` });
+      await insert('quiet-1', 'q1', 20, given, { merchant: 'quiet', destination: 'd1' });
+      await insert('quiet-2', 'q2', 21, given, { merchant: 'quiet', destination: 'd1' });
+
+      // a's claim is bounded by the cap less what is held: two of the busy merchant's, not ten.
+      const byA = ids(await a.claim<{ id: string }>(T0, T0 + LEASE_MS, 100, 'id'));
+      expect(byA).toEqual(['busy-1', 'busy-2', 'quiet-1', 'quiet-2']);
+      // b finds the busy merchant at its cap: none of its rows, though eight are free.
+      expect(await b.claim(T0, T0 + LEASE_MS, 100, 'id')).toEqual([]);
+      expect(await heldOf('busy', T0)).toBe(CAP);
+
+      // One of them done: one more, to b.
+      await sqlOf(dataSource.manager).run("UPDATE jobs SET state = 'done' WHERE id = ?", ['busy-1']);
+      expect(ids(await b.claim<{ id: string }>(T0, T0 + LEASE_MS, 100, 'id'))).toEqual(['busy-3']);
+      expect(await a.claim(T0, T0 + LEASE_MS, 100, 'id')).toEqual([]);
+
+      // a's leases end unrenewed: they no longer count, and b takes what the cap leaves, its own
+      // lease renewed counting.
+      const later = T0 + 2 * LEASE_MS;
+      expect(await b.renew(later + LEASE_MS)).toEqual(['busy-3']);
+      const byB = ids(await b.claim<{ id: string }>(later, later + LEASE_MS, 100, 'id'));
+      expect(byB.filter((id) => id.startsWith('busy'))).toHaveLength(CAP - 1);
+      expect(byB.filter((id) => id.startsWith('quiet'))).toEqual(['quiet-1', 'quiet-2']);
+      expect(await heldOf('busy', later)).toBe(CAP);
+    });
+
+    it('holds the cap with claims of both holders at once', async () => {
+      const a = new LeasedQueue(capped(), writer, dataSource, holder('replica-a', '1'));
+      const b = new LeasedQueue(capped(), writer, dataSource, holder('replica-b', '1'));
+      for (let i = 0; i < 80; i += 1) {
+        await insert(`r${i}`, `t${i}`, i, given, { merchant: `m${i % 2}`, destination: `d${i % 5}` });
+      }
+      // Claims made together (on PostgreSQL, each on a connection of its own), each of which
+      // alone would take a merchant's whole cap.
+      const round = await Promise.all(
+        [a, b, a, b, a, b].map((queue) => queue.claim<{ id: string }>(T0, T0 + LEASE_MS, 10, 'id')),
+      );
+      expect(round.flat()).toHaveLength(2 * CAP);
+      expect([await heldOf('m0', T0), await heldOf('m1', T0)]).toEqual([CAP, CAP]);
+    });
+  });
+
   it('counts a row’s epoch up at each claim: a late result of an earlier lease of the same holder is not recorded', async () => {
     const spec = table({ due: '{row}.due' });
     const a = new LeasedQueue(spec, writer, dataSource, holder('replica-a', '1'));

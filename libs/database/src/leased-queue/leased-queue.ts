@@ -36,6 +36,14 @@ export interface LeasedTable {
    * shares; in `order` among equals. Absent: the table's order alone.
    */
   share?: readonly string[];
+  /**
+   * Rows of one outermost share (a merchant) held at once, by every holder together, that a
+   * claim tops up to and no further: it takes of the share at most the cap less the share's
+   * pending rows leased to an owner whose lease has not ended (rows leased at insert included),
+   * so no share holds more than the cap through claims, however many processes claim. With
+   * `share` only. Absent: no cap.
+   */
+  shareCap?: number;
   /** Only the head of each key's queue is claimed: a row no earlier pending row of its key precedes. */
   queue?: { key: string; position: string };
   /**
@@ -113,7 +121,8 @@ export class LeasedQueue {
   /**
    * Leases to this process until `until` up to `limit` pending rows no live process holds (of
    * those `among` picks, when given), first in the table's order (by rank in their shares, when
-   * the table has shares), each the head of its key's queue; returns them with `returning`.
+   * the table has shares, and no more of a share than its cap leaves), each the head of its key's
+   * queue; returns them with `returning`.
    */
   async claim<T>(
     now: number,
@@ -134,7 +143,7 @@ export class LeasedQueue {
       );
       if (any === undefined) return [];
     }
-    const choice = this.choice(claimable);
+    const choice = this.choice(claimable, now);
     const chosen = `${id} ${this.adapter.chosen(choice.sql)}`;
     const take = (sql: Sql): Promise<T[]> =>
       sql.all<T>(
@@ -209,34 +218,73 @@ export class LeasedQueue {
    * the first in the table's order, or, with shares, ranked within each share (ROW_NUMBER) from
    * the innermost out and taken by rank. The ranking is a subquery of its own, whose ids an outer
    * SELECT of the claimable rows takes: PostgreSQL locks no row in a SELECT with window functions,
-   * and the outer one, which it locks, finds a row another process claimed meanwhile taken.
+   * and the outer one, which it locks, finds a row another process claimed meanwhile taken. With
+   * a cap, a row's rank in its outermost share must be within what the share's held rows (as of
+   * `now`) leave of it. Claims of several processes at once rank the same rows alike, so together
+   * they take no row past those first ranks: each skips the rows another is taking, or finds them
+   * taken on its re-check; and one that counts after another committed counts that one's rows.
    */
-  private choice(claimable: { where: string; params: SqlValue[] }): { sql: string; params: SqlValue[] } {
-    const { table, id, order, share } = this.spec;
+  private choice(
+    claimable: { where: string; params: SqlValue[] },
+    now: number,
+  ): { sql: string; params: SqlValue[] } {
+    const { table, id, order, share, shareCap } = this.spec;
     const claimableIds = `SELECT c.${id} FROM ${table} c WHERE ${claimable.where}`;
     if (share === undefined || share.length === 0) {
       return { sql: `${claimableIds} ORDER BY c.${order} LIMIT ?`, params: claimable.params };
     }
     const keys = share.map((key) => onRow(key, 'c'));
+    // The outermost share's column goes out to the last ranking when a cap needs it there.
+    const kept = this.capped() ? 1 : 0;
     /** The shares out to `depth` (their columns in the ranked rows). */
     const outer = (depth: number): string[] => keys.slice(0, depth).map((_, i) => `share_${i}`);
     // Innermost share first: each row's rank among its share's rows, in the table's order.
     let ranked =
-      `SELECT ${[`c.${id} AS id`, `c.${order} AS due`, ...keys.slice(0, -1).map((key, i) => `${key} AS share_${i}`)].join(', ')}, ` +
+      `SELECT ${[`c.${id} AS id`, `c.${order} AS due`, ...keys.slice(0, Math.max(keys.length - 1, kept)).map((key, i) => `${key} AS share_${i}`)].join(', ')}, ` +
       `ROW_NUMBER() OVER (PARTITION BY ${keys.join(', ')} ORDER BY c.${order}) AS share_rank ` +
       `FROM ${table} c WHERE ${claimable.where}`;
     // Then, out to the outermost, its rank among its outer share's rows by its inner rank.
     for (let depth = keys.length - 1; depth >= 1; depth -= 1) {
       ranked =
-        `SELECT ${['r.id', 'r.due', ...outer(depth - 1)].join(', ')}, ` +
+        `SELECT ${['r.id', 'r.due', ...outer(Math.max(depth - 1, kept))].join(', ')}, ` +
         `ROW_NUMBER() OVER (PARTITION BY ${outer(depth).join(', ')} ORDER BY r.share_rank, r.due) AS share_rank ` +
         `FROM (${ranked}) r`;
     }
-    const firstByRank = `SELECT s.id FROM (${ranked}) s ORDER BY s.share_rank, s.due LIMIT ?`;
+    if (shareCap === undefined) {
+      const firstByRank = `SELECT s.id FROM (${ranked}) s ORDER BY s.share_rank, s.due LIMIT ?`;
+      return {
+        sql: `${claimableIds} AND c.${id} IN (${firstByRank})`,
+        params: [...claimable.params, ...claimable.params],
+      };
+    }
+    const firstByRank =
+      `SELECT s.id FROM (${ranked}) s LEFT JOIN (${this.heldPerShare(share[0])}) h ON h.share_0 = s.share_0 ` +
+      'WHERE s.share_rank <= ? - COALESCE(h.held, 0) ORDER BY s.share_rank, s.due LIMIT ?';
     return {
       sql: `${claimableIds} AND c.${id} IN (${firstByRank})`,
-      params: [...claimable.params, ...claimable.params],
+      params: [...claimable.params, ...claimable.params, this.at(now), shareCap],
     };
+  }
+
+  /**
+   * The pending rows each outermost share (`key`, column `share_0`) has leased to an owner whose
+   * lease had not ended at the time of its one parameter (column `held`): whoever holds them,
+   * this process included.
+   */
+  private heldPerShare(key: string): string {
+    const { table, owner, leaseUntil, nobody } = this.spec;
+    const leased = allOf(
+      this.pendingOf('l'),
+      `l.${owner} IS NOT NULL`,
+      nobody === undefined ? undefined : `l.${owner} <> ${nobody}`,
+      `l.${leaseUntil} >= ?`,
+    );
+    return `SELECT ${onRow(key, 'l')} AS share_0, COUNT(*) AS held FROM ${table} l WHERE ${leased} GROUP BY ${onRow(key, 'l')}`;
+  }
+
+  /** Whether claims cap what an outermost share holds. */
+  private capped(): boolean {
+    return this.spec.shareCap !== undefined && (this.spec.share?.length ?? 0) > 0;
   }
 
   /** What a claim sets, its owner and lease end the first two parameters. */

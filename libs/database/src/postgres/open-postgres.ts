@@ -1,6 +1,9 @@
 import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
-import { directUrlOf } from '../data-source-options';
+import { directUrlOf, waitsOf } from '../data-source-options';
+import type { DatabaseNotes } from '../store-adapter';
+import type { DatabaseWaits } from '../database-wait-settings';
 import { keepsSessions } from './session-check';
+import { pooledWaitsOf, pooledWaitsVerdict, setRoleWaits, type RoleDefaults } from './role-waits';
 
 /**
  * The advisory lock every process takes around its migrations on PostgreSQL: one key for all
@@ -18,16 +21,21 @@ const LOCK_RETRY_MS = 100;
  * connection.
  *
  * Given a direct URL beside a pooler's (DatabaseSettings.directUrl), the migrations run on a
- * connection of their own to it, and the pooled connections are left to the work. Without one,
+ * connection of their own to it, and the pooled connections are left to the work. The pooler
+ * refuses the statement and lock timeouts as startup parameters: under the same lock they are
+ * made the role's defaults in the database (setRoleWaits), and a pooled connection then shows
+ * whether they hold (pooledWaitsVerdict: refused at start where they cannot). Without one,
  * a URL whose connections do not keep their server session (a pooler in transaction mode) is
  * refused: the lock, and the LISTEN of the service's messages, would be lost on it.
  */
-export async function openPostgres(options: DataSourceOptions): Promise<DataSource> {
+export async function openPostgres(options: DataSourceOptions, notes: DatabaseNotes): Promise<DataSource> {
   if (options.type !== 'postgres' || options.migrationsRun !== true) {
     return new DataSource(options).initialize();
   }
   const transaction = options.migrationsTransactionMode ?? 'all';
   const directUrl = directUrlOf(options);
+  const waits = waitsOf(options);
+  let roleDefaults: RoleDefaults | undefined;
   if (directUrl === undefined) {
     await refuseTransactionPooler(options.url, options.applicationName);
   } else {
@@ -38,20 +46,42 @@ export async function openPostgres(options: DataSourceOptions): Promise<DataSour
       migrationsRun: false,
     }).initialize();
     try {
-      await migrateUnderLock(direct, transaction);
+      await migrateUnderLock(direct, transaction, async (query) => {
+        if (waits !== undefined) roleDefaults = await setRoleWaits(query, waits);
+      });
     } finally {
       await direct.destroy();
     }
   }
   const dataSource = await new DataSource({ ...options, migrationsRun: false }).initialize();
-  if (directUrl !== undefined) return dataSource;
   try {
-    await migrateUnderLock(dataSource, transaction);
+    if (directUrl === undefined) await migrateUnderLock(dataSource, transaction);
+    else if (waits !== undefined && roleDefaults !== undefined)
+      await checkPooledWaits(dataSource, waits, roleDefaults, notes);
   } catch (error) {
     await dataSource.destroy();
     throw error;
   }
   return dataSource;
+}
+
+/** Refuses a pooled path whose statements would be unbounded, and tells other values (pooledWaitsVerdict). */
+async function checkPooledWaits(
+  dataSource: DataSource,
+  waits: DatabaseWaits,
+  set: RoleDefaults,
+  notes: DatabaseNotes,
+): Promise<void> {
+  if (set.error === undefined) {
+    // The role's defaults stay after this process: said once, where the operator looks.
+    notes.log(
+      `statement_timeout ${waits.statementTimeoutMs} ms and lock_timeout ${waits.lockTimeoutMs} ms are ` +
+        `the defaults of role "${set.role}" in database "${set.database}", for the pooled connections`,
+    );
+  }
+  const verdict = pooledWaitsVerdict(waits, await pooledWaitsOf(dataSource), set);
+  if (verdict.kind === 'refuse') throw new Error(verdict.message);
+  if (verdict.kind === 'warn') notes.warn(verdict.message);
 }
 
 async function refuseTransactionPooler(url: string | undefined, applicationName?: string): Promise<void> {
@@ -63,9 +93,11 @@ async function refuseTransactionPooler(url: string | undefined, applicationName?
   );
 }
 
+/** `alsoUnderLock`: what else runs on the lock's connection while it is held, after the migrations. */
 async function migrateUnderLock(
   dataSource: DataSource,
   transaction: NonNullable<DataSourceOptions['migrationsTransactionMode']>,
+  alsoUnderLock?: (query: (sql: string) => Promise<unknown>) => Promise<void>,
 ): Promise<void> {
   // The lock and the migrations share one connection: a pool of one would deadlock otherwise.
   const runner = dataSource.createQueryRunner();
@@ -78,6 +110,7 @@ async function migrateUnderLock(
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = transaction;
       await executor.executePendingMigrations();
+      await alsoUnderLock?.((sql) => runner.query(sql));
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }

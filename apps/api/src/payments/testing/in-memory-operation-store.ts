@@ -20,6 +20,10 @@ export class InMemoryOperationStore implements OperationStore {
     return this.later(found === undefined ? null : { ...found });
   }
 
+  insertNew(transaction: StoredTransaction): Promise<StoredTransaction | null> {
+    return this.insertDecided(async () => transaction);
+  }
+
   async insertDecided(
     decide: (reader: FollowUpReader) => Promise<StoredTransaction | null>,
   ): Promise<StoredTransaction | null> {
