@@ -3,29 +3,13 @@ import type { SqlValue } from './prepared-sqlite';
 import type { Sql, Statement } from './sql';
 
 /** Each statement in turn, where a statement costs no trip to a server (SQLite). */
-export async function oneByOne(
-  sql: Pick<Sql, 'run' | 'all'>,
-  statements: readonly Statement[],
-): Promise<number[]> {
+export async function oneByOne(sql: Pick<Sql, 'run'>, statements: readonly Statement[]): Promise<number[]> {
   const counts: number[] = [];
-  for (const [i, statement] of statements.entries()) {
-    const { ifChanged } = statement;
+  for (const [i, { text, params, ifChanged }] of statements.entries()) {
     const skipped = ifChanged !== undefined && ifChanged < i && counts[ifChanged] === 0;
-    if (skipped) statement.returning?.rows([]);
-    counts.push(skipped ? 0 : await runOne(sql, statement));
+    counts.push(skipped ? 0 : await sql.run(text, params));
   }
   return counts;
-}
-
-/** A statement of Sql.together alone: the rows it changed, its rows handed on if it asks for them. */
-async function runOne(
-  sql: Pick<Sql, 'run' | 'all'>,
-  { text, params, returning }: Statement,
-): Promise<number> {
-  if (returning === undefined) return sql.run(text, params);
-  const rows = await sql.all<Record<string, unknown>>(`${text} RETURNING ${returning.columns}`, params);
-  returning.rows(rows);
-  return rows.length;
 }
 
 /** A statement as the driver takes it: its text, or for node-postgres `{ name, text }` too. */

@@ -15,12 +15,6 @@ export interface Statement {
    * when that one comes after it, the write must roll back if it changed nothing.
    */
   ifChanged?: number;
-  /**
-   * A RETURNING clause's list for this statement (an INSERT's, which may read other tables
-   * through subqueries): its rows are handed to `rows` once it ran. One statement of a
-   * Sql.together at most.
-   */
-  returning?: { columns: string; rows: (rows: Array<Record<string, unknown>>) => void };
 }
 
 /** Fixed SQL with `?` placeholders, run on the manager's connection (inside its write, if any). */
@@ -29,9 +23,8 @@ export interface Sql {
   run(text: string, params: readonly SqlValue[]): Promise<number>;
   all<T>(text: string, params: readonly SqlValue[]): Promise<T[]>;
   /**
-   * Statements that change rows (INSERT, UPDATE or DELETE, with no RETURNING clause in their
-   * text: one may ask for its rows by Statement.returning), in order; resolves how many rows each
-   * changed. PostgreSQL takes them as one statement
+   * Statements that change rows (INSERT, UPDATE or DELETE, with no RETURNING clause of their
+   * own), in order; resolves how many rows each changed. PostgreSQL takes them as one statement
    * (each a data-modifying WITH), so they cost one trip to the server instead of one each. There
    * they all see the rows as they were before any of them ran, and run in no set order: none may
    * touch a row that another of them inserts or changes.

@@ -50,13 +50,18 @@ export class EventIngest {
   ): Promise<{ stored: number; error: Error } | undefined> {
     // A replayed event is staged again (made once by the outbox): a database written before
     // events and deliveries shared one write may hold the event without its delivery.
-    const run = await this.transactions.appendEvents(terminal, links, (manager) => {
-      const stager = this.webhooks.stagerFor(manager);
-      return {
-        each: (transaction, event, result) => stager.stage(transaction, event, result === 'duplicate'),
-        inserting: () => stager.inserting(),
-      };
-    });
+    const run = await this.transactions.appendEvents(
+      terminal,
+      links,
+      (manager) => {
+        const stager = this.webhooks.stagerFor(manager);
+        return {
+          each: (transaction, event, result) => stager.stage(transaction, event, result === 'duplicate'),
+          end: () => stager.insert(),
+        };
+      },
+      (transaction) => !this.webhooks.stagesFor(transaction),
+    );
     const deliveries: PendingDelivery[] = [];
     for (const appended of run.appended) {
       if (appended.result === 'unknown') {

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Statement } from '@tps/database';
 import type { TransactionEvent } from '@tps/contracts';
 import type { PendingDelivery } from '@tps/delivery';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
@@ -16,8 +15,8 @@ export interface Stager {
     event: TransactionEvent,
     replayed: boolean,
   ) => Promise<PendingDelivery | null>;
-  /** The INSERT of what was staged, one statement to run with the events (undefined: nothing was). */
-  inserting: () => Statement | undefined;
+  /** Inserts what was staged, in one statement; before the write ends. */
+  insert: () => Promise<void>;
 }
 
 /**
@@ -45,7 +44,7 @@ export class TransactionWebhooks {
         if (!this.stagesFor(transaction) || event.status === 'TERMINAL_ACKNOWLEDGED') return null;
         return staging.stage(transaction, transaction.eventsWebhookUrl, event, Date.now(), replayed);
       },
-      inserting: () => staging.inserting(),
+      insert: () => staging.insert(),
     };
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AuthorizationResponse, TransactionEvent } from '@tps/contracts';
 import { SerialWriter } from '@tps/database';
 import type { StatementLog } from '@tps/database/testing';
@@ -90,29 +90,8 @@ describe('TransactionRepository on PostgreSQL', () => {
 
   afterAll(() => database.close());
 
-  const nothingAlongside = () => ({ each: async () => null, inserting: () => undefined });
-  /** Each event gets a row at the transaction's next outbox position, inserted as the outbox does. */
-  const positionsAlongside = () => {
-    const rows: Array<[string, number]> = [];
-    return {
-      each: async (transaction: TransactionEntity) => {
-        transaction.deliveryCount += 1;
-        rows.push([transaction.id, transaction.deliveryCount]);
-        return null;
-      },
-      inserting: () =>
-        rows.length === 0
-          ? undefined
-          : {
-              text: `INSERT INTO outbox_positions SELECT * FROM (VALUES ${rows.map(() => '(?::text, ?::integer)').join(', ')}) AS v`,
-              params: rows.flat(),
-            },
-    };
-  };
-  const outboxPositions = () =>
-    dataSource.query(
-      'CREATE TABLE IF NOT EXISTS outbox_positions (transaction_id text, position integer, UNIQUE (transaction_id, position))',
-    );
+  const nothingAlongside = () => ({ each: async () => null, end: async () => undefined });
+  const storesNothing = () => true;
 
   async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
     log.clear();
@@ -141,9 +120,9 @@ describe('TransactionRepository on PostgreSQL', () => {
     const charge = syncCharge();
     expect(await statementsOf(() => record(charge))).toEqual(['INSERT']);
     const run = approvedRun(charge);
-    expect(await statementsOf(() => repository.appendEvents(TERMINAL, run, nothingAlongside))).toEqual([
-      'WITH',
-    ]);
+    expect(
+      await statementsOf(() => repository.appendEvents(TERMINAL, run, nothingAlongside, storesNothing)),
+    ).toEqual(['WITH']);
     expect(await repository.findByClientId(MERCHANT, charge.clientTransactionId)).toMatchObject({
       status: 'APPROVAL',
       businessState: 'SETTLED',
@@ -159,7 +138,12 @@ describe('TransactionRepository on PostgreSQL', () => {
     await dataSource.query('UPDATE transactions SET delivery_count = delivery_count + 1 WHERE id = $1', [
       recorded.id,
     ]);
-    const reply = await repository.appendEvents(TERMINAL, approvedRun(charge), nothingAlongside);
+    const reply = await repository.appendEvents(
+      TERMINAL,
+      approvedRun(charge),
+      nothingAlongside,
+      storesNothing,
+    );
     expect(reply.refusal).toBeUndefined();
     expect(reply.appended.map((a) => a.result)).toEqual(Array(4).fill('appended'));
     expect(await repository.findByClientId(MERCHANT, charge.clientTransactionId)).toMatchObject({
@@ -171,12 +155,28 @@ describe('TransactionRepository on PostgreSQL', () => {
   });
 
   it('a reply whose outbox positions another write took meanwhile is written again from what is stored', async () => {
-    await outboxPositions();
+    await dataSource.query(
+      'CREATE TABLE IF NOT EXISTS outbox_positions (transaction_id text, position integer, UNIQUE (transaction_id, position))',
+    );
     const charge = syncCharge();
     const recorded = await record(charge);
-    // Another run of the same transaction stored a delivery: it took position 1.
+    // Another lane's run of the same transaction stored a delivery: it took position 1.
     await dataSource.query('INSERT INTO outbox_positions VALUES ($1, 1)', [recorded.id]);
     await dataSource.query('UPDATE transactions SET delivery_count = 1 WHERE id = $1', [recorded.id]);
+    // Each event gets a delivery at the row's next position, inserted as the outbox does at the end.
+    const positionsAlongside = (manager: EntityManager) => {
+      const rows: Array<[string, number]> = [];
+      return {
+        each: async (transaction: TransactionEntity) => {
+          transaction.deliveryCount += 1;
+          rows.push([transaction.id, transaction.deliveryCount]);
+          return null;
+        },
+        end: async () => {
+          for (const row of rows) await manager.query('INSERT INTO outbox_positions VALUES ($1, $2)', row);
+        },
+      };
+    };
     const reply = await repository.appendEvents(TERMINAL, approvedRun(charge), positionsAlongside);
     expect(reply.refusal).toBeUndefined();
     expect(await repository.findByClientId(MERCHANT, charge.clientTransactionId)).toMatchObject({
@@ -209,7 +209,7 @@ describe('TransactionRepository on PostgreSQL', () => {
           }
         : link,
     );
-    const reply = await repository.appendEvents(TERMINAL, run, nothingAlongside);
+    const reply = await repository.appendEvents(TERMINAL, run, nothingAlongside, storesNothing);
     expect(reply.refusal).toBeUndefined();
     const [row] = await dataSource.query<Array<{ size: number }>>(
       'SELECT pg_column_size(t.*) AS size FROM transactions t WHERE id = $1',
@@ -232,18 +232,12 @@ describe('TransactionRepository on PostgreSQL', () => {
     ]);
   });
 
-  it('a reply that stores deliveries alongside its events is one statement too, with no BEGIN or COMMIT', async () => {
-    await outboxPositions();
+  it('a reply that may store deliveries alongside its events is a transaction', async () => {
     const charge = syncCharge();
-    const recorded = await record(charge);
+    await record(charge);
     const statements = await statementsOf(() =>
-      repository.appendEvents(TERMINAL, approvedRun(charge), positionsAlongside),
+      repository.appendEvents(TERMINAL, approvedRun(charge), nothingAlongside),
     );
-    expect(statements).toEqual(['WITH']);
-    const positions = await dataSource.query<Array<{ position: number }>>(
-      'SELECT position FROM outbox_positions WHERE transaction_id = $1 ORDER BY position',
-      [recorded.id],
-    );
-    expect(positions.map((row) => row.position)).toEqual([1, 2, 3, 4]);
+    expect(statements).toEqual(['BEGIN', 'WITH', 'COMMIT']);
   });
 });

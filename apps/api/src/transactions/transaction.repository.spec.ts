@@ -97,7 +97,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
   afterEach(() => database.close());
 
   /** Stores nothing beside the events. */
-  const nothingAlongside = () => ({ each: async () => null, inserting: () => undefined });
+  const nothingAlongside = () => ({ each: async () => null, end: async () => undefined });
 
   const stored = (clientTransactionId: string) => repository.findByClientId(MERCHANT, clientTransactionId);
 
@@ -209,7 +209,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
         transaction.deliveryCount += 1;
         return null;
       },
-      inserting: () => undefined,
+      end: async () => undefined,
     });
 
     const selects = (statements: string[]) => statements.filter((sql) => sql.startsWith('SELECT'));

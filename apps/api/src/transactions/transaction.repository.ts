@@ -43,8 +43,7 @@ export type Appended<T> =
  */
 export interface Alongside<T> {
   each: (transaction: TransactionEntity, event: LinkEvent['event'], result: AppendResult) => Promise<T>;
-  /** What `each` staged, as one statement that goes with the run's events; undefined: nothing. */
-  inserting: () => Statement | undefined;
+  end: () => Promise<void>;
 }
 
 export interface AppendedRun<T> {
@@ -201,23 +200,24 @@ export class TransactionRepository {
    * were stored already), the run is written again from what is stored.
    *
    * A run on a known row of a transaction that acts on no other (not a follow-up) touches that
-   * transaction only: its events, what `alongsideIn` stores beside them and the row's new state
-   * are then one statement (SerialWriter.writeOne), all or nothing.
+   * transaction only. When `alongsideIn` stores nothing for that transaction (`storesNothing`),
+   * the run is then one statement (SerialWriter.writeOne).
    */
   async appendEvents<T>(
     terminal: TerminalIdentity,
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
+    storesNothing: (transaction: TransactionEntity) => boolean = () => false,
   ): Promise<AppendedRun<T>> {
     const known = this.recentRowOf(links);
     if (known !== undefined) {
       try {
-        return await this.writeAndRemember(terminal, links, alongsideIn, known);
+        return await this.writeAndRemember(terminal, links, alongsideIn, known, storesNothing(known));
       } catch (error) {
         if (!(error instanceof RecordMovedOnError)) throw error;
       }
     }
-    return this.writeAndRemember(terminal, links, alongsideIn, undefined);
+    return this.writeAndRemember(terminal, links, alongsideIn, undefined, false);
   }
 
   /** The row a recent run wrote, for a run whose events are all of that one transaction. */
@@ -234,8 +234,9 @@ export class TransactionRepository {
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     known: TransactionEntity | undefined,
+    quiet: boolean,
   ): Promise<AppendedRun<T>> {
-    const { appended, written } = await this.writeRun(terminal, links, alongsideIn, known);
+    const { appended, written } = await this.writeRun(terminal, links, alongsideIn, known, quiet);
     // Committed: the rows are now what is stored.
     this.recent.remember(written);
     return appended;
@@ -246,6 +247,7 @@ export class TransactionRepository {
     links: LinkEvent[],
     alongsideIn: (manager: EntityManager) => Alongside<T>,
     recorded: TransactionEntity | undefined,
+    quiet: boolean,
   ): Promise<{ appended: AppendedRun<T>; written: TransactionEntity[] }> {
     const ownRowOnly = touchesOwnRowOnly(links, recorded);
     const write = async (
@@ -282,12 +284,12 @@ export class TransactionRepository {
               alongside: await alongside.each(decided.transaction, decided.link.event, decided.result),
             });
         }
+        // The outbox rows take their positions from the row's delivery count: a run of another
+        // lane that stored deliveries for it meanwhile has taken them.
+        await alongside.end();
       } catch (error) {
         throw conflictOf(error, recorded);
       }
-      // The outbox rows take their positions from the row's delivery count: a run that stored
-      // deliveries for it meanwhile has taken them, and the row's UPDATE below then finds it moved on.
-      const beside = alongside.inserting();
       const written: TransactionEntity[] = [];
       const updates: Statement[] = [];
       let guarded: number | undefined;
@@ -304,39 +306,29 @@ export class TransactionRepository {
         updates.push(this.table.updating(where, changes));
         written.push(record);
       }
-      // The events, what goes beside them and the transactions' new states in one trip to the
-      // server (they touch different rows). Last, and in this order: where reads share the
-      // writer's connection (an in-memory SQLite), whoever sees the new status then also sees its
-      // events, its reference, its deliveries and the business state. Beside a row taken unread,
-      // the rest go in only if its UPDATE finds it as it was: a write of that one statement then
-      // stores all or nothing.
-      const inserts: Statement[] = [
-        ...(decision.events.length === 0
+      // The events and the transactions' new states in one trip to the server (they touch
+      // different rows). Last, and in this order: where reads share the writer's connection (an
+      // in-memory SQLite), whoever sees the new status then also sees its events, its reference,
+      // its deliveries and the business state. Beside a row taken unread, the events go in only
+      // if its UPDATE finds it as it was: a write of that one statement then stores all or nothing.
+      const events: Statement[] =
+        decision.events.length === 0
           ? []
-          : [
-              guarded === undefined
-                ? this.eventTable.inserting(decision.events)
-                : this.eventTable.insertingSelect(decision.events),
-            ]),
-        ...(beside === undefined ? [] : [beside]),
-      ];
-      const guard = guarded === undefined ? undefined : inserts.length + guarded;
-      const statements = [
-        ...inserts.map((insert) => (guard === undefined ? insert : { ...insert, ifChanged: guard })),
-        ...updates,
-      ];
-      const changed = await sql.together(statements).catch((error: unknown) => {
+          : guarded === undefined
+            ? [this.eventTable.inserting(decision.events)]
+            : [{ ...this.eventTable.insertingSelect(decision.events), ifChanged: guarded + 1 }];
+      const changed = await sql.together([...events, ...updates]).catch((error: unknown) => {
         throw conflictOf(error, recorded);
       });
-      if (recorded !== undefined && guard !== undefined && changed[guard] === 0) {
+      if (recorded !== undefined && guarded !== undefined && changed[events.length + guarded] === 0) {
         throw new RecordMovedOnError(recorded.id);
       }
       const { refusal } = decision;
       return { appended: refusal === undefined ? { appended } : { appended, refusal }, written };
     };
-    // On its known row the run writes in one statement: its events, what goes beside them and the
-    // row's new state, all or nothing (the UPDATE's check above).
-    return ownRowOnly ? this.writer.writeOne(write) : this.writer.write(write);
+    // On its known row, with nothing stored alongside, the run writes in one statement: its events
+    // and the row's new state, all or nothing (the UPDATE's check above).
+    return quiet && ownRowOnly ? this.writer.writeOne(write) : this.writer.write(write);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionEvent } from '@tps/contracts';
-import { SerialWriter, sqlOf } from '@tps/database';
+import { SerialWriter } from '@tps/database';
 import type { PendingDelivery, RecordedAttempt } from '@tps/delivery';
 import { InProcessMessagePort } from '@tps/messaging';
 import type { ApiTopics } from '../messages/api-messages';
@@ -107,8 +107,7 @@ describe('DeliveryRepository on a real SQLite file', () => {
         events.map((event) => staging.stage(transaction, URL, event, 0, false)),
       );
       for (const event of replayed) staged.push(await staging.stage(transaction, URL, event, 0, true));
-      const inserting = staging.inserting();
-      if (inserting !== undefined) await sqlOf(manager).together([inserting]);
+      await staging.insert();
       return staged;
     });
   }

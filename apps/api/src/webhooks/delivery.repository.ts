@@ -2,15 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
-import {
-  EntityTable,
-  LeasedQueue,
-  SerialWriter,
-  sqlOf,
-  type LeasedTable,
-  type Sql,
-  type Statement,
-} from '@tps/database';
+import { EntityTable, LeasedQueue, SerialWriter, sqlOf, type LeasedTable, type Sql } from '@tps/database';
 import {
   GroupCommit,
   destinationOf,
@@ -163,11 +155,7 @@ export interface DeliveryStaging {
     now: number,
     checkFirst: boolean,
   ) => Promise<PendingDelivery | null>;
-  /**
-   * The INSERT of what was staged, to run with the write's other statements (Sql.together);
-   * undefined when nothing was. Its rows sign each delivery's first attempt once it ran.
-   */
-  inserting: () => Statement | undefined;
+  insert: () => Promise<void>;
 }
 
 export function pendingOf(delivery: DeliveryEntity): PendingDelivery {
@@ -367,27 +355,21 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
         targets.set(delivery.id, firstTarget);
         return { ...pendingOf(delivery), firstTarget };
       },
-      inserting: () => {
-        const rows = staged.splice(0);
-        if (rows.length === 0) return undefined;
+      insert: async () => {
         // The secret in the INSERT itself, not in a read of its own: one statement fewer per run.
         const merchantOf = `merchants.merchant_id = ${this.table.tableName}.${this.table.columnName('merchantId')}`;
         const column = (name: string) => `(SELECT ${name} FROM merchants WHERE ${merchantOf}) AS ${name}`;
-        // INSERT … SELECT, so that the write may make it depend on its row's UPDATE (Statement.ifChanged).
-        return {
-          ...this.table.insertingSelect(rows),
-          returning: {
-            columns: `${this.table.columnName('id')} AS id, ${SECRET_COLUMNS.map(column).join(', ')}`,
-            rows: (returned) => {
-              const now = Date.now();
-              for (const row of returned as unknown as Array<SecretsRow & { id: string }>) {
-                const target = targets.get(row.id);
-                if (target !== undefined) Object.assign(target, signingOf(storedSecrets(row), now));
-              }
-              targets.clear();
-            },
-          },
-        };
+        const rows = await this.table.insertReturning<SecretsRow & { id: string }>(
+          sql,
+          staged.splice(0),
+          `${this.table.columnName('id')} AS id, ${SECRET_COLUMNS.map(column).join(', ')}`,
+        );
+        const now = Date.now();
+        for (const row of rows) {
+          const target = targets.get(row.id);
+          if (target !== undefined) Object.assign(target, signingOf(storedSecrets(row), now));
+        }
+        targets.clear();
       },
     };
   }

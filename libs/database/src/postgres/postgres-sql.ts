@@ -36,48 +36,27 @@ export function postgresSqlOf(manager: EntityManager): Sql {
   };
   return portableSql(manager, textOf, async (sql, statements) => {
     const { text, params } = togetherStatement(statements);
-    const rows = await sql.all<Record<string, string | number | null>>(text, params);
+    const [counts] = await sql.all<Record<string, string | number>>(text, params);
     // count(*) is a bigint, which node-postgres may read as a string.
-    const counts = statements.map((_, i) => Number(rows[0][`n${i}`]));
-    const returning = statements.findIndex((statement) => statement.returning !== undefined);
-    if (returning >= 0) {
-      // One row per row returned, beside the counts; a single row of NULLs when it returned none.
-      const returned = counts[returning] === 0 ? [] : rows.map(withoutCounts(statements.length));
-      statements[returning].returning?.rows(returned);
-    }
-    return counts;
+    return statements.map((_, i) => Number(counts[`n${i}`]));
   });
-}
-
-/** A row of the together statement without its counts (n0, n1, …): the returned row alone. */
-function withoutCounts(statements: number): (row: Record<string, unknown>) => Record<string, unknown> {
-  return (row) => {
-    const returned = { ...row };
-    for (let i = 0; i < statements; i++) delete returned[`n${i}`];
-    return returned;
-  };
 }
 
 /**
  * `WITH s0 AS (… RETURNING 1), s1 AS (…) SELECT <rows each changed>`: one PostgreSQL statement.
  * A statement with a condition reads the one it depends on, which must come before it in the WITH.
- * A statement that asks for its rows has them joined to the counts, one row of the result each.
  */
 function togetherStatement(statements: readonly Statement[]): Statement {
   const conditional = (i: number): number => (statements[i].ifChanged === undefined ? 0 : 1);
   const order = [...statements.keys()].sort((a, b) => conditional(a) - conditional(b));
   const parts = order.map((i) => {
-    const { text, ifChanged, returning } = statements[i];
+    const { text, ifChanged } = statements[i];
     const condition = ifChanged === undefined ? '' : ` WHERE EXISTS (SELECT 1 FROM s${ifChanged})`;
-    return `s${i} AS (${text}${condition} RETURNING ${returning?.columns ?? '1'})`;
+    return `s${i} AS (${text}${condition} RETURNING 1)`;
   });
-  const counts = `SELECT ${statements.map((_, i) => `(SELECT count(*) FROM s${i}) AS n${i}`).join(', ')}`;
-  const asking = statements.filter((statement) => statement.returning !== undefined).length;
-  if (asking > 1) throw new Error('Sql.together: one statement at most may ask for its rows');
-  const r = statements.findIndex((statement) => statement.returning !== undefined);
-  const select = r < 0 ? counts : `SELECT c.*, r.* FROM (${counts}) AS c LEFT JOIN s${r} AS r ON true`;
+  const counts = statements.map((_, i) => `(SELECT count(*) FROM s${i}) AS n${i}`);
   return {
-    text: `WITH ${parts.join(', ')} ${select}`,
+    text: `WITH ${parts.join(', ')} SELECT ${counts.join(', ')}`,
     params: order.flatMap((i) => statements[i].params),
   };
 }

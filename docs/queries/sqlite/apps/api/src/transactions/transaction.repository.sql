@@ -16,11 +16,6 @@ INSERT INTO "transactions" ("id", "merchant_id", "client_transaction_id", "finge
   ON CONFLICT DO NOTHING;
 
 -- apps/api/src/transactions/transaction.repository.ts
-INSERT INTO "webhook_deliveries" ("id", "merchant_id", "transaction_id", "position", "client_transaction_id", "event_id", "event_status", "url", "payload", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at", "redelivery_of", "created_at", "lease_owner", "lease_until", "lease_epoch") SELECT *
-  FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)) AS v
-  RETURNING "id" AS id, (SELECT webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS webhook_secret, (SELECT previous_webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret, (SELECT previous_webhook_secret_until FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret_until;
-
--- apps/api/src/transactions/transaction.repository.ts
 SELECT "TransactionEventEntity"."event_id" AS "TransactionEventEntity_event_id", "TransactionEventEntity"."transaction_id" AS "TransactionEventEntity_transaction_id", "TransactionEventEntity"."sequence" AS "TransactionEventEntity_sequence", "TransactionEventEntity"."status" AS "TransactionEventEntity_status", "TransactionEventEntity"."previous_status" AS "TransactionEventEntity_previous_status", "TransactionEventEntity"."occurred_at" AS "TransactionEventEntity_occurred_at", "TransactionEventEntity"."envelope" AS "TransactionEventEntity_envelope", "TransactionEventEntity"."received_at" AS "TransactionEventEntity_received_at"
   FROM "transaction_events" "TransactionEventEntity"
   WHERE (("TransactionEventEntity"."transaction_id" IN (?, …)))

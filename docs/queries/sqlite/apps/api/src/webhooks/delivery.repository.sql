@@ -7,6 +7,11 @@ INSERT INTO "webhook_deliveries" ("id", "merchant_id", "transaction_id", "positi
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- apps/api/src/webhooks/delivery.repository.ts
+INSERT INTO "webhook_deliveries" ("id", "merchant_id", "transaction_id", "position", "client_transaction_id", "event_id", "event_status", "url", "payload", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at", "redelivery_of", "created_at", "lease_owner", "lease_until", "lease_epoch")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  RETURNING "id" AS id, (SELECT webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS webhook_secret, (SELECT previous_webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret, (SELECT previous_webhook_secret_until FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret_until;
+
+-- apps/api/src/webhooks/delivery.repository.ts
 INSERT INTO "webhook_delivery_attempts" ("delivery_id", "n", "at", "status_code", "error", "latency_ms", "answer_excerpt", "listener_answers", "next_attempt_at")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
