@@ -24,6 +24,18 @@ const STOPPED = 'stopped-replica/000000000001';
 const iso = (ms: number): string => new Date(ms).toISOString();
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The most attempts `open` counted at once, sampled every 10 ms, while `work` runs. */
+async function mostOpenWhile(open: () => number, work: () => Promise<void>): Promise<number> {
+  let most = 0;
+  const sampler = setInterval(() => (most = Math.max(most, open())), 10);
+  try {
+    await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  return most;
+}
+
 /** Two API processes on one database where it can have two (PostgreSQL), one on a SQLite file. */
 const replicasOn = (store: StoreKind): number => (store === 'postgres' ? 2 : 1);
 
@@ -102,9 +114,7 @@ describeOnStores('deliveries claimed up to a merchant’s cap, over every proces
       rows.flat(),
     );
 
-    let mostOpen = 0;
-    const sampler = setInterval(() => (mostOpen = Math.max(mostOpen, open())), 10);
-    try {
+    const mostOpen = await mostOpenWhile(open, async () => {
       // The process that held them stops: its leases go back at once, all in one statement.
       await stack.store.execute(
         'api',
@@ -114,9 +124,7 @@ describeOnStores('deliveries claimed up to a merchant’s cap, over every proces
       await quiet.waitFor((received) => received.length > 0, 30_000);
       // Every process claims several times meanwhile, each with room for all of them.
       await settle(WATCH_MS);
-    } finally {
-      clearInterval(sampler);
-    }
+    });
 
     // The cap's worth of attempts, no more, though every process had room and more were due;
     // the rest of the busy merchant's backlog still unclaimed.
@@ -187,9 +195,7 @@ describeOnStores('print callbacks claimed up to a merchant’s cap, over every p
       jobs.flat(),
     );
 
-    let mostOpen = 0;
-    const sampler = setInterval(() => (mostOpen = Math.max(mostOpen, open())), 10);
-    try {
+    const mostOpen = await mostOpenWhile(open, async () => {
       await stack.store.execute(
         'api',
         "UPDATE print_jobs SET callback_owner = NULL, callback_lease_until = '1970-01-01T00:00:00.000Z' WHERE callback_owner = ?",
@@ -197,9 +203,7 @@ describeOnStores('print callbacks claimed up to a merchant’s cap, over every p
       );
       await quiet.waitFor((received) => received.length > 0, 30_000);
       await settle(WATCH_MS);
-    } finally {
-      clearInterval(sampler);
-    }
+    });
 
     expect(mostOpen).toBe(CAP);
     expect(open()).toBe(CAP);
