@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   DEMO_MERCHANT,
   OTHER_MERCHANT,
@@ -7,6 +6,7 @@ import {
   neverAnswer,
   type StoreKind,
 } from '@tps/testing';
+import { STOPPED, heldCallback, heldDelivery, insertDeliveries, insertPrintJobs } from './held-rows';
 import { describeOnStores } from './stores';
 
 /** The cap of a merchant's deliveries the processes hold through claims (WEBHOOK_MAX_HELD_PER_MERCHANT). */
@@ -19,7 +19,6 @@ const TIMEOUT_MS = 30_000;
 /** How long the busy merchant's attempts are watched once the quiet merchant's came: several claims of each process. */
 const WATCH_MS = 3_000;
 /** The process that held them and stopped: its leases are given back all at once. */
-const STOPPED = 'stopped-replica/000000000001';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -69,25 +68,6 @@ describeOnStores('deliveries claimed up to a merchant’s cap, over every proces
     await Promise.all([...hanging.map((receiver) => receiver.close()), quiet?.close()]);
   });
 
-  /** A pending delivery of its own transaction, held by the stopped process, due at `due`. */
-  const row = (merchantId: string, url: string, due: number): unknown[] => {
-    const event = randomUUID();
-    const body = JSON.stringify({ event_id: event, merchant_id: merchantId, status: 'APPROVAL' });
-    return [
-      randomUUID(),
-      merchantId,
-      randomUUID(),
-      randomUUID(),
-      event,
-      url,
-      body,
-      iso(due),
-      iso(due),
-      STOPPED,
-      iso(Date.now() + 3_600_000),
-    ];
-  };
-
   /** The merchant's pending deliveries leased to a process whose lease has not ended. */
   const heldOf = async (merchantId: string): Promise<number> => {
     const [counted] = await stack.store.rows<{ n: number }>(
@@ -102,17 +82,11 @@ describeOnStores('deliveries claimed up to a merchant’s cap, over every proces
     const due = Date.now() - 60_000;
     const rows = hanging.flatMap((receiver, d) =>
       Array.from({ length: PER_DESTINATION }, (_, i) =>
-        row(DEMO_MERCHANT.merchantId, receiver.url('/hangs'), due + d * PER_DESTINATION + i),
+        heldDelivery(DEMO_MERCHANT.merchantId, receiver.url('/hangs'), due + d * PER_DESTINATION + i),
       ),
     );
-    rows.push(row(OTHER_MERCHANT.merchantId, quiet.url('/quiet'), due + rows.length));
-    await stack.store.execute(
-      'api',
-      'INSERT INTO webhook_deliveries (id, merchant_id, transaction_id, position, client_transaction_id, ' +
-        'event_id, event_status, url, payload, state, attempt_count, next_attempt_at, created_at, lease_owner, lease_until) VALUES ' +
-        rows.map(() => "(?, ?, ?, 1, ?, ?, 'APPROVAL', ?, ?, 'pending', 0, ?, ?, ?, ?)").join(', '),
-      rows.flat(),
-    );
+    rows.push(heldDelivery(OTHER_MERCHANT.merchantId, quiet.url('/quiet'), due + rows.length));
+    await insertDeliveries(stack, rows);
 
     const mostOpen = await mostOpenWhile(open, async () => {
       // The process that held them stops: its leases go back at once, all in one statement.
@@ -162,23 +136,11 @@ describeOnStores('print callbacks claimed up to a merchant’s cap, over every p
     await Promise.all([...hanging.map((receiver) => receiver.close()), quiet?.close()]);
   });
 
-  /** A job finished at `at` whose callback the stopped process holds. */
-  const job = (merchantId: string, serial: string, url: string, at: number): unknown[] => [
-    randomUUID(),
-    merchantId,
-    serial,
-    url,
-    iso(at),
-    iso(at),
-    STOPPED,
-    iso(Date.now() + 3_600_000),
-  ];
-
   it('makes the busy merchant’s given-back callbacks at most its cap at a time, all processes together, and the other merchant’s at once', async () => {
     const finished = Date.now() - 60_000;
     const jobs = hanging.flatMap((receiver, d) =>
       Array.from({ length: PER_DESTINATION }, (_, i) =>
-        job(
+        heldCallback(
           DEMO_MERCHANT.merchantId,
           'SIM0000002',
           receiver.url('/hangs'),
@@ -186,14 +148,10 @@ describeOnStores('print callbacks claimed up to a merchant’s cap, over every p
         ),
       ),
     );
-    jobs.push(job(OTHER_MERCHANT.merchantId, 'SIM0000003', quiet.url('/quiet'), finished + jobs.length));
-    await stack.store.execute(
-      'api',
-      'INSERT INTO print_jobs (print_job_id, merchant_id, terminal_serial, status, webhook_url, commands, ' +
-        'created_at, updated_at, callback_owner, callback_lease_until) VALUES ' +
-        jobs.map(() => "(?, ?, ?, 'COMPLETED', ?, '[]', ?, ?, ?, ?)").join(', '),
-      jobs.flat(),
+    jobs.push(
+      heldCallback(OTHER_MERCHANT.merchantId, 'SIM0000003', quiet.url('/quiet'), finished + jobs.length),
     );
+    await insertPrintJobs(stack, jobs);
 
     const mostOpen = await mostOpenWhile(open, async () => {
       await stack.store.execute(
@@ -245,34 +203,17 @@ describe('a dead replica’s backlog spread over the live ones [postgres]', () =
   it('gives each live replica a share of it as it has room, and leaves the rest unclaimed', async () => {
     const due = Date.now() - 60_000;
     const merchants = [DEMO_MERCHANT.merchantId, OTHER_MERCHANT.merchantId];
-    const rows = Array.from({ length: DEAD_BACKLOG }, (_, i) => {
-      const event = randomUUID();
-      const merchantId = merchants[i % merchants.length];
-      return [
-        randomUUID(),
-        merchantId,
-        randomUUID(),
-        randomUUID(),
-        event,
-        hanging[i % BACKLOG_DESTINATIONS].url('/hangs'),
-        JSON.stringify({ event_id: event, merchant_id: merchantId, status: 'APPROVAL' }),
-        iso(due + i),
-        iso(due + i),
-      ];
-    });
     // Its leases ended: every live replica may claim them at once.
-    await stack.store.execute(
-      'api',
-      'INSERT INTO webhook_deliveries (id, merchant_id, transaction_id, position, client_transaction_id, ' +
-        'event_id, event_status, url, payload, state, attempt_count, next_attempt_at, created_at, lease_owner, lease_until) VALUES ' +
-        rows
-          .map(
-            () =>
-              "(?, ?, ?, 1, ?, ?, 'APPROVAL', ?, ?, 'pending', 0, ?, ?, 'dead-replica/000000000001', '1970-01-01T00:00:00.000Z')",
-          )
-          .join(', '),
-      rows.flat(),
+    const rows = Array.from({ length: DEAD_BACKLOG }, (_, i) =>
+      heldDelivery(
+        merchants[i % merchants.length],
+        hanging[i % BACKLOG_DESTINATIONS].url('/hangs'),
+        due + i,
+        'dead-replica/000000000001',
+        0,
+      ),
     );
+    await insertDeliveries(stack, rows);
     // Each replica claims at least once, then again a second later.
     await settle(2_500);
 

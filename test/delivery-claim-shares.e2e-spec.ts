@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { DEMO_MERCHANT, OTHER_MERCHANT, Stack, WebhookReceiver, poll } from '@tps/testing';
+import { STOPPED, heldCallback, heldDelivery, insertDeliveries, insertPrintJobs } from './held-rows';
 import { describeOnStores } from './stores';
 
 /** The busy merchant's deliveries nobody holds: many claims' worth (a claim takes 256 at most). */
@@ -10,10 +10,6 @@ const DESTINATIONS = 8;
 const CLAIM_BATCH = 256;
 /** Rows written in one statement while the backlog is laid down. */
 const ROWS_PER_INSERT = 100;
-/** The process that held them and stopped: its leases are given back all at once. */
-const STOPPED = 'stopped-replica/000000000001';
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * Contract, webhook delivery, "Fairness": the deliveries no process holds (a replica that stopped
@@ -44,44 +40,17 @@ describeOnStores('deliveries claimed per merchant', (store) => {
     await Promise.all([...busy.map((receiver) => receiver.close()), quiet?.close()]);
   });
 
-  /** A pending delivery of its own transaction, held by the stopped process, due at `due`. */
-  const row = (merchantId: string, url: string, due: number): unknown[] => {
-    const event = randomUUID();
-    const body = JSON.stringify({ event_id: event, merchant_id: merchantId, status: 'APPROVAL' });
-    return [
-      randomUUID(),
-      merchantId,
-      randomUUID(),
-      randomUUID(),
-      event,
-      url,
-      body,
-      iso(due),
-      iso(due),
-      STOPPED,
-      iso(Date.now() + 3_600_000),
-    ];
-  };
-
-  async function insert(rows: unknown[][]): Promise<void> {
-    await stack.store.execute(
-      'api',
-      'INSERT INTO webhook_deliveries (id, merchant_id, transaction_id, position, client_transaction_id, ' +
-        'event_id, event_status, url, payload, state, attempt_count, next_attempt_at, created_at, lease_owner, lease_until) VALUES ' +
-        rows.map(() => "(?, ?, ?, 1, ?, ?, 'APPROVAL', ?, ?, 'pending', 0, ?, ?, ?, ?)").join(', '),
-      rows.flat(),
-    );
-  }
-
   it("sends another merchant's delivery with the first claim, however many of one merchant's are due before it", async () => {
     // Every delivery fell due a minute ago, the busy merchant's first, the quiet merchant's last.
     const due = Date.now() - 60_000;
     const backlog = Array.from({ length: BACKLOG }, (_, i) =>
-      row(DEMO_MERCHANT.merchantId, busy[i % DESTINATIONS].url('/busy'), due + i),
+      heldDelivery(DEMO_MERCHANT.merchantId, busy[i % DESTINATIONS].url('/busy'), due + i),
     );
     for (let i = 0; i < backlog.length; i += ROWS_PER_INSERT)
-      await insert(backlog.slice(i, i + ROWS_PER_INSERT));
-    await insert([row(OTHER_MERCHANT.merchantId, quiet.url('/quiet'), due + BACKLOG)]);
+      await insertDeliveries(stack, backlog.slice(i, i + ROWS_PER_INSERT));
+    await insertDeliveries(stack, [
+      heldDelivery(OTHER_MERCHANT.merchantId, quiet.url('/quiet'), due + BACKLOG),
+    ]);
 
     // The process that held them stops: its leases go back at once, all in one statement.
     await stack.store.execute(
@@ -137,37 +106,15 @@ describeOnStores('print callbacks claimed per merchant', (store) => {
     await Promise.all([busy?.close(), quiet?.close()]);
   });
 
-  /** A job finished at `at` whose callback the stopped process holds. */
-  const job = (merchantId: string, serial: string, url: string, at: number): unknown[] => [
-    randomUUID(),
-    merchantId,
-    serial,
-    url,
-    iso(at),
-    iso(at),
-    STOPPED,
-    iso(Date.now() + 3_600_000),
-  ];
-
-  async function insert(rows: unknown[][]): Promise<void> {
-    await stack.store.execute(
-      'api',
-      'INSERT INTO print_jobs (print_job_id, merchant_id, terminal_serial, status, webhook_url, commands, ' +
-        'created_at, updated_at, callback_owner, callback_lease_until) VALUES ' +
-        rows.map(() => "(?, ?, ?, 'COMPLETED', ?, '[]', ?, ?, ?, ?)").join(', '),
-      rows.flat(),
-    );
-  }
-
   it("makes another merchant's callback with the first claim, however many of one merchant's finished before it", async () => {
     const finished = Date.now() - 60_000;
     const backlog = Array.from({ length: CALLBACK_BACKLOG }, (_, i) =>
-      job(DEMO_MERCHANT.merchantId, 'SIM0000002', busy.url('/busy'), finished + i),
+      heldCallback(DEMO_MERCHANT.merchantId, 'SIM0000002', busy.url('/busy'), finished + i),
     );
     for (let i = 0; i < backlog.length; i += ROWS_PER_INSERT)
-      await insert(backlog.slice(i, i + ROWS_PER_INSERT));
-    await insert([
-      job(OTHER_MERCHANT.merchantId, 'SIM0000003', quiet.url('/quiet'), finished + CALLBACK_BACKLOG),
+      await insertPrintJobs(stack, backlog.slice(i, i + ROWS_PER_INSERT));
+    await insertPrintJobs(stack, [
+      heldCallback(OTHER_MERCHANT.merchantId, 'SIM0000003', quiet.url('/quiet'), finished + CALLBACK_BACKLOG),
     ]);
 
     // The process that held them stops: their leases go back at once.
