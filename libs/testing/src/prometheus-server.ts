@@ -58,7 +58,13 @@ export class PrometheusServer {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const server = new PrometheusServer(child, dir, `http://127.0.0.1:${port}`);
-    await server.ready();
+    try {
+      await server.ready();
+    } catch (error) {
+      // Not left running (nor its folder left behind) when it never became ready.
+      await server.stop();
+      throw error;
+    }
     return server;
   }
 
@@ -103,7 +109,7 @@ export class PrometheusServer {
   }
 
   async stop(): Promise<void> {
-    if (this.child.exitCode === null) {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise((resolve) => this.child.once('exit', resolve));
       this.child.kill('SIGTERM');
       await exited;
