@@ -220,7 +220,7 @@ export class TransactionRepository {
     return this.writeAndRemember(terminal, links, alongsideIn, undefined, false);
   }
 
-  /** The row a recent run wrote, for a run whose events are all of that one transaction. */
+  /** The row this process recently inserted or wrote, for a run whose events are all of that one transaction. */
   private recentRowOf(links: LinkEvent[]): TransactionEntity | undefined {
     if (links.length === 0) return undefined;
     const { merchant_id: merchantId, client_transaction_id: clientTransactionId } = links[0].event;
