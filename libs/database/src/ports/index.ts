@@ -12,6 +12,7 @@ export * from './merchant-lookup';
 export * from './transaction-counts';
 export * from './webhook-secrets';
 export * from './delivery-rows';
+export * from './terminal-queue';
 export type { StorePorts } from './store-ports';
 
 /** The adapters of the store that `dataSource` opens. */

@@ -9,6 +9,7 @@ import type { LookedUpMerchant, LookedUpTerminal, MerchantLookup } from './merch
 import type { RetentionRows } from './retention-rows';
 import type { SealedSecrets, SealedTable } from './sealed-secrets';
 import type { TerminalPurge } from './terminal-purge';
+import type { TerminalQueue, TerminalQueueTables } from './terminal-queue';
 import type { TransactionCounts } from './transaction-counts';
 import type { WebhookSecrets } from './webhook-secrets';
 
@@ -35,4 +36,5 @@ export interface StorePorts {
     reads: DataSource,
     deliveries: EntityTable<Delivery>,
   ): DeliveryRows<Delivery>;
+  terminalQueue(reads: DataSource, tables: TerminalQueueTables): TerminalQueue;
 }

@@ -23,4 +23,5 @@ export const postgresPorts: StorePorts = {
   transactionCounts: sqlitePorts.transactionCounts,
   webhookSecrets: sqlitePorts.webhookSecrets,
   deliveryRows: sqlitePorts.deliveryRows,
+  terminalQueue: sqlitePorts.terminalQueue,
 };

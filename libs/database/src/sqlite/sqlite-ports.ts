@@ -7,6 +7,7 @@ import { SqliteMerchantLookup } from './sqlite-merchant-lookup';
 import { SqliteRetentionRows } from './sqlite-retention-rows';
 import { SqliteSealedSecrets } from './sqlite-sealed-secrets';
 import { SqliteTerminalPurge } from './sqlite-terminal-purge';
+import { SqliteTerminalQueue } from './sqlite-terminal-queue';
 import { SqliteTransactionCounts } from './sqlite-transaction-counts';
 import { SqliteWebhookSecrets } from './sqlite-webhook-secrets';
 
@@ -22,4 +23,5 @@ export const sqlitePorts: StorePorts = {
   transactionCounts: (reads) => new SqliteTransactionCounts(reads),
   webhookSecrets: (writer) => new SqliteWebhookSecrets(writer),
   deliveryRows: (reads, deliveries) => new SqliteDeliveryRows(reads, deliveries),
+  terminalQueue: (reads, tables) => new SqliteTerminalQueue(reads, tables),
 };
