@@ -5,7 +5,7 @@ import { sqlOf } from '../sql';
 /**
  * Statements both stores run alike: PostgreSQL's ports take this adapter as it is
  * (postgres-ports.ts). The secrets move in one statement; the end of the overlap is read back in
- * the same write. The CAST gives PostgreSQL the parameter's type, which a CASE cannot infer.
+ * the same write.
  */
 export class SqliteWebhookSecrets implements WebhookSecrets {
   constructor(private readonly writer: SerialWriter) {}
