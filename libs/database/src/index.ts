@@ -12,6 +12,7 @@ export * from './entity-table';
 export * from './secrets';
 export * from './retention-settings';
 export * from './database-wait-settings';
+export * from './postgres/client-waits';
 export * from './leased-queue/leased-queue';
 export { storeOf } from './stores';
 export * from './ports';
