@@ -6,7 +6,7 @@ import type { Sql } from '../sql';
 import type { PreparedStatements } from './prepared-statements';
 import { preparedStatementsOf } from './sqlite-driver';
 
-/** The data source's SQLite connection, as its driver publishes it (undefined while closed). */
+/** The data source's SQLite connection, as its driver publishes it (undefined before it opened). */
 export function sqliteConnectionOf(dataSource: DataSource): sqlite3.Database | undefined {
   const connection: unknown = (dataSource.driver as AbstractSqliteDriver).databaseConnection;
   return connection instanceof sqlite3.Database ? connection : undefined;
@@ -28,8 +28,8 @@ function statementsOf(manager: EntityManager): PreparedStatements {
 }
 
 /**
- * SQLite's Sql: prepared once per connection and kept (PreparedStatements). A data source opened
- * without this library's driver (dataSourceOptions) has plain connections: TypeORM's queries then.
+ * SQLite's Sql: prepared once per connection and kept (PreparedStatements). A connection opened
+ * without this library's driver (dataSourceOptions) keeps no statements: TypeORM's queries then.
  */
 export function sqliteSqlOf(manager: EntityManager): Sql {
   const connection = sqliteConnectionOf(manager.connection);
