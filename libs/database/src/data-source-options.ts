@@ -4,7 +4,7 @@ import type { DataSource, DataSourceOptions } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseWaits } from './database-wait-settings';
 import { clientWaits } from './postgres/client-waits';
-import { preparedSqlite3 } from './prepared-sqlite';
+import { sqliteDriver } from './sqlite/sqlite-driver';
 import { recordStatementsIfAsked } from './statement-recorder';
 
 type ClassList = NonNullable<DataSourceOptions['migrations']>;
@@ -102,7 +102,7 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     return {
       ...common,
       type: 'sqlite',
-      driver: preparedSqlite3,
+      driver: sqliteDriver,
       database: path,
       enableWAL: true,
       busyTimeout: 5000,
