@@ -29,6 +29,11 @@ class HoldingReceiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
+  /** Whether a request to `path` waits for its answer. */
+  holds(path: string): boolean {
+    return (this.held.get(path)?.length ?? 0) > 0;
+  }
+
   release(path: string): void {
     this.released.add(path);
     for (const response of this.held.get(path) ?? []) response.writeHead(204).end();
@@ -134,5 +139,31 @@ describeOnStores('conformance runs per client address', (store) => {
     receiver.release('/elsewhere');
     await finished(two, String(again.body.id));
     await finished(elsewhere, String(theirs.body.id));
+  });
+
+  it("frees the address's room when the account whose run goes on is deleted", async () => {
+    const [one, two] = [await accountFrom(FIRST), await accountFrom(FIRST)];
+    expect((await startRun(one, FIRST, '/deleted')).status).toBe(201);
+    expect((await startRun(two, FIRST, '/after')).status).toBe(429);
+    // Deleted once the run made its transaction and waits on its receiver's answer.
+    await poll(
+      'the run to wait on its receiver',
+      () => Promise.resolve(receiver.holds('/deleted') || undefined),
+      10_000,
+    );
+
+    expect((await one.delete('/sandbox/accounts/me')).status).toBe(204);
+    // Its run ends at once, though its receiver still holds every answer.
+    const started = await poll(
+      'a run of the other account to start',
+      async () => {
+        const answer = await startRun(two, FIRST, '/after');
+        return answer.status === 429 ? undefined : answer;
+      },
+      5000,
+    );
+    expect(started.status).toBe(201);
+    receiver.release('/after');
+    await finished(two, String(started.body.id));
   });
 });

@@ -93,10 +93,20 @@ export class ConformanceRuns {
     };
     await this.records.save(run);
     const receiver = receiverPost(url, rules);
+    // Contract §17: a run whose account is deleted (on any replica) ends at once, as if cut.
+    const stop = new AbortController();
+    const stopWatchingRemoval = this.messages.subscribe(
+      'account.removed',
+      ({ merchantId }) => {
+        if (merchantId === merchant.merchantId) stop.abort();
+      },
+      'cluster',
+    );
     void runConformance(
       { id: run.id, cases: chosen, secret },
       {
         clock: this.clock,
+        stop: stop.signal,
         post: receiver.post,
         ...(reportUrl === undefined
           ? {}
@@ -120,6 +130,7 @@ export class ConformanceRuns {
     )
       .catch((error: unknown) => this.logger.error(`conformance run ${run.id} stopped: ${String(error)}`))
       .finally(() => {
+        stopWatchingRemoval();
         run.finishedAtMs = this.clock.nowMs();
         this.keep(run);
         receiver.close();
