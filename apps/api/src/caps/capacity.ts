@@ -30,8 +30,9 @@ const DROP_LOG_MS = 10_000;
 
 /**
  * The hard caps of contract §22, read once at start: per client address (accounts made per hour,
- * alive at once, conformance runs going on) and for the whole process (terminals, links, sockets), the last three derived
- * from the descriptor limit. Every refusal names the cap and its value, is logged and counted.
+ * alive at once, conformance runs going on) and for the whole process (terminals, links, sockets),
+ * the last three derived from the descriptor limit. Every refusal names the cap and its value, is
+ * logged and counted.
  */
 @Injectable()
 export class Capacity implements BeforeApplicationShutdown {

@@ -45,7 +45,7 @@ export class ConformanceRunsController {
   @ApiOperation({
     summary: "Start a conformance run against the account's webhook receiver",
     description:
-      "Makes real transactions of the account on a terminal of its own and sends their events to `url`, signed with the account's webhook secret (made when there is none), as each case says; watches the account's transaction searches. At most 60 s; one run at a time per account, and in a hosted sandbox per client address whichever account asks (`conformance_runs_per_address`), a few in the whole sandbox (429 RATE-001 with Retry-After otherwise). Follow it with `GET /sandbox/conformance-runs/{id}`.",
+      "Makes real transactions of the account on a terminal of its own and sends their events to `url`, signed with the account's webhook secret (made when there is none), as each case says; watches the account's transaction searches. At most 60 s; one run at a time per account and, in a hosted sandbox, per client address whichever of its accounts asks (`conformance_runs_per_address`); four in the whole sandbox (429 RATE-001 with Retry-After otherwise). Follow it with `GET /sandbox/conformance-runs/{id}`.",
   })
   @ApiCreatedResponse({ type: StartedRunDoc, description: 'the run, started' })
   @ApiErrors('PAR-004')
