@@ -14,6 +14,7 @@ import {
   dataSourceOptions,
   installSecretKeyring,
   openDataSource,
+  closeDataSource,
 } from '@tps/database';
 import { API_ENTITIES } from '../apps/api/src/api-entities';
 import { MerchantEntity } from '../apps/api/src/auth/merchant.entity';
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
       `${JSON.stringify({ merchant_id: merchantId, secret_key: secretKey, terminals: serials })}\n`,
     );
   } finally {
-    await dataSource.destroy();
+    await closeDataSource(dataSource);
   }
 }
 

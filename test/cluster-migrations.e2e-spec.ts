@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_MIGRATIONS, dataSourceOptions, openDataSource } from '@tps/database';
+import { API_MIGRATIONS, dataSourceOptions, openDataSource, closeDataSource } from '@tps/database';
 import { TestStore } from '@tps/testing';
 import { Replicas } from './cluster-replicas';
 
@@ -28,7 +28,7 @@ describe('replicas started together on an empty PostgreSQL database', () => {
         migrations: API_MIGRATIONS,
       });
       const opened = await Promise.allSettled([0, 1, 2].map(() => openDataSource(options)));
-      for (const each of opened) if (each.status === 'fulfilled') await each.value.destroy();
+      for (const each of opened) if (each.status === 'fulfilled') await closeDataSource(each.value);
       expect(opened.map((each) => each.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
       await expectMigratedOnce(store);
     } finally {

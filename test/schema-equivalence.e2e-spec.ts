@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, type QueryRunner, type Table, type TableColumn } from 'typeorm';
-import { API_MIGRATIONS, TERMINAL_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { API_MIGRATIONS, TERMINAL_MIGRATIONS, dataSourceOptions, closeDataSource } from '@tps/database';
 import { TestStore } from '@tps/testing';
 
 type Migrations = typeof API_MIGRATIONS;
@@ -78,7 +78,7 @@ async function schemaOf(url: string, migrations: Migrations): Promise<Record<str
     await runner.release();
     return Object.fromEntries(shapes.sort(([a], [b]) => a.localeCompare(b)));
   } finally {
-    await dataSource.destroy();
+    await closeDataSource(dataSource);
   }
 }
 

@@ -8,7 +8,7 @@ import {
   openSerialWriter,
   dataSourceOptions,
   databaseWaits,
-  openDataSource,
+  appDataSource,
   portsOf,
 } from '@tps/database';
 import { DataSource } from 'typeorm';
@@ -45,11 +45,9 @@ export class SimulatorModule {
     return {
       module: SimulatorModule,
       imports: [
-        TypeOrmModule.forRootAsync({
-          useFactory: () => database,
-          // Migrated under PostgreSQL's advisory lock: several processes may start together.
-          dataSourceFactory: () => openDataSource(database, new Logger('Database')),
-        }),
+        // Opened and closed as its store does: on PostgreSQL migrated under its advisory lock
+        // (several processes may start together), on SQLite closed with its kept statements.
+        TypeOrmModule.forRootAsync(appDataSource(database, new Logger('Database'))),
         TypeOrmModule.forFeature(TERMINAL_ENTITIES),
       ],
       controllers: [HealthController],

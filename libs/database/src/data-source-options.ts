@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import type { DataSource, DataSourceOptions } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { DatabaseWaits } from './database-wait-settings';
-import { preparedSqlite3 } from './prepared-sqlite';
+import { clientWaits } from './postgres/client-waits';
+import { sqliteDriver } from './sqlite/sqlite-driver';
 import { recordStatementsIfAsked } from './statement-recorder';
 
 type ClassList = NonNullable<DataSourceOptions['migrations']>;
@@ -74,12 +75,6 @@ const DEFAULT_WAITS: DatabaseWaits = {
   statementTimeoutMs: 10_000,
   lockTimeoutMs: 5000,
 };
-/**
- * How much longer than the statement timeout the client waits for an answer before it gives up
- * by itself: the server's own timeout answers first, unless the server or the way to it is stalled.
- */
-const CLIENT_MARGIN_MS = 1000;
-
 export function sqlitePath(url: string): string | undefined {
   if (url.startsWith('sqlite:')) return url.slice('sqlite:'.length);
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? undefined : url;
@@ -107,7 +102,7 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     return {
       ...common,
       type: 'sqlite',
-      driver: preparedSqlite3,
+      driver: sqliteDriver,
       database: path,
       enableWAL: true,
       busyTimeout: 5000,
@@ -128,18 +123,8 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     parseInt8: true,
     applicationName: settings.applicationName,
     poolSize: settings.poolSize,
-    // node-postgres bounds by it both a new connection and the wait for a free one of the pool.
-    connectTimeoutMS: waits.acquireTimeoutMs,
-    extra: {
-      // A server that stops answering (stopped, cut off, stalled) fails the statement instead of hanging it.
-      query_timeout: waits.statementTimeoutMs + CLIENT_MARGIN_MS,
-      keepAlive: true,
-      // On a direct connection, the session's own; through a pooler, the role's defaults in the
-      // database (openPostgres) and set again in each transaction (beginOf).
-      ...(settings.directUrl === undefined
-        ? { statement_timeout: waits.statementTimeoutMs, lock_timeout: waits.lockTimeoutMs }
-        : {}),
-    },
+    // node-postgres' own names: TypeORM hands `extra` to its pool as they are.
+    extra: clientWaits(waits, settings.directUrl !== undefined),
   };
   return options;
 }

@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
 import {
+  CannotExecuteNotConnectedError,
   Column,
   DataSource,
   Entity,
@@ -9,11 +11,15 @@ import {
   UpdateDateColumn,
   type MigrationInterface,
 } from 'typeorm';
+import { closeDataSource } from './close-data-source';
 import { dataSourceOptions } from './data-source-options';
 import { EntityTable } from './entity-table';
-import { PreparedDatabase, StatementCounter } from './prepared-sqlite';
 import { SerialWriter } from './serial-writer';
 import { sqlOf } from './sql';
+import { PreparedStatements } from './sqlite/prepared-statements';
+import { openSqliteConnection, preparedStatementsOf } from './sqlite/sqlite-driver';
+import { sqliteConnectionOf, sqliteStatementsOf } from './sqlite/sqlite-sql';
+import { StatementCounter } from './sqlite/statement-counter';
 
 const CENTS = { to: (value: number) => value * 100, from: (value: number) => value / 100 };
 
@@ -56,15 +62,17 @@ describe('EntityTable on a prepared SQLite connection', () => {
   });
 
   afterAll(async () => {
-    if (dataSource.isInitialized) await dataSource.destroy();
+    await closeDataSource(dataSource);
     rmSync(dir, { recursive: true, force: true });
   });
 
   const sql = () => sqlOf(dataSource.manager);
 
-  it('runs on the connection TypeORM opened, in WAL with synchronous NORMAL', async () => {
-    const { databaseConnection } = dataSource.driver as unknown as { databaseConnection: unknown };
-    expect(databaseConnection).toBeInstanceOf(PreparedDatabase);
+  it('runs on the plain connection TypeORM opened, in WAL with synchronous NORMAL', async () => {
+    const connection = sqliteConnectionOf(dataSource);
+    // node-sqlite3's own Database, no subclass: the kept statements live beside it.
+    expect(connection && Object.getPrototypeOf(connection)).toBe(sqlite3.Database.prototype);
+    expect(sqliteStatementsOf(dataSource)).toBeInstanceOf(PreparedStatements);
     expect(await sql().all('PRAGMA journal_mode', [])).toEqual([{ journal_mode: 'wal' }]);
     // 1 is NORMAL (2 would be FULL).
     expect(await sql().all('PRAGMA synchronous', [])).toEqual([{ synchronous: 1 }]);
@@ -113,8 +121,7 @@ describe('EntityTable on a prepared SQLite connection', () => {
       { id: 'e3', ownerId: 'o3', data: null, done: false, price: 3 },
     ]);
     const statements: string[] = [];
-    const connection = (dataSource.driver as unknown as { databaseConnection: PreparedDatabase })
-      .databaseConnection;
+    const connection = sqliteConnectionOf(dataSource)!;
     // SQLite reports statements to the main thread in order: once a marker run after the work is
     // reported, every statement of the work has been.
     const MARKER = "SELECT 'statements settled'";
@@ -169,38 +176,62 @@ describe('EntityTable on a prepared SQLite connection', () => {
     ]);
   });
 
-  it('finalizes its statements when TypeORM closes the connection, which SQLite requires', async () => {
+  it('closes with its kept statements finalized (closeDataSource), and opens again', async () => {
     await table.findOne(sql(), { id: 'a' });
-    await expect(dataSource.destroy()).resolves.toBeUndefined();
+    await expect(closeDataSource(dataSource)).resolves.toBeUndefined();
+    expect(dataSource.isInitialized).toBe(false);
     await dataSource.initialize();
     expect(await table.findOne(sql(), { id: 'a' })).toMatchObject({ price: 12.5 });
   });
 });
 
-describe('PreparedDatabase', () => {
+/** Closes a plain connection: rejects with SQLite's error if it cannot. */
+function close(database: sqlite3.Database): Promise<void> {
+  return new Promise<void>((resolve, reject) =>
+    database.close((error) => (error ? reject(error) : resolve())),
+  );
+}
+
+describe('PreparedStatements', () => {
   it('answers a statement that fails to prepare with its error, and prepares it again next time', async () => {
-    const database = new PreparedDatabase(':memory:');
-    await expect(database.allPrepared('SELECT v FROM later', [])).rejects.toThrow(/no such table/);
-    await database.runPrepared('CREATE TABLE later (v)', []);
-    await database.runPrepared('INSERT INTO later VALUES (?)', [7]);
-    expect(await database.allPrepared('SELECT v FROM later', [])).toEqual([{ v: 7 }]);
-    await new Promise<void>((resolve, reject) =>
-      database.close((error) => (error ? reject(error) : resolve())),
-    );
+    const database = new sqlite3.Database(':memory:');
+    const statements = new PreparedStatements(database);
+    await expect(statements.all('SELECT v FROM later', [])).rejects.toThrow(/no such table/);
+    await statements.run('CREATE TABLE later (v)', []);
+    await statements.run('INSERT INTO later VALUES (?)', [7]);
+    expect(await statements.all('SELECT v FROM later', [])).toEqual([{ v: 7 }]);
+    await statements.finalize();
+    await close(database);
   });
 
-  it('runs a statement that is under way again on a copy of it, and closes with every copy', async () => {
-    const database = new PreparedDatabase(':memory:');
+  it('runs a statement that is under way again on a copy of it, and finalizes every copy', async () => {
+    const database = new sqlite3.Database(':memory:');
+    const statements = new PreparedStatements(database);
     const prepare = jest.spyOn(database, 'prepare');
-    await database.allPrepared('SELECT ? AS v', [0]);
-    await database.allPrepared('SELECT ? AS v', [1]);
+    await statements.all('SELECT ? AS v', [0]);
+    await statements.all('SELECT ? AS v', [1]);
     expect(prepare).toHaveBeenCalledTimes(1);
-    const together = await Promise.all([1, 2, 3].map((v) => database.allPrepared('SELECT ? AS v', [v])));
+    const together = await Promise.all([1, 2, 3].map((v) => statements.all('SELECT ? AS v', [v])));
     expect(together).toEqual([[{ v: 1 }], [{ v: 2 }], [{ v: 3 }]]);
     expect(prepare).toHaveBeenCalledTimes(3);
-    await new Promise<void>((resolve, reject) =>
-      database.close((error) => (error ? reject(error) : resolve())),
+    await statements.finalize();
+    await close(database);
+  });
+
+  it('keeps the connection from closing until they are finalized, and refuses new ones after', async () => {
+    const database = new sqlite3.Database(':memory:');
+    const statements = new PreparedStatements(database);
+    await statements.all('SELECT 1 AS v', []);
+    // node-sqlite3 closes with sqlite3_close: refused while a statement is not finalized.
+    await expect(close(database)).rejects.toThrow(
+      /SQLITE_BUSY: unable to close due to unfinalized statements/,
     );
+    // A refused close leaves the connection as it was: the kept statement still runs.
+    expect(await statements.all('SELECT 1 AS v', [])).toEqual([{ v: 1 }]);
+    await statements.finalize();
+    await expect(statements.all('SELECT 1 AS v', [])).rejects.toThrow(CannotExecuteNotConnectedError);
+    await expect(statements.script('SELECT 1')).rejects.toThrow(CannotExecuteNotConnectedError);
+    await close(database);
   });
 });
 
@@ -209,20 +240,21 @@ describe('the bench-only statement counter', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tps-count-'));
     const file = join(dir, 'count');
     const counter = new StatementCounter(file);
-    const database = new PreparedDatabase(':memory:');
+    const database = openSqliteConnection(':memory:');
+    const statements = preparedStatementsOf(database)!;
     // Open, with the pragmas every connection sets, before the counter listens. An exec runs alone
     // (it waits for every statement queued before it): once it ends, those pragmas have run, and
     // none is traced after the counter listens (it was, once, on a busy machine).
-    await database.allPrepared('SELECT 0', []);
+    await statements.all('SELECT 0', []);
     await new Promise<void>((resolve, reject) =>
       database.exec('SELECT 0', (error) => (error ? reject(error) : resolve())),
     );
     counter.watch(database);
-    await database.allPrepared('SELECT 1', []);
-    await database.runPrepared('CREATE TABLE t (v)', []);
+    await statements.all('SELECT 1', []);
+    await statements.run('CREATE TABLE t (v)', []);
     // SQLite traces the trigger it fires too; that is no statement.
-    await database.runPrepared('CREATE TEMP TRIGGER t_insert AFTER INSERT ON t BEGIN SELECT 1; END', []);
-    await database.runPrepared('INSERT INTO t VALUES (?)', [1]);
+    await statements.run('CREATE TEMP TRIGGER t_insert AFTER INSERT ON t BEGIN SELECT 1; END', []);
+    await statements.run('INSERT INTO t VALUES (?)', [1]);
     // SQLite's trace reaches JavaScript after the statement's own callback: wait for the fourth.
     const written = async (): Promise<number> => {
       for (let tries = 0; ; tries++) {
@@ -245,12 +277,13 @@ describe('the bench-only statement counter', () => {
         return listened;
       };
     });
-    await database.allPrepared(MARKER, []);
+    await statements.all(MARKER, []);
     await markerReported;
     counter.write();
     expect(Number(readFileSync(file, 'utf8'))).toBe(5);
     counter.stop();
-    await new Promise<void>((resolve) => database.close(() => resolve()));
+    await statements.finalize();
+    await close(database);
     rmSync(dir, { recursive: true, force: true });
   });
 });

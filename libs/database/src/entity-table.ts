@@ -1,7 +1,6 @@
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
-import type { SqlValue } from './prepared-sqlite';
-import type { Sql, Statement } from './sql';
+import type { Sql, SqlValue, Statement } from './sql';
 import { storeOf } from './stores';
 
 type Where<Entity> = Partial<Entity>;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, type EntityManager } from 'typeorm';
+import { closeDataSource } from './close-data-source';
 import { dataSourceOptions } from './data-source-options';
 import { openSerialWriter } from './open-serial-writer';
 import type { SerialWriter } from './serial-writer';
@@ -24,7 +25,7 @@ describe('openSerialWriter', () => {
 
   afterEach(async () => {
     await writer.onApplicationShutdown();
-    if (reads.isInitialized) await reads.destroy();
+    await closeDataSource(reads);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -96,6 +97,6 @@ describe('openSerialWriter', () => {
     await shared.onApplicationShutdown();
     expect(memory.isInitialized).toBe(true);
     expect(await memory.query('SELECT id FROM payments')).toEqual([{ id: 'trx-4' }]);
-    await memory.destroy();
+    await closeDataSource(memory);
   });
 });

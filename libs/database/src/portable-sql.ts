@@ -1,6 +1,5 @@
 import type { EntityManager, QueryResult } from 'typeorm';
-import type { SqlValue } from './prepared-sqlite';
-import type { Sql, Statement } from './sql';
+import type { Sql, SqlValue, Statement } from './sql';
 
 /** Each statement in turn, where a statement costs no trip to a server (SQLite). */
 export async function oneByOne(sql: Pick<Sql, 'run'>, statements: readonly Statement[]): Promise<number[]> {

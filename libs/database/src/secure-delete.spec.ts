@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
-import { PreparedDatabase } from './prepared-sqlite';
+import { openSqliteConnection } from './sqlite/sqlite-driver';
 
 const SECRETS = ['plain-secret-a', 'plain-secret-b', 'plain-secret-c'];
 
@@ -44,7 +44,7 @@ describe('the apps open SQLite with secure_delete', () => {
 
   it("the apps' connection overwrites them", async () => {
     const file = join(dir, 'apps.sqlite');
-    await replaceInPlace(new PreparedDatabase(file));
+    await replaceInPlace(openSqliteConnection(file));
     expect(secretsLeftIn(file)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { TestStore } from '@tps/testing';
+import { closeDataSource } from './close-data-source';
 import { dataSourceOptions } from './data-source-options';
 import { SerialWriter } from './serial-writer';
 import { sqlOf } from './sql';
@@ -31,7 +32,7 @@ describe('SerialWriter on PostgreSQL: writes of one statement at once', () => {
   });
 
   afterAll(async () => {
-    await dataSource.destroy();
+    await closeDataSource(dataSource);
     await store.drop();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,4 +1,5 @@
 import { DataSource, type Logger } from 'typeorm';
+import { closeDataSource } from './close-data-source';
 import { SerialWriter } from './serial-writer';
 
 /** Counts the top-level transactions the writer opens. */
@@ -36,7 +37,7 @@ describe('SerialWriter', () => {
     counter.begins = 0;
   });
 
-  afterEach(() => dataSource.destroy());
+  afterEach(() => closeDataSource(dataSource));
 
   const rows = (): Promise<string[]> =>
     dataSource

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { StorageUnavailableError } from '@tps/domain';
+import { closeDataSource } from './close-data-source';
 import { SerialWriter } from './serial-writer';
 
 /** A real full disk: a 2 MiB tmpfs that a file fills (you need root, as CI and this machine have). */
@@ -45,7 +46,7 @@ describe('SerialWriter on a disk that fills up', () => {
   });
 
   afterEach(async () => {
-    if (dataSource.isInitialized) await dataSource.destroy();
+    await closeDataSource(dataSource);
   });
 
   const insert = (writer: SerialWriter, v: string): Promise<unknown> =>
@@ -62,11 +63,11 @@ describe('SerialWriter on a disk that fills up', () => {
     await insert(writer, 'after-1');
     await insert(writer, 'after-2');
     expect((await writer.health()).state).toBe('up');
-    await dataSource.destroy();
+    await closeDataSource(dataSource);
 
     const reopened = await open();
     expect(await stored(reopened)).toEqual(['before', 'after-1', 'after-2']);
-    await reopened.destroy();
+    await closeDataSource(reopened);
   });
 
   it('rejects a whole batch that the full disk refuses, and none of it is stored', async () => {
@@ -79,9 +80,9 @@ describe('SerialWriter on a disk that fills up', () => {
     );
     rmSync(filler);
     await insert(writer, 'later');
-    await dataSource.destroy();
+    await closeDataSource(dataSource);
     const reopened = await open();
     expect(await stored(reopened)).toEqual(['later']);
-    await reopened.destroy();
+    await closeDataSource(reopened);
   });
 });

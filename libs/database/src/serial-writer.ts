@@ -1,5 +1,6 @@
 import { StorageUnavailableError } from '@tps/domain';
 import type { DataSource } from 'typeorm';
+import { closeDataSource } from './close-data-source';
 import { attributedWork } from './statement-recorder';
 import { isStorageFailure } from './storage-failure';
 import type { StoreWriter, Work } from './store-writer';
@@ -84,6 +85,6 @@ export class SerialWriter {
   async onApplicationShutdown(): Promise<void> {
     if (this.owned === undefined) return;
     await this.writes.store.idle();
-    if (this.owned.isInitialized) await this.owned.destroy();
+    await closeDataSource(this.owned);
   }
 }

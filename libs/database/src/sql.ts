@@ -1,7 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import type { SqlValue } from './prepared-sqlite';
 import { attributedSql } from './statement-recorder';
 import { storeOf } from './stores';
+
+/** What a statement may be bound to. */
+export type SqlValue = string | number | null | Buffer;
 
 /** A statement with its parameters, built now and run later (Sql.together). */
 export interface Statement {

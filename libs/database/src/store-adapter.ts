@@ -48,4 +48,10 @@ export interface StoreAdapter {
    * old frames, until it is checkpointed and truncated); false when that could not be done now.
    */
   forgetReplaced(dataSource: DataSource): Promise<boolean>;
+  /**
+   * Closes an initialized data source, ending first what the store keeps on its connections
+   * (SQLite: the kept statements, without which it cannot close). Every close goes through it
+   * (closeDataSource), never TypeORM's `destroy` alone.
+   */
+  close(dataSource: DataSource): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { Logger, type BeforeApplicationShutdown, type OnApplicationShutdown } fr
 import { Pool } from 'pg';
 import { PeriodicTask } from '@tps/background';
 import { PostgresMessagePort } from '@tps/messaging';
+import { clientWaits, databaseWaits } from '@tps/database';
 import { ApiConfig } from '../config/api-config';
 import type { ApiMessages, ApiTopics } from '../messages/api-messages';
 import type { ApiMetrics } from '../metrics/api-metrics';
@@ -75,7 +76,7 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       connectionString: config.DATABASE_URL,
       max: ROUTING_POOL_SIZE,
       application_name: 'tps-api-routing',
-      connectionTimeoutMillis: 3000,
+      ...clientWaits(databaseWaits(config), config.DATABASE_DIRECT_URL !== undefined),
     });
     pool.on('error', onError);
     metrics.backgroundTaskKnown('replica-heartbeat');

@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { API_MIGRATIONS, SecretKeyring, dataSourceOptions, installSecretKeyring } from '@tps/database';
+import {
+  API_MIGRATIONS,
+  SecretKeyring,
+  dataSourceOptions,
+  installSecretKeyring,
+  closeDataSource,
+} from '@tps/database';
 import { StatementLog, openTestDatabase, type TestDatabase } from '@tps/database/testing';
 import { TestStore } from '@tps/testing';
 import { API_ENTITIES } from '../api-entities';
@@ -42,7 +48,7 @@ export async function openApiPostgres(poolSize: number): Promise<ApiPostgres> {
     log,
     url,
     close: async () => {
-      await dataSource.destroy();
+      await closeDataSource(dataSource);
       await store.drop();
       rmSync(dir, { recursive: true, force: true });
     },

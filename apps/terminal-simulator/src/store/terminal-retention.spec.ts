@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { SerialWriter, TERMINAL_MIGRATIONS, dataSourceOptions, openDataSource, portsOf } from '@tps/database';
+import {
+  SerialWriter,
+  TERMINAL_MIGRATIONS,
+  dataSourceOptions,
+  openDataSource,
+  portsOf,
+  closeDataSource,
+} from '@tps/database';
 import { STORES, TestStore, type StoreKind } from '@tps/testing';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { TerminalPrintJobEntity } from '../printer/terminal-print-job.entity';
@@ -43,7 +50,7 @@ async function openStore(kind: StoreKind): Promise<{ dataSource: DataSource; clo
   return {
     dataSource,
     close: async () => {
-      await dataSource.destroy();
+      await closeDataSource(dataSource);
       await store.drop();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { SerialWriter, TERMINAL_MIGRATIONS, dataSourceOptions } from '@tps/database';
+import { SerialWriter, TERMINAL_MIGRATIONS, dataSourceOptions, closeDataSource } from '@tps/database';
 import { TestStore } from '@tps/testing';
 import type { LifecycleStatus } from '@tps/domain';
 import type { LinkEvent, OperationOrder } from '@tps/link';
@@ -65,7 +65,7 @@ describe('TerminalStore on PostgreSQL', () => {
   });
 
   afterAll(async () => {
-    await dataSource.destroy();
+    await closeDataSource(dataSource);
     await testStore.drop();
     rmSync(dir, { recursive: true, force: true });
   });

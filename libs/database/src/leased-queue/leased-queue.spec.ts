@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { STORES, TestStore } from '@tps/testing';
+import { closeDataSource } from '../close-data-source';
 import { dataSourceOptions } from '../data-source-options';
 import { SerialWriter } from '../serial-writer';
 import { sqlOf } from '../sql';
@@ -73,7 +74,7 @@ describe.each(STORES)('LeasedQueue on %s', (store) => {
   });
 
   afterAll(async () => {
-    await dataSource.destroy();
+    await closeDataSource(dataSource);
     await stores.drop();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,7 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { SerialWriter } from '../serial-writer';
-import { sqlOf, type Sql } from '../sql';
-import type { SqlValue } from '../prepared-sqlite';
+import { sqlOf, type Sql, type SqlValue } from '../sql';
 import { storeOf } from '../stores';
 import type { LeaseAdapter } from './lease-adapters';
 

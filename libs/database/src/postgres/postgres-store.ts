@@ -25,6 +25,7 @@ export const postgresStore: StoreAdapter = {
   shared: true,
   // Replaced values go with VACUUM, which the server runs by itself.
   forgetReplaced: () => Promise.resolve(true),
+  close: (dataSource: DataSource) => dataSource.destroy(),
 };
 
 /** TypeORM's other server drivers (MySQL, MariaDB): PostgreSQL's writes, without its migration lock. */
@@ -42,4 +43,5 @@ export const otherServerStore: StoreAdapter = {
   ports: sqlitePorts,
   shared: false,
   forgetReplaced: () => Promise.resolve(true),
+  close: (dataSource: DataSource) => dataSource.destroy(),
 };

@@ -1,6 +1,7 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter, WriteSource } from '../store-adapter';
 import { sqlitePorts } from './sqlite-ports';
+import { closeSqlite } from './close-sqlite';
 import { sqliteSqlOf } from './sqlite-sql';
 import { SqliteWriter } from './sqlite-writer';
 import { truncateLog } from './truncate-log';
@@ -37,4 +38,5 @@ export const sqliteStore: StoreAdapter = {
   ports: sqlitePorts,
   shared: false,
   forgetReplaced: truncateLog,
+  close: closeSqlite,
 };

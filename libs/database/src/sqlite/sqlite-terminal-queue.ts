@@ -1,8 +1,7 @@
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import type { SqlValue } from '../prepared-sqlite';
 import type { QueuedEvent, TerminalQueue, TerminalQueueTables } from '../ports/terminal-queue';
-import { sqlOf } from '../sql';
+import { sqlOf, type SqlValue } from '../sql';
 
 /** Values in one acknowledgement UPDATE, well under SQLite's limit of bound parameters. */
 const ACK_CHUNK = 512;

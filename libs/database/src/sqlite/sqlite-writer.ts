@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { isStorageFailure } from '../storage-failure';
 import type { StoreWriter, Work } from '../store-writer';
+import { closeSqlite } from './close-sqlite';
 import { sqliteSqlOf as sqlOf } from './sqlite-sql';
 
 /**
@@ -143,7 +144,7 @@ export class SqliteWriter implements StoreWriter {
   }
 
   private async reopen(): Promise<void> {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    if (this.dataSource.isInitialized) await closeSqlite(this.dataSource);
     await this.dataSource.initialize();
   }
 }

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { closeDataSource } from '../close-data-source';
 import { dataSourceOptions, type DatabaseSettings } from '../data-source-options';
-import { PreparedDatabase } from '../prepared-sqlite';
 import { sqliteConnectionOf } from '../sqlite/sqlite-sql';
 
 /** An app's store on a real SQLite file of its own, migrated, for a unit test. */
@@ -34,8 +34,7 @@ export async function openTestDatabase(
   const listeners: Array<(sql: string) => void> = [];
   const markers = new Map<string, () => void>();
   const connection = sqliteConnectionOf(dataSource);
-  if (!(connection instanceof PreparedDatabase))
-    throw new Error('the test database has no SQLite connection');
+  if (connection === undefined) throw new Error('the test database has no SQLite connection');
   // One listener on the connection for all: node-sqlite3 turns its trace hook off again when
   // a second 'trace' listener is added.
   connection.on('trace', (sql: string) => {
@@ -58,7 +57,7 @@ export async function openTestDatabase(
       markers.delete(marker);
     },
     close: async () => {
-      await dataSource.destroy();
+      await closeDataSource(dataSource);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { API_MIGRATIONS, SecretKeyring, dataSourceOptions, installSecretKeyring } from '@tps/database';
+import {
+  API_MIGRATIONS,
+  SecretKeyring,
+  dataSourceOptions,
+  installSecretKeyring,
+  closeDataSource,
+} from '@tps/database';
 import { PostgresMessagePort, postgresNotifyConnector, type NotifyConnector } from '@tps/messaging';
 import { TestStore } from '@tps/testing';
 import { API_ENTITIES } from '../../api-entities';
@@ -74,7 +80,7 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
       dataSourceOptions({ url, entities: API_ENTITIES, migrations: API_MIGRATIONS, poolSize: 1 }),
     );
     await migrated.initialize();
-    await migrated.destroy();
+    await closeDataSource(migrated);
     pool = new Pool({ connectionString: url, max: 2 });
     asker = new ThisReplica(new PostgresReplicaRows(pool), 'a', 60_000, () => undefined);
     holder = new ThisReplica(new PostgresReplicaRows(pool), 'b', 60_000, () => undefined);
