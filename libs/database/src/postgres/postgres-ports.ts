@@ -3,7 +3,6 @@ import { sqlitePorts } from '../sqlite/sqlite-ports';
 import { PostgresDatabaseProbe } from './postgres-database-probe';
 import { PostgresMerchantActivity } from './postgres-merchant-activity';
 import { PostgresRetentionRows } from './postgres-retention-rows';
-import { PostgresSealedSecrets } from './postgres-sealed-secrets';
 import { PostgresTerminalPurge } from './postgres-terminal-purge';
 
 /**
@@ -15,7 +14,7 @@ import { PostgresTerminalPurge } from './postgres-terminal-purge';
 export const postgresPorts: StorePorts = {
   probe: (reads) => new PostgresDatabaseProbe(reads),
   merchantActivity: (writer) => new PostgresMerchantActivity(writer),
-  sealedSecrets: (reads, writer, table) => new PostgresSealedSecrets(reads, writer, table),
+  sealedSecrets: sqlitePorts.sealedSecrets,
   retentionRows: (reads, writer) => new PostgresRetentionRows(reads, writer),
   terminalPurge: (writer) => new PostgresTerminalPurge(writer),
   accountRows: sqlitePorts.accountRows,
