@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { STORES, TestStore } from '@tps/testing';
+import { closeDataSource } from '../close-data-source';
 import { dataSourceOptions } from '../data-source-options';
 import { openDataSource } from '../open-data-source';
 import { portsOf } from '.';
@@ -37,7 +38,7 @@ describe.each(STORES)('TransactionCounts on %s', (kind) => {
   });
 
   afterAll(async () => {
-    await reads.destroy();
+    await closeDataSource(reads);
     await store.drop();
     rmSync(dir, { recursive: true, force: true });
   });

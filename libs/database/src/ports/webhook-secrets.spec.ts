@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { STORES, TestStore } from '@tps/testing';
+import { closeDataSource } from '../close-data-source';
 import { dataSourceOptions } from '../data-source-options';
 import { openDataSource } from '../open-data-source';
 import { openSerialWriter } from '../open-serial-writer';
@@ -35,7 +36,7 @@ describe.each(STORES)('WebhookSecrets on %s', (kind) => {
 
   afterAll(async () => {
     await writer.onApplicationShutdown();
-    await reads.destroy();
+    await closeDataSource(reads);
     await store.drop();
     rmSync(dir, { recursive: true, force: true });
   });
