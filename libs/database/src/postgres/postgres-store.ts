@@ -2,6 +2,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter } from '../store-adapter';
 import { portableSql } from '../portable-sql';
 import { openPostgres } from './open-postgres';
+import { entityStatements } from '../sqlite/entity-statements';
 import { sqlitePorts } from '../sqlite/sqlite-ports';
 import { postgresPorts } from './postgres-ports';
 import { postgresSqlOf } from './postgres-sql';
@@ -19,6 +20,8 @@ export const postgresStore: StoreAdapter = {
   sqlOf: postgresSqlOf,
   rowLocks: true,
   placeholderOf: (dataSource, column) => `CAST(? AS ${dataSource.driver.normalizeType(column)})`,
+  // Plain SQL, typed where a list of values needs it by placeholderOf: SQLite's as it is.
+  entities: entityStatements,
   // Processes share the table: a claim skips the rows another is claiming, and adopts only its predecessor's.
   leases: { chosen: (choose) => `= ANY(ARRAY(${choose} FOR UPDATE SKIP LOCKED))`, adopts: 'predecessor' },
   ports: postgresPorts,
@@ -37,6 +40,7 @@ export const otherServerStore: StoreAdapter = {
   sqlOf: (manager) => portableSql(manager),
   rowLocks: false,
   placeholderOf: () => '?',
+  entities: entityStatements,
   // As before LeasedQueue knew these drivers: one process to a database, as on SQLite.
   leases: { chosen: (choose) => `IN (${choose})`, adopts: 'every' },
   // Plain SQL with `?` placeholders, which SQLite's adapters write (PostgreSQL's use its functions).

@@ -1,5 +1,6 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter, WriteSource } from '../store-adapter';
+import { entityStatements } from './entity-statements';
 import { sqlitePorts } from './sqlite-ports';
 import { closeSqlite } from './close-sqlite';
 import { sqliteSqlOf } from './sqlite-sql';
@@ -33,6 +34,7 @@ export const sqliteStore: StoreAdapter = {
   sqlOf: sqliteSqlOf,
   rowLocks: false,
   placeholderOf: () => '?',
+  entities: entityStatements,
   // The writer holds the whole file: no row to skip, and a file serves one process.
   leases: { chosen: (choose) => `IN (${choose})`, adopts: 'every' },
   ports: sqlitePorts,
