@@ -150,6 +150,9 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
       );
       return;
     }
+    // Closed by its client while it was checked: its 'close' has been and gone, and a place
+    // counted now would never be given back (the merchant refused 429 for good on this process).
+    if (socket.destroyed) return;
     this.opening.set(merchantId, (this.opening.get(merchantId) ?? 0) + 1);
     const opened = (): void => {
       const left = (this.opening.get(merchantId) ?? 1) - 1;
