@@ -144,9 +144,10 @@ describe('a stack with its terminals linked', () => {
   /**
    * Node hands every request with `Connection: Upgrade` to the upgrade handlers, whatever its
    * path: `curl --http2` asking for h2c on GET /health was answered a bare "401 Unauthorized",
-   * with no body, as a link without its token.
+   * with no body, as a link without its token; and a signed listen upgrade that was no WebSocket
+   * handshake got ws's own text/html 400.
    */
-  describe('an Upgrade header on a route that is no WebSocket', () => {
+  describe('an upgrade that is no WebSocket the service takes', () => {
     /** The raw answer to a request written as it is on a socket of its own. */
     function rawAnswer(request: string): Promise<string> {
       const port = Number(new URL(stack.apiUrl).port);
@@ -175,6 +176,24 @@ describe('a stack with its terminals linked', () => {
       const [head, body] = answer.split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1\.1 400 /);
       expect(head).toMatch(/\r\nRequest-Id: \S+/i);
+      const error = JSON.parse(body) as unknown;
+      expect(error).toMatchObject({ type: 'PARAMETER', code: 'PAR-001' });
+      expectErrorBody(error);
+    });
+
+    it('answers a signed listen upgrade that is no WebSocket handshake with 400 PAR-001', async () => {
+      const signed = signRequest({
+        merchantId: 'demo-merchant',
+        secret: 'demo-secret-key',
+        method: 'GET',
+        path: '/sandbox/listen',
+      });
+      const answer = await rawAnswer(
+        'GET /sandbox/listen HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+          `Sec-WebSocket-Version: 8\r\nauthorization: ${signed.authorization}\r\ntimestamp: ${signed.timestamp}\r\n\r\n`,
+      );
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
       const error = JSON.parse(body) as unknown;
       expect(error).toMatchObject({ type: 'PARAMETER', code: 'PAR-001' });
       expectErrorBody(error);

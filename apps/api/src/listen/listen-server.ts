@@ -13,7 +13,7 @@ import type { PeriodicTask } from '@tps/background';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { LISTEN_PATH, parseListenAnswer, type ListenAnswer, type ListenDelivery } from '@tps/contracts';
 import { ANSWER_EXCERPT_BYTES, type PostResult } from '@tps/delivery';
-import { toContractError } from '@tps/http';
+import { answerOnSocket, toContractError } from '@tps/http';
 import type { Unsubscribe } from '@tps/messaging';
 import { RateLimitedError } from '@tps/domain';
 import { MerchantRateLimiter } from '../auth/merchant-rate-limiter';
@@ -90,6 +90,12 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
       name: 'listen-presence',
       everyMs: PRESENCE_REPEAT_MS,
       run: () => this.heartbeat(),
+    });
+    // A signed upgrade that is no WebSocket handshake (no key, another version): refused in the
+    // contract's body (§4) where ws would write its own text/html one.
+    this.wss.on('wsClientError', (error, socket) => {
+      socket.once('finish', () => socket.destroy());
+      answerOnSocket(socket, 'PAR-001', `not a WebSocket handshake: ${error.message}`);
     });
     this.unsubscribe = messages.subscribe(
       'listen.attempt',
