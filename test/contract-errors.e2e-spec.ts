@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { signRequest } from '@tps/contracts';
 import { Stack } from '@tps/testing';
 
@@ -137,6 +138,65 @@ describe('a stack with its terminals linked', () => {
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ type: 'NOT_FOUND', code: 'NF-000' });
       expectErrorBody(response.body);
+    });
+  });
+
+  /**
+   * Node hands every request with `Connection: Upgrade` to the upgrade handlers, whatever its
+   * path: `curl --http2` asking for h2c on GET /health was answered a bare "401 Unauthorized",
+   * with no body, as a link without its token; and a signed listen upgrade that was no WebSocket
+   * handshake got ws's own text/html 400.
+   */
+  describe('an upgrade that is no WebSocket the service takes', () => {
+    /** The raw answer to a request written as it is on a socket of its own. */
+    function rawAnswer(request: string): Promise<string> {
+      const port = Number(new URL(stack.apiUrl).port);
+      return new Promise((resolve, reject) => {
+        let answer = '';
+        const socket = connect(port, '127.0.0.1', () => socket.write(request));
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    }
+
+    it.each([
+      [
+        'GET',
+        '/health',
+        'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__',
+      ],
+      [
+        'GET',
+        '/sandbox/terminals',
+        'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      ],
+    ])('answers %s %s with 400 PAR-001 in the contract body', async (method, path, headers) => {
+      const answer = await rawAnswer(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n\r\n`);
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head).toMatch(/\r\nRequest-Id: \S+/i);
+      const error = JSON.parse(body) as unknown;
+      expect(error).toMatchObject({ type: 'PARAMETER', code: 'PAR-001' });
+      expectErrorBody(error);
+    });
+
+    it('answers a signed listen upgrade that is no WebSocket handshake with 400 PAR-001', async () => {
+      const signed = signRequest({
+        merchantId: 'demo-merchant',
+        secret: 'demo-secret-key',
+        method: 'GET',
+        path: '/sandbox/listen',
+      });
+      const answer = await rawAnswer(
+        'GET /sandbox/listen HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+          `Sec-WebSocket-Version: 8\r\nauthorization: ${signed.authorization}\r\ntimestamp: ${signed.timestamp}\r\n\r\n`,
+      );
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      const error = JSON.parse(body) as unknown;
+      expect(error).toMatchObject({ type: 'PARAMETER', code: 'PAR-001' });
+      expectErrorBody(error);
     });
   });
 

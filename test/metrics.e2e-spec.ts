@@ -100,7 +100,14 @@ describe('metrics on a port of their own (METRICS_PORT)', () => {
   });
 
   it('serves only GET /metrics there, and nothing on the API port', async () => {
-    expect((await fetch(`${metricsUrl}/health`)).status).toBe(404);
+    for (const [method, path] of [
+      ['GET', '/health'],
+      ['POST', '/metrics'],
+    ]) {
+      const elsewhere = await fetch(`${metricsUrl}${path}`, { method });
+      expect(elsewhere.status).toBe(404);
+      expect(await elsewhere.json()).toMatchObject({ type: 'NOT_FOUND', code: 'NF-000' });
+    }
     const onApi = await fetch(`${stack.apiUrl}/metrics`);
     expect(onApi.status).toBe(404);
     expect(await onApi.json()).toMatchObject({ code: 'NF-000' });

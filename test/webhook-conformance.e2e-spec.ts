@@ -308,4 +308,23 @@ describe('webhook-consumer conformance run (contract §17)', () => {
     expect(report.cases.map((c) => [c.name, c.passed])).toEqual([['print-duplicate', false]]);
     expect((await account.client.get('/sandbox/conformance-runs')).body.items).toHaveLength(1);
   });
+
+  /**
+   * The account's webhook secret was made between the check of its runs and the save of the new
+   * one: starts sent at once by an account without one all passed the check, and each ran under a
+   * secret of its own, all but the last one stored no longer the account's.
+   */
+  it('starts one run of starts sent at once by an account without a webhook secret, and refuses the others', async () => {
+    const account = await newAccount();
+    expect((await account.client.delete('/sandbox/webhook-secret')).status).toBe(204);
+    const silent = await listen(createServer(() => undefined));
+    const body = { url: silent, report_url: reportUrlOf(silent), cases: ['print-duplicate'] };
+    const starts = await Promise.all(
+      Array.from({ length: 4 }, () => account.client.post('/sandbox/conformance-runs', body)),
+    );
+    expect(starts.map((start) => start.status).sort()).toEqual([201, 429, 429, 429]);
+    const started = starts.find((start) => start.status === 201);
+    await finished(account, started?.body.id as string);
+    expect((await account.client.get('/sandbox/conformance-runs')).body.items).toHaveLength(1);
+  });
 });

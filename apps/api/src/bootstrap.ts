@@ -28,6 +28,7 @@ import { requestLogging } from './request-log/request-logging';
 import { signDocsRequest } from './openapi/docs-request-signer';
 import { advertiseIdleTime, holdIdleConnections } from './http/idle-connections';
 import { closeFailedUpgrades } from './http/upgrade-socket-errors';
+import { refuseNulInTarget } from './http/nul-in-target';
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { securityHeaders } from './http/security-headers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
@@ -82,6 +83,8 @@ export async function createApi(
   // Before the body parser, so that a preflight is answered before any check of a body it does not have.
   if (config.PROFILE === 'sandbox') app.enableCors(SANDBOX_CORS);
   useContractJsonBody(app);
+  // After the body's own rules, which come before anything else (contract §4).
+  app.use(refuseNulInTarget);
   app.useGlobalPipes(contractValidationPipe());
   app.disable('x-powered-by');
   // The client address (account creation's limit, a cardholder setting's `setFrom`): behind the

@@ -12,7 +12,27 @@ function refusalOf(error: NodeJS.ErrnoException): { code: ErrorCode; message: st
   return { code: 'PAR-001', message: 'the request is not valid HTTP/1.1: nothing was done' };
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout' };
+const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout' };
+
+/**
+ * The contract's error body, with a Request-Id, written on a socket that no route answers (a
+ * request the parser refused, an upgrade refused); the connection closes.
+ */
+export function answerOnSocket(socket: Duplex, code: ErrorCode, message: string): void {
+  const { status, type } = ERROR_CATALOGUE[code];
+  const body = JSON.stringify({ type, code, message });
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${REASONS[status] ?? 'Refused'}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `${REQUEST_ID_HEADER}: ${requestIdFor(undefined)}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+}
 
 /**
  * Answers a request the HTTP parser refused (broken framing, headers too large, headers never
@@ -26,18 +46,6 @@ export function answerUnparsableRequests(server: Server): void {
       return;
     }
     const { code, message } = refusalOf(error);
-    const { status, type } = ERROR_CATALOGUE[code];
-    const body = JSON.stringify({ type, code, message });
-    socket.end(
-      [
-        `HTTP/1.1 ${status} ${REASONS[status]}`,
-        'Content-Type: application/json; charset=utf-8',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        `${REQUEST_ID_HEADER}: ${requestIdFor(undefined)}`,
-        'Connection: close',
-        '',
-        body,
-      ].join('\r\n'),
-    );
+    answerOnSocket(socket, code, message);
   });
 }

@@ -66,6 +66,21 @@ describe('scanJson', () => {
   });
 
   it.each([
+    ['{"metadata":{"k":"a\\u0000b"}}', 'metadata.k'],
+    ['{"commands":[{"value":"\\u0000"}]}', 'commands[0].value'],
+    ['{"\\u0000":1}', undefined],
+  ])('refuses the NUL escape in %p with PAR-002, naming %p', (text, param) => {
+    expect(scan(text)).toEqual({ code: 'PAR-002', message: expect.stringMatching(/U\+0000/), param });
+  });
+
+  it.each(['{"a":"\\\\u0000"}', '{"a":"\\u0001"}'])(
+    'takes %p: a backslash then u0000, or another control escape',
+    (text) => {
+      expect(scan(text)).toBeUndefined();
+    },
+  );
+
+  it.each([
     ['{"amount":{"iva":1e309}}', 'amount.iva'],
     ['{"a":-1E999}', 'a'],
   ])('refuses the number in %p beyond a double with PAR-002, naming %p', (text, param) => {

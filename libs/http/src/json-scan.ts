@@ -63,7 +63,7 @@ function pathOf(containers: Container[], last?: string): string | undefined {
  * One pass over the raw bytes of a JSON body, before it is parsed, for what JSON.parse takes but
  * the contract refuses (§4): nesting deeper than MAX_JSON_DEPTH (a deep body overflows the stack
  * of whatever walks it next), a key given twice (JSON.parse keeps the last one silently),
- * prototype keys, a lone UTF-16 surrogate escape, a number too large to be finite. Malformed JSON
+ * prototype keys, a lone UTF-16 surrogate escape, a NUL escape, a number too large to be finite. Malformed JSON
  * is left to JSON.parse, which refuses it with its own answer.
  */
 export function scanJson(bytes: Buffer): JsonRefusal | undefined {
@@ -100,6 +100,14 @@ export function scanJson(bytes: Buffer): JsonRefusal | undefined {
       for (; escaped && end < length && bytes[end] !== QUOTE; end++) {
         if (bytes[end] !== BACKSLASH) continue;
         const unit = escapedUnit(bytes, end);
+        // PostgreSQL's text cannot hold U+0000: taken, it would be a 500 there and stored here.
+        if (unit === 0) {
+          return {
+            code: 'PAR-002',
+            message: 'a string holds a \\u0000 escape (U+0000, NUL), which no field takes',
+            param: pathOf(containers),
+          };
+        }
         if (unit < 0xd800 || unit > 0xdfff) {
           end++;
           continue;

@@ -22,7 +22,10 @@ export function parseAuthorization(header: string | undefined): Credentials {
   if (colon <= 0 || colon === decoded.length - 1) {
     throw new ContractError('AUTH-001', 'Authorization must be "Basic base64(merchant_id:signature)"');
   }
-  return { merchantId: decoded.slice(0, colon), signature: decoded.slice(colon + 1) };
+  const merchantId = decoded.slice(0, colon);
+  // No merchant id holds U+0000, and PostgreSQL's text cannot: its lookup would be a 500 there.
+  if (merchantId.includes('\0')) throw new ContractError('AUTH-001', 'unknown merchant or wrong signature');
+  return { merchantId, signature: decoded.slice(colon + 1) };
 }
 
 export function checkTimestamp(header: string | undefined, nowSeconds: number): string {

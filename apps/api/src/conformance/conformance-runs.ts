@@ -79,7 +79,6 @@ export class ConformanceRuns {
         `the sandbox runs at most ${RUNS_AT_ONCE} conformance runs at once`,
       );
     }
-    const secret = merchant.webhookSecret ?? (await this.newSecret(merchant));
     const chosen = CASE_NAMES.filter((name) => cases === undefined || cases.includes(name));
     const run: StoredRun = {
       merchantId: merchant.merchantId,
@@ -91,7 +90,12 @@ export class ConformanceRuns {
       finishedAtMs: null,
       results: [],
     };
+    // Saved at once after the check, with no wait between them, so that two starts at once find
+    // each other; the secret is made only then, by the start that holds the account's place.
     await this.records.save(run);
+    const secret =
+      merchant.webhookSecret ??
+      (await this.newSecret(merchant).catch((error: unknown) => this.abandon(run, error)));
     const receiver = receiverPost(url, rules);
     // Contract §17: a run whose account is deleted (on any replica) ends at once, as if cut.
     const stop = new AbortController();
@@ -146,6 +150,13 @@ export class ConformanceRuns {
 
   async list(merchant: MerchantEntity): Promise<RunReport[]> {
     return (await this.records.list(merchant.merchantId)).map(reportOf);
+  }
+
+  /** A run saved but never begun (its secret could not be made): it ends at once, holding no place. */
+  private abandon(run: StoredRun, error: unknown): never {
+    run.finishedAtMs = this.clock.nowMs();
+    this.keep(run);
+    throw error;
   }
 
   /** The run as it is now, for every replica to read; a write that fails is told in the log only. */

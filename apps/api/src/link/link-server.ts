@@ -13,6 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { PeriodicTask } from '@tps/background';
 import { LISTEN_PATH } from '@tps/contracts';
 import { ContractError } from '@tps/domain';
+import { answerOnSocket } from '@tps/http';
 import {
   CONTROL_PATH,
   INSTANCE_ID_PATTERN,
@@ -141,13 +142,20 @@ export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
     const path = (request.url ?? '').split('?')[0];
     // The sandbox's `listen` connections have their own server (contract §6.1).
     if (path === LISTEN_PATH && this.config.PROFILE === 'sandbox') return;
+    // Node hands this handler every request with an Upgrade header, whatever its path (`curl
+    // --http2` asks for h2c on GET /health): outside the links' paths it is refused in the
+    // contract's body (§4), not as a link without its token.
+    if (path !== CONTROL_PATH && path !== UPLINK_PATH) {
+      answerOnSocket(
+        socket,
+        'PAR-001',
+        'this route takes no Upgrade (only the links and listen are WebSockets): send the request without one',
+      );
+      return;
+    }
     const token = request.headers[LINK_TOKEN_HEADER];
     if (typeof token !== 'string' || !sameSecret(token, this.config.LINK_SECRET)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
-      return;
-    }
-    if (path !== CONTROL_PATH && path !== UPLINK_PATH) {
-      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
       return;
     }
     // Every link names the share its simulator links for and the instance it is (docs/contract.md

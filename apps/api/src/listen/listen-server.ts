@@ -13,7 +13,7 @@ import type { PeriodicTask } from '@tps/background';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { LISTEN_PATH, parseListenAnswer, type ListenAnswer, type ListenDelivery } from '@tps/contracts';
 import { ANSWER_EXCERPT_BYTES, type PostResult } from '@tps/delivery';
-import { toContractError } from '@tps/http';
+import { answerOnSocket, toContractError } from '@tps/http';
 import type { Unsubscribe } from '@tps/messaging';
 import { RateLimitedError } from '@tps/domain';
 import { MerchantRateLimiter } from '../auth/merchant-rate-limiter';
@@ -91,6 +91,12 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
       everyMs: PRESENCE_REPEAT_MS,
       run: () => this.heartbeat(),
     });
+    // A signed upgrade that is no WebSocket handshake (no key, another version): refused in the
+    // contract's body (§4) where ws would write its own text/html one.
+    this.wss.on('wsClientError', (error, socket) => {
+      socket.once('finish', () => socket.destroy());
+      answerOnSocket(socket, 'PAR-001', `not a WebSocket handshake: ${error.message}`);
+    });
     this.unsubscribe = messages.subscribe(
       'listen.attempt',
       ({ attemptId, merchantId, post }) => {
@@ -150,6 +156,9 @@ export class ListenServer implements OnApplicationBootstrap, OnModuleDestroy {
       );
       return;
     }
+    // Closed by its client while it was checked: its 'close' has been and gone, and a place
+    // counted now would never be given back (the merchant refused 429 for good on this process).
+    if (socket.destroyed) return;
     this.opening.set(merchantId, (this.opening.get(merchantId) ?? 0) + 1);
     const opened = (): void => {
       const left = (this.opening.get(merchantId) ?? 1) - 1;

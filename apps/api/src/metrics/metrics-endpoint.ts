@@ -11,7 +11,7 @@ export function bearerMatches(request: IncomingMessage, token: string): boolean 
   return timingSafeEqual(digest(header.slice('Bearer '.length)), digest(token));
 }
 
-function answerError(response: ServerResponse, error: ContractError): void {
+export function answerError(response: ServerResponse, error: ContractError): void {
   response.statusCode = error.status;
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   // The id assigned on the API's own port (docs/contract.md, "Request ids"); none on its own listener.

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ContractError } from '@tps/domain';
 import { ApiConfig } from '../config/api-config';
 import { ApiMetrics } from './api-metrics';
-import { serveMetrics } from './metrics-endpoint';
+import { answerError, serveMetrics } from './metrics-endpoint';
 
 /** `GET /metrics` on a listener of its own (METRICS_PORT), apart from the API's port. */
 @Injectable()
@@ -25,8 +26,8 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         void serveMetrics(this.metrics, this.config.METRICS_TOKEN, request, response);
         return;
       }
-      response.statusCode = 404;
-      response.end();
+      // Every error answered has the contract's body, on this listener too (contract §4).
+      answerError(response, new ContractError('NF-000', 'no such route: this port serves GET /metrics only'));
     });
     await new Promise<void>((listening, failed) => {
       server.once('error', failed);
