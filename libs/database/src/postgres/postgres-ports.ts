@@ -1,6 +1,5 @@
 import type { StorePorts } from '../ports/store-ports';
 import { sqlitePorts } from '../sqlite/sqlite-ports';
-import { PostgresDatabaseProbe } from './postgres-database-probe';
 import { PostgresMerchantActivity } from './postgres-merchant-activity';
 import { PostgresRetentionRows } from './postgres-retention-rows';
 import { PostgresTerminalPurge } from './postgres-terminal-purge';
@@ -12,7 +11,7 @@ import { PostgresTerminalPurge } from './postgres-terminal-purge';
  * an adapter of its own here says what PostgreSQL does otherwise.
  */
 export const postgresPorts: StorePorts = {
-  probe: (reads) => new PostgresDatabaseProbe(reads),
+  probe: sqlitePorts.probe,
   merchantActivity: (writer) => new PostgresMerchantActivity(writer),
   sealedSecrets: sqlitePorts.sealedSecrets,
   retentionRows: (reads, writer) => new PostgresRetentionRows(reads, writer),
