@@ -9,8 +9,8 @@ const SEARCH_WINDOW_MS = 5000;
 
 /**
  * Several replicas on one PostgreSQL database (docs/contract.md, "The conformance run"): a run
- * started on one replica is read, listed and counted against the account's one-at-a-time limit
- * on another.
+ * started on one replica is read, listed and counted against the account's one-at-a-time limit,
+ * and its client address's cap ("Hard caps"), on another.
  */
 describe('a conformance run across replicas [postgres]', () => {
   let stack: Stack;
@@ -20,7 +20,11 @@ describe('a conformance run across replicas [postgres]', () => {
     stack = await Stack.start({
       store: 'postgres',
       replicas: 2,
-      apiEnv: { CONFORMANCE_SEARCH_WINDOW_MS: String(SEARCH_WINDOW_MS) },
+      apiEnv: {
+        CONFORMANCE_SEARCH_WINDOW_MS: String(SEARCH_WINDOW_MS),
+        // As hosted mode sets it: every account here is made and used from this test's address.
+        CAP_CONFORMANCE_RUNS_PER_ADDRESS: '1',
+      },
     });
   }, 60_000);
 
@@ -55,8 +59,16 @@ describe('a conformance run across replicas [postgres]', () => {
     });
     expect(started.status).toBe(201);
     const id = String(started.body.id);
-    // One run at a time per account, whichever replica is asked.
+    // One run at a time per account, and per client address, whichever replica is asked.
     expect((await reading.post<Json>('/sandbox/conformance-runs', { url })).status).toBe(429);
+    const another = await stack.clientOf(1).post<Json>('/sandbox/accounts', {});
+    expect(another.status).toBe(201);
+    const sameAddress = await stack
+      .clientOf(1)
+      .as({ merchantId: String(another.body.merchant_id), secret: String(another.body.secret_key) })
+      .post<Json>('/sandbox/conformance-runs', { url });
+    expect(sameAddress.status).toBe(429);
+    expect(sameAddress.body.message).toContain('conformance_runs_per_address = 1');
     const whileRunning = await reading.get<Json>(`/sandbox/conformance-runs/${id}`);
     expect({ status: whileRunning.status, id: whileRunning.body.id }).toEqual({ status: 200, id });
 

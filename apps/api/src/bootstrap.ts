@@ -27,6 +27,7 @@ import { RequestLog } from './request-log/request-log';
 import { requestLogging } from './request-log/request-logging';
 import { signDocsRequest } from './openapi/docs-request-signer';
 import { advertiseIdleTime, holdIdleConnections } from './http/idle-connections';
+import { closeFailedUpgrades } from './http/upgrade-socket-errors';
 import { SANDBOX_CORS } from './http/sandbox-cors';
 import { securityHeaders } from './http/security-headers';
 import { buildOpenApiDocument } from './openapi/openapi-document';
@@ -52,6 +53,7 @@ export async function createApi(
   });
   holdIdleConnections(app.getHttpServer());
   answerUnparsableRequests(app.getHttpServer());
+  closeFailedUpgrades(app.getHttpServer());
   capSockets(app.getHttpServer(), app.get(Capacity));
   // What a stopping replica ends once their clients let go of them (drain/stop-on-signals.ts).
   app.get(OpenConnections).watch(app.getHttpServer());

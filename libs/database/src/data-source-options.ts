@@ -45,23 +45,6 @@ export function waitsOf(options: DataSourceOptions): DatabaseWaits | undefined {
   return (options as WithDirectUrl).waits;
 }
 
-/**
- * What opens a write's transaction on PostgreSQL, in one round trip. Through a pooler the
- * statement and lock timeouts are set in it (`SET LOCAL`): PgBouncer refuses them as startup
- * parameters, and a session `SET` would stay on a server session other clients then get. The
- * role's defaults (openPostgres) bound a statement sent alone; these hold this process's values
- * for its transactions even on a server session the pooler opened before those defaults changed.
- * On a direct connection they are the session's own, set at connect.
- */
-export function beginOf(options: DataSourceOptions): string {
-  const { directUrl, waits } = options as WithDirectUrl;
-  if (directUrl === undefined || waits === undefined) return 'BEGIN';
-  return (
-    `BEGIN; SET LOCAL statement_timeout = ${Math.floor(waits.statementTimeoutMs)}; ` +
-    `SET LOCAL lock_timeout = ${Math.floor(waits.lockTimeoutMs)}`
-  );
-}
-
 const URL_DRIVERS = {
   'postgres:': 'postgres',
   'postgresql:': 'postgres',

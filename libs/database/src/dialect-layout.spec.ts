@@ -32,10 +32,10 @@ const ADAPTERS = [
 const DIALECT_HOMES = [...ADAPTERS, /^libs\/database\/src\/data-source-options\.ts$/];
 
 /**
- * What is still outside them, at most (`<file>:<line>` of each in the failure): moving one into
- * an adapter makes the count lower, and this with it; it never goes up (issue 53's targets: 0).
+ * How many are outside them, at most (`<file>:<line>` of each in the failure): none; a new one
+ * goes into an adapter.
  */
-const CEILINGS = { sqlStatements: 44, dialectTests: 0 };
+const CEILINGS = { sqlStatements: 0, dialectTests: 0 };
 
 function sources(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {

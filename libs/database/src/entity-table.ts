@@ -1,5 +1,6 @@
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { EntityStatements, Equality, InsertEnding } from './entity-statements';
 import type { Sql, SqlValue, Statement } from './sql';
 import { storeOf } from './stores';
 
@@ -42,7 +43,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
 
   /** Inserts rows that all give the same properties, in one statement, without reading back. */
   async insert(sql: Sql, rows: Partial<Entity> | Array<Partial<Entity>>): Promise<void> {
-    await this.insertRows(sql, Array.isArray(rows) ? rows : [rows], '');
+    await this.insertRows(sql, Array.isArray(rows) ? rows : [rows]);
   }
 
   /**
@@ -50,7 +51,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
    * error: the write it is part of goes on, and shares its commit with the others.
    */
   async insertUnlessTaken(sql: Sql, row: Partial<Entity>): Promise<boolean> {
-    return (await this.insertRows(sql, [row], ' ON CONFLICT DO NOTHING')) === 1;
+    return (await this.insertRows(sql, [row], { unlessTaken: true })) === 1;
   }
 
   /**
@@ -59,13 +60,13 @@ export class EntityTable<Entity extends ObjectLiteral> {
    */
   async insertReturning<T>(sql: Sql, rows: Array<Partial<Entity>>, returning: string): Promise<T[]> {
     if (rows.length === 0) return [];
-    const { text, params } = this.insertStatement(rows, ` RETURNING ${returning}`);
+    const { text, params } = this.insertStatement(rows, { returning });
     return sql.all<T>(text, params);
   }
 
   /** `insert`'s statement, to run with others (Sql.together); rows: at least one. */
   inserting(rows: Array<Partial<Entity>>): Statement {
-    return this.insertStatement(rows, '');
+    return this.insertStatement(rows);
   }
 
   /**
@@ -77,9 +78,12 @@ export class EntityTable<Entity extends ObjectLiteral> {
     const text = this.text(`insertSelect:${rows.length}:${properties.join(',')}`, (layout) => {
       const columns = properties.map((property) => layout.column(property));
       // A list of values is typed from its values alone on PostgreSQL: each is cast to its column's.
-      const row = `(${columns.map((column) => this.typedPlaceholder(column)).join(', ')})`;
-      const names = columns.map((column) => this.name(column)).join(', ');
-      return `INSERT INTO ${layout.table} (${names}) SELECT * FROM (VALUES ${rows.map(() => row).join(', ')}) AS v`;
+      return this.statements.insertSelect(
+        layout.table,
+        columns.map((column) => this.name(column)),
+        columns.map((column) => this.typedPlaceholder(column)),
+        rows.length,
+      );
     });
     return {
       text,
@@ -89,23 +93,31 @@ export class EntityTable<Entity extends ObjectLiteral> {
 
   /** `insertUnlessTaken`'s statement, to run with others (Sql.together): it changed 1 row or none. */
   insertingUnlessTaken(row: Partial<Entity>): Statement {
-    return this.insertStatement([row], ' ON CONFLICT DO NOTHING');
+    return this.insertStatement([row], { unlessTaken: true });
   }
 
-  private insertRows(sql: Sql, rows: Array<Partial<Entity>>, conflict: string): Promise<number> {
+  private insertRows(sql: Sql, rows: Array<Partial<Entity>>, ending?: InsertEnding): Promise<number> {
     if (rows.length === 0) return Promise.resolve(0);
-    const { text, params } = this.insertStatement(rows, conflict);
+    const { text, params } = this.insertStatement(rows, ending);
     return sql.run(text, params);
   }
 
-  /** One INSERT of rows that all give the same properties; `tail` ends it (a conflict or RETURNING clause). */
-  private insertStatement(rows: Array<Partial<Entity>>, tail: string): { text: string; params: SqlValue[] } {
+  /** One INSERT of rows that all give the same properties, ended as `ending` says. */
+  private insertStatement(
+    rows: Array<Partial<Entity>>,
+    ending?: InsertEnding,
+  ): { text: string; params: SqlValue[] } {
     const properties = Object.keys(rows[0]).filter((property) => rows[0][property] !== undefined);
-    const text = this.text(`insert:${rows.length}:${properties.join(',')}${tail}`, (layout) => {
-      const names = properties.map((property) => this.name(layout.column(property)));
-      const row = `(${properties.map(() => '?').join(', ')})`;
-      return `INSERT INTO ${layout.table} (${names.join(', ')}) VALUES ${rows.map(() => row).join(', ')}${tail}`;
-    });
+    const text = this.text(
+      `insert:${rows.length}:${properties.join(',')}:${JSON.stringify(ending ?? {})}`,
+      (layout) =>
+        this.statements.insert(
+          layout.table,
+          properties.map((property) => this.name(layout.column(property))),
+          rows.length,
+          ending,
+        ),
+    );
     return {
       text,
       params: rows.flatMap((row) => properties.map((property) => this.persistent(property, row[property]))),
@@ -122,11 +134,14 @@ export class EntityTable<Entity extends ObjectLiteral> {
   updating(where: Where<Entity>, changes: Partial<Entity>): Statement {
     const properties = Object.keys(changes).filter((property) => changes[property] !== undefined);
     const filter = this.filter(where);
-    const text = this.text(`update:${properties.join(',')}:${filter.key}`, (layout) => {
-      const sets = properties.map((property) => `${this.name(layout.column(property))} = ?`);
-      if (layout.updatedAt !== undefined) sets.push(`${layout.updatedAt} = CURRENT_TIMESTAMP`);
-      return `UPDATE ${layout.table} SET ${sets.join(', ')}${filter.clause(layout)}`;
-    });
+    const text = this.text(`update:${properties.join(',')}:${filter.key}`, (layout) =>
+      this.statements.update(
+        layout.table,
+        properties.map((property) => this.name(layout.column(property))),
+        layout.updatedAt,
+        filter.clause(layout),
+      ),
+    );
     return {
       text,
       params: [
@@ -168,32 +183,20 @@ export class EntityTable<Entity extends ObjectLiteral> {
     const text = this.text(
       `updateEach:${key}:${size}:${properties.join(',')}:${guarded.join(',')}:${matching.join(',')}`,
       (layout) => {
-        const names = properties.map((property) => this.name(layout.column(property)));
-        const keyName = this.name(layout.column(key));
-        // PostgreSQL types a VALUES list from its values alone: a parameter is text there, which a
-        // bigint or boolean column refuses. Each is cast to its column's type.
-        const row = `(${properties.map((property) => this.typedPlaceholder(layout.column(property))).join(', ')})`;
-        const sets = properties
-          .filter((property) => property !== key && !matching.includes(property))
-          .map((property) => {
-            const name = this.name(layout.column(property));
-            return `${name} = v.${name}`;
-          });
-        if (layout.updatedAt !== undefined) sets.push(`${layout.updatedAt} = CURRENT_TIMESTAMP`);
-        // Qualified: v has columns of the same names.
-        const conditions = [
-          ...matching.map((property) => {
-            const name = this.name(layout.column(property));
-            return `${layout.table}.${name} = v.${name}`;
-          }),
-          ...guarded.map((property) => `${layout.table}.${this.name(layout.column(property))} = ?`),
-        ];
-        return (
-          `WITH v (${names.join(', ')}) AS (VALUES ${padded.map(() => row).join(', ')}) ` +
-          `UPDATE ${layout.table} SET ${sets.join(', ')} FROM v WHERE ${layout.table}.${keyName} = v.${keyName}` +
-          conditions.map((condition) => ` AND ${condition}`).join('') +
-          (conditions.length === 0 ? '' : ` RETURNING ${layout.table}.${keyName} AS changed`)
-        );
+        const name = (property: string): string => this.name(layout.column(property));
+        return this.statements.updateEach({
+          table: layout.table,
+          key: name(key),
+          columns: properties.map(name),
+          // PostgreSQL types a VALUES list from its values alone: a parameter is text there, which a
+          // bigint or boolean column refuses. Each is cast to its column's type.
+          placeholders: properties.map((property) => this.typedPlaceholder(layout.column(property))),
+          rows: padded.length,
+          set: properties.filter((property) => property !== key && !matching.includes(property)).map(name),
+          touched: layout.updatedAt,
+          matching: matching.map(name),
+          guarded: guarded.map(name),
+        });
       },
     );
     const params = [
@@ -210,9 +213,8 @@ export class EntityTable<Entity extends ObjectLiteral> {
 
   delete(sql: Sql, where: Where<Entity>): Promise<number> {
     const filter = this.filter(where);
-    const text = this.text(
-      `delete:${filter.key}`,
-      (layout) => `DELETE FROM ${layout.table}${filter.clause(layout)}`,
+    const text = this.text(`delete:${filter.key}`, (layout) =>
+      this.statements.delete(layout.table, filter.clause(layout)),
     );
     return sql.run(text, filter.params);
   }
@@ -222,14 +224,18 @@ export class EntityTable<Entity extends ObjectLiteral> {
     const order = options.orderBy ?? [];
     const lock = options.lock === true && storeOf(this.dataSource.options).rowLocks;
     const key = `find:${filter.key}:${order.map(([p, d]) => `${p} ${d}`).join(',')}:${options.limit ?? ''}:${lock}`;
-    const text = this.text(key, (layout) => {
-      const orderBy =
-        order.length === 0
-          ? ''
-          : ` ORDER BY ${order.map(([property, direction]) => `${this.name(layout.column(property))} ${direction}`).join(', ')}`;
-      const limit = options.limit === undefined ? '' : ` LIMIT ${options.limit}`;
-      return `SELECT ${this.columnList(layout)} FROM ${layout.table}${filter.clause(layout)}${orderBy}${limit}${lock ? ' FOR UPDATE' : ''}`;
-    });
+    const text = this.text(key, (layout) =>
+      this.statements.select({
+        table: layout.table,
+        columns: this.columns(layout),
+        where: filter.clause(layout),
+        orderBy: order.map(
+          ([property, direction]) => [this.name(layout.column(property)), direction] as const,
+        ),
+        limit: options.limit,
+        lock,
+      }),
+    );
     const rows = await sql.all<Record<string, unknown>>(text, filter.params);
     return rows.map((row) => this.hydrate(row));
   }
@@ -248,8 +254,8 @@ export class EntityTable<Entity extends ObjectLiteral> {
    * rolling deploy, contract "Two stores") changes nothing this version reads, nor the result of
    * a statement a PostgreSQL connection has prepared.
    */
-  private columnList(layout: Layout): string {
-    return layout.metadata.columns.map((column) => this.name(column)).join(', ');
+  private columns(layout: Layout): string[] {
+    return layout.metadata.columns.map((column) => this.name(column));
   }
 
   /** The table's name, quoted for SQL. */
@@ -305,6 +311,11 @@ export class EntityTable<Entity extends ObjectLiteral> {
   }
 
   /** `?`, cast to the column's type where the driver cannot infer it from the statement (PostgreSQL). */
+  /** The statements' texts, as the store writes them. */
+  private get statements(): EntityStatements {
+    return storeOf(this.dataSource.options).entities;
+  }
+
   private typedPlaceholder(column: ColumnMetadata): string {
     return storeOf(this.dataSource.options).placeholderOf(this.dataSource, column);
   }
@@ -322,7 +333,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
   private filter(where: Where<Entity>): {
     key: string;
     params: SqlValue[];
-    clause: (layout: Layout) => string;
+    clause: (layout: Layout) => Equality[];
   } {
     const properties = Object.keys(where).filter((property) => where[property] !== undefined);
     const params: SqlValue[] = [];
@@ -334,15 +345,11 @@ export class EntityTable<Entity extends ObjectLiteral> {
         return property;
       })
       .join(',');
-    const clause = (layout: Layout): string =>
-      properties.length === 0
-        ? ''
-        : ` WHERE ${properties
-            .map((property) => {
-              const name = this.name(layout.column(property));
-              return where[property] === null ? `${name} IS NULL` : `${name} = ?`;
-            })
-            .join(' AND ')}`;
+    const clause = (layout: Layout): Equality[] =>
+      properties.map((property) => ({
+        column: this.name(layout.column(property)),
+        isNull: where[property] === null,
+      }));
     return { key, params, clause };
   }
 

@@ -27,9 +27,6 @@ function writesOf(dataSource: DataSource): Writes {
   return writes;
 }
 
-/** Rewrites a row of TypeORM's own table: needs no table of ours, and really writes a page. */
-const PROBE = 'UPDATE migrations SET name = name WHERE id = (SELECT MAX(id) FROM migrations)';
-
 /**
  * Every write of the apps goes through here, to its store's writer (sqlite/, postgres/): writers
  * of one data source share it, so repositories that each hold a writer still never overlap where
@@ -76,8 +73,8 @@ export class SerialWriter {
 
   /** Whether writing works: the last write's result, checked again by a probe write while down. */
   async health(): Promise<StorageHealth> {
-    const { health } = this.writes;
-    if (health.probeDue()) await this.write((manager) => manager.query(PROBE)).catch(() => undefined);
+    const { store, health } = this.writes;
+    if (health.probeDue()) await this.write(store.probe).catch(() => undefined);
     return health.current;
   }
 

@@ -1,5 +1,6 @@
 import type { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { EntityStatements } from './entity-statements';
 import type { LeaseAdapter } from './leased-queue/lease-adapters';
 import type { StorePorts } from './ports/store-ports';
 import type { Sql } from './sql';
@@ -37,6 +38,8 @@ export interface StoreAdapter {
   rowLocks: boolean;
   /** A `?` for a column's value, cast where the driver cannot infer its type from the statement. */
   placeholderOf(dataSource: DataSource, column: ColumnMetadata): string;
+  /** The statements EntityTable sends on this store. */
+  entities: EntityStatements;
   /** How LeasedQueue leases rows on this store. */
   leases: LeaseAdapter;
   /** The adapters of the ports the apps read and write through (portsOf). */

@@ -12,6 +12,8 @@ export type Work<T> = (manager: EntityManager) => Promise<T>;
 export interface StoreWriter {
   /** `oneStatement`: the write sends one statement (Sql.together counts as one); a store may skip BEGIN and COMMIT. */
   write<T>(work: Work<T>, oneStatement: boolean): Promise<T>;
+  /** The write SerialWriter.health sends while the storage is down, to see whether it takes writes again. */
+  readonly probe: Work<void>;
   /** Settles once every write asked for so far is committed or known lost. */
   idle(): Promise<void>;
 }

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, type Repository } from 'typeorm';
-import { insertRows, isUniqueViolation, SerialWriter, sqlOf } from '@tps/database';
+import type { Repository } from 'typeorm';
+import { insertRows, isUniqueViolation, portsOf, SerialWriter, type AccountRows } from '@tps/database';
 import { MerchantEntity } from '../auth/merchant.entity';
-import { PrintJobEntity } from '../print-jobs/print-job.entity';
 import { TerminalEntity } from '../terminals/terminal.entity';
-import { TransactionEventEntity } from '../transactions/transaction-event.entity';
-import { TransactionEntity } from '../transactions/transaction.entity';
-import { DeliveryAttemptEntity } from '../webhooks/delivery-attempt.entity';
-import { DeliveryEntity } from '../webhooks/delivery.entity';
 
 /**
  * A sandbox account as a whole (contract §14): made, wiped clean and removed each in one write,
@@ -16,10 +11,14 @@ import { DeliveryEntity } from '../webhooks/delivery.entity';
  */
 @Injectable()
 export class AccountRepository {
+  private readonly rows: AccountRows;
+
   constructor(
     private readonly writer: SerialWriter,
     @InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>,
-  ) {}
+  ) {
+    this.rows = portsOf(terminals.manager.connection).accountRows();
+  }
 
   /** Stores a merchant with its fleet; false when an id or a serial is already taken. */
   async create(merchant: MerchantEntity, terminals: TerminalEntity[]): Promise<boolean> {
@@ -27,10 +26,7 @@ export class AccountRepository {
       await this.writer.write(async (manager) => {
         await insertRows(manager, MerchantEntity, merchant);
         // Its creation is its first activity: an account made and never used goes when idle too.
-        await sqlOf(manager).run('UPDATE merchants SET last_active_at_ms = ? WHERE merchant_id = ?', [
-          Date.now(),
-          merchant.merchantId,
-        ]);
+        await this.rows.stampActive(manager, merchant.merchantId, Date.now());
         await insertRows(manager, TerminalEntity, terminals);
       });
       return true;
@@ -62,7 +58,7 @@ export class AccountRepository {
    */
   async eraseActivity(merchantId: string): Promise<void> {
     await this.writer.write(async (manager) => {
-      await eraseActivity(manager, merchantId);
+      await this.rows.eraseActivity(manager, merchantId);
       await manager.update(MerchantEntity, { merchantId }, { clockOffsetSeconds: 0 });
     });
   }
@@ -70,30 +66,9 @@ export class AccountRepository {
   /** Removes the merchant, its terminals and everything they did. */
   async remove(merchantId: string): Promise<void> {
     await this.writer.write(async (manager) => {
-      await eraseActivity(manager, merchantId);
+      await this.rows.eraseActivity(manager, merchantId);
       await manager.delete(TerminalEntity, { merchantId });
       await manager.delete(MerchantEntity, { merchantId });
     });
   }
-}
-
-/** Children first, each found through the merchant's rows, on any database TypeORM speaks to. */
-async function eraseActivity(manager: EntityManager, merchantId: string): Promise<void> {
-  const ofMerchant = (table: string, column: string): string =>
-    `${column} IN (SELECT id FROM ${table} WHERE merchant_id = :merchantId)`;
-  await manager
-    .createQueryBuilder()
-    .delete()
-    .from(DeliveryAttemptEntity)
-    .where(ofMerchant('webhook_deliveries', 'delivery_id'), { merchantId })
-    .execute();
-  await manager.delete(DeliveryEntity, { merchantId });
-  await manager
-    .createQueryBuilder()
-    .delete()
-    .from(TransactionEventEntity)
-    .where(ofMerchant('transactions', 'transaction_id'), { merchantId })
-    .execute();
-  await manager.delete(TransactionEntity, { merchantId });
-  await manager.delete(PrintJobEntity, { merchantId });
 }

@@ -12,6 +12,7 @@ import type { MerchantEntity } from '../auth/merchant.entity';
 import { PublicRoute } from '../auth/public-route.decorator';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { Capacity } from '../caps/capacity';
+import { clientAddressOf } from '../http/client-address';
 import { AccountCreationGate } from './account-creation-gate';
 import { AddressRateLimiter } from './address-rate-limiter';
 import { CreateAccountDto } from './create-account.dto';
@@ -47,7 +48,7 @@ export class SandboxAccountsController {
   async create(@Req() request: Request, @Body() body: CreateAccountDto): Promise<CreatedAccount> {
     // The token first (401 before 429, contract §4): a stranger spends no address's budget.
     this.gate.check(request);
-    const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+    const address = clientAddressOf(request);
     await this.limiter.consume(address);
     const done = await this.capacity.admitAccount(address, body.terminals ?? DEFAULT_TERMINALS);
     let made: string | undefined;

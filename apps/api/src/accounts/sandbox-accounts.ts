@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ContractError } from '@tps/domain';
 import { DEFAULT_SHARE, type ControlRequest, type FleetChange } from '@tps/link';
 import { DEMO_MERCHANTS } from '../auth/demo-credentials';
@@ -8,6 +8,7 @@ import { accountQuotas } from '../config/account-quotas';
 import { ApiConfig } from '../config/api-config';
 import { FleetSync } from '../fleet/fleet-sync';
 import { TerminalLinks, terminalProfile, type LinkState } from '../link/terminal-links';
+import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { newTerminal } from '../seed/sandbox-seed';
 import { AccountRepository } from './account.repository';
 import { newMerchantId, newSecretKey, newSerials } from './account-identity';
@@ -65,6 +66,7 @@ export class SandboxAccounts {
     private readonly clock: MerchantClock,
     private readonly fleetSync: FleetSync,
     private readonly config: ApiConfig,
+    @Inject(API_MESSAGES) private readonly messages: ApiMessages,
   ) {}
 
   /** Makes the account and answers once every terminal is hosted and linked. */
@@ -156,6 +158,7 @@ export class SandboxAccounts {
     const serials = (await this.accounts.fleetOf(merchantId)).map((t) => t.serialNumber);
     await this.fleetSync.holding(serials, async () => {
       await this.accounts.remove(merchantId);
+      this.messages.publish('account.removed', { merchantId });
       for (const serial of serials) this.links.cutUplink(serial);
       for (const [share, removed] of this.byShare(serials, (serial) => serial)) {
         // Without its simulator, the fleet it gets when it links again no longer lists these terminals.

@@ -1,28 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { EntityTable, SerialWriter, isUniqueViolation, sqlOf } from '@tps/database';
+import {
+  EntityTable,
+  SerialWriter,
+  isUniqueViolation,
+  portsOf,
+  sqlOf,
+  type MerchantLookup,
+  type MerchantWithTerminal as StoredMerchantWithTerminal,
+} from '@tps/database';
 import { TerminalEntity } from '../terminals/terminal.entity';
 import { MerchantEntity } from './merchant.entity';
 
 /** A merchant, with the terminal a request names if the merchant has it. */
-export interface MerchantWithTerminal {
-  merchant: MerchantEntity;
-  terminal: TerminalEntity | null;
-}
+export type MerchantWithTerminal = StoredMerchantWithTerminal<MerchantEntity, TerminalEntity>;
 
 @Injectable()
 export class MerchantRepository {
   private readonly table: EntityTable<MerchantEntity>;
-  private readonly terminals: EntityTable<TerminalEntity>;
-  private withTerminalText: string | undefined;
+  private readonly lookup: MerchantLookup<MerchantEntity, TerminalEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
     @InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>,
   ) {
-    this.table = new EntityTable(merchants.manager.connection, MerchantEntity);
-    this.terminals = new EntityTable(merchants.manager.connection, TerminalEntity);
+    const dataSource = merchants.manager.connection;
+    this.table = new EntityTable(dataSource, MerchantEntity);
+    this.lookup = portsOf(dataSource).merchantLookup(
+      dataSource,
+      this.table,
+      new EntityTable(dataSource, TerminalEntity),
+    );
   }
 
   /**
@@ -30,18 +39,8 @@ export class MerchantRepository {
    * credentials), in one prepared statement: the request's own terminal lookup is then no second
    * trip to the database.
    */
-  async findWithTerminal(
-    merchantId: string,
-    serial: string | undefined,
-  ): Promise<MerchantWithTerminal | null> {
-    const [row] = await sqlOf(this.merchants.manager).all<Record<string, unknown>>(this.withTerminal(), [
-      serial ?? null,
-      merchantId,
-    ]);
-    if (row === undefined) return null;
-    const merchant = this.table.hydrateJoined(row, 'm_');
-    if (merchant === null) return null;
-    return { merchant, terminal: this.terminals.hydrateJoined(row, 't_') };
+  findWithTerminal(merchantId: string, serial: string | undefined): Promise<MerchantWithTerminal | null> {
+    return this.lookup.withTerminal(merchantId, serial);
   }
 
   /** Read on every signed request: a prepared statement. */
@@ -53,25 +52,8 @@ export class MerchantRepository {
    * Whether the merchant is stored, without opening its secrets: they may be sealed under a key
    * this process lacks, which the start-up check reports (contract, "Secrets at rest").
    */
-  async exists(merchantId: string): Promise<boolean> {
-    const rows = await sqlOf(this.merchants.manager).all<{ one: number }>(
-      `SELECT 1 AS one FROM ${this.table.tableName} WHERE ${this.table.columnName('merchantId')} = ?`,
-      [merchantId],
-    );
-    return rows.length > 0;
-  }
-
-  private withTerminal(): string {
-    if (this.withTerminalText === undefined) {
-      const m = this.table;
-      const t = this.terminals;
-      this.withTerminalText =
-        `SELECT ${m.joinedColumns('m', 'm_')}, ${t.joinedColumns('t', 't_')} FROM ${m.tableName} m ` +
-        `LEFT JOIN ${t.tableName} t ON t.${t.columnName('merchantId')} = m.${m.columnName('merchantId')} ` +
-        `AND t.${t.columnName('serialNumber')} = COALESCE(?, m.${m.columnName('boundTerminalSerial')}) ` +
-        `WHERE m.${m.columnName('merchantId')} = ? LIMIT 1`;
-    }
-    return this.withTerminalText;
+  exists(merchantId: string): Promise<boolean> {
+    return this.lookup.exists(merchantId);
   }
 
   count(): Promise<number> {

@@ -7,6 +7,7 @@ import { ApiConfig } from '../config/api-config';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { replicaLimiter, type WindowLimiter } from '../rate-limit/replica-limiter';
 import { TerminalRepository } from '../terminals/terminal.repository';
+import { CONFORMANCE_RUNS_PER_ADDRESS, conformanceRunRefusal } from './conformance-run-cap';
 import { readDescriptorLimit } from './descriptor-limit';
 import { hardCaps, type HardCaps } from './hard-caps';
 
@@ -17,6 +18,7 @@ export const CAP_NAMES: Record<keyof HardCaps, string> = {
   pendingDeliveries: 'pending_deliveries',
   accountsPerHour: 'accounts_per_hour',
   accountsAlive: 'accounts_alive',
+  conformanceRunsPerAddress: CONFORMANCE_RUNS_PER_ADDRESS,
   terminals: 'terminals',
   links: 'links',
   sockets: 'sockets',
@@ -28,8 +30,9 @@ const DROP_LOG_MS = 10_000;
 
 /**
  * The hard caps of contract §22, read once at start: per client address (accounts made per hour,
- * alive at once) and for the whole process (terminals, links, sockets), the last three derived
- * from the descriptor limit. Every refusal names the cap and its value, is logged and counted.
+ * alive at once, conformance runs going on) and for the whole process (terminals, links, sockets),
+ * the last three derived from the descriptor limit. Every refusal names the cap and its value, is
+ * logged and counted.
  */
 @Injectable()
 export class Capacity implements BeforeApplicationShutdown {
@@ -108,6 +111,25 @@ export class Capacity implements BeforeApplicationShutdown {
       accounts.add(made);
       this.madeBy.set(address, accounts);
     };
+  }
+
+  /**
+   * Admits one more conformance run from `address`, or throws 429 RATE-001 at its cap: `running`
+   * are the runs going on in the whole sandbox, read from where runs are kept (every replica's on
+   * a shared database), each with the address that started it.
+   */
+  admitConformanceRun(
+    address: string,
+    running: ReadonlyArray<{ clientAddress: string | null }>,
+    retryAfterSeconds: number,
+  ): void {
+    const refusal = conformanceRunRefusal(
+      this.caps.conformanceRunsPerAddress,
+      address,
+      running,
+      retryAfterSeconds,
+    );
+    if (refusal !== null) throw this.refused(CONFORMANCE_RUNS_PER_ADDRESS, refusal);
   }
 
   /**
@@ -199,7 +221,7 @@ export class Capacity implements BeforeApplicationShutdown {
     else this.pendingAccounts.set(address, left);
   }
 
-  private refused(cap: string, error: CapReachedError): CapReachedError {
+  private refused<E extends Error>(cap: string, error: E): E {
     this.metrics.capRefused(cap);
     this.logger.warn(`refused at a cap: ${error.message}`);
     return error;

@@ -7,6 +7,7 @@ describe('hard caps (contract §22)', () => {
     expect(hardCaps(validateApiConfig({}), undefined)).toMatchObject({
       accountsPerHour: undefined,
       accountsAlive: undefined,
+      conformanceRunsPerAddress: undefined,
     });
     expect(hardCaps(validateApiConfig({ HOSTED_MODE: 'true' }), undefined)).toMatchObject({
       ...HOSTED_ADDRESS_CAPS,
@@ -18,7 +19,15 @@ describe('hard caps (contract §22)', () => {
         validateApiConfig({ HOSTED_MODE: 'true', CAP_ACCOUNTS_PER_HOUR: '5', CAP_ACCOUNTS_ALIVE: '0' }),
         1500,
       ),
-    ).toMatchObject({ accountsPerHour: 5, accountsAlive: undefined });
+    ).toMatchObject({ accountsPerHour: 5, accountsAlive: undefined, conformanceRunsPerAddress: 1 });
+    expect(
+      hardCaps(validateApiConfig({ HOSTED_MODE: 'true', CAP_CONFORMANCE_RUNS_PER_ADDRESS: '0' }), undefined)
+        .conformanceRunsPerAddress,
+    ).toBeUndefined();
+    expect(
+      hardCaps(validateApiConfig({ CAP_CONFORMANCE_RUNS_PER_ADDRESS: '3' }), undefined)
+        .conformanceRunsPerAddress,
+    ).toBe(3);
   });
 
   it('global: derived from the descriptor limit in every mode, unless set', () => {

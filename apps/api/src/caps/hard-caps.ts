@@ -6,6 +6,7 @@ export interface HardCaps {
   pendingDeliveries: number | undefined;
   accountsPerHour: number | undefined;
   accountsAlive: number | undefined;
+  conformanceRunsPerAddress: number | undefined;
   terminals: number | undefined;
   links: number | undefined;
   sockets: number | undefined;
@@ -13,9 +14,14 @@ export interface HardCaps {
 
 /**
  * Hosted mode's defaults per client address: a CI matrix's waves of accounts, each deleted at its
- * end or by idleness, but not a stranger's fleet of thousands.
+ * end or by idleness, but not a stranger's fleet of thousands; and one conformance run at a time,
+ * so that one address's accounts never hold the sandbox's few runs (contract §22).
  */
-export const HOSTED_ADDRESS_CAPS = { accountsPerHour: 60, accountsAlive: 20 } as const;
+export const HOSTED_ADDRESS_CAPS = {
+  accountsPerHour: 60,
+  accountsAlive: 20,
+  conformanceRunsPerAddress: 1,
+} as const;
 
 /**
  * Hosted mode's default per account: deliveries pending at once, a few minutes of a busy CI job's
@@ -52,6 +58,10 @@ export function hardCaps(config: ApiConfig, descriptorLimit: number | undefined)
       hosted ? HOSTED_ADDRESS_CAPS.accountsPerHour : undefined,
     ),
     accountsAlive: capOf(config.CAP_ACCOUNTS_ALIVE, hosted ? HOSTED_ADDRESS_CAPS.accountsAlive : undefined),
+    conformanceRunsPerAddress: capOf(
+      config.CAP_CONFORMANCE_RUNS_PER_ADDRESS,
+      hosted ? HOSTED_ADDRESS_CAPS.conformanceRunsPerAddress : undefined,
+    ),
     terminals: capOf(config.CAP_TERMINALS, derived.terminals),
     links: capOf(config.CAP_LINKS, derived.links),
     sockets: capOf(config.CAP_SOCKETS, derived.sockets),

@@ -329,6 +329,16 @@ export class ApiConfig extends DatabaseWaitSettings {
   CAP_ACCOUNTS_ALIVE: number | undefined = undefined;
 
   /**
+   * Hard cap per client address: conformance runs going on at once, whichever of its accounts
+   * started them. Unset: hosted mode's default (hard-caps.ts), none elsewhere; 0 is none.
+   */
+  @IsOptional()
+  @Transform(optionalNumber)
+  @IsInt()
+  @Min(0)
+  CAP_CONFORMANCE_RUNS_PER_ADDRESS: number | undefined = undefined;
+
+  /**
    * Hard cap per account: webhook deliveries pending, past which it starts no new operation (409
    * CAP-001). Unset: hosted mode's default (hard-caps.ts), none elsewhere; 0 is none.
    */

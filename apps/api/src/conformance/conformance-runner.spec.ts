@@ -99,6 +99,7 @@ function start(
   cases: CaseName[],
   answer: (sent: Sent, signal: AbortSignal) => Promise<ReceiverAnswer> | ReceiverAnswer,
   reporting: Reporting = 'once',
+  stop?: AbortSignal,
 ): { clock: ManualClock; reports: CaseReport[]; sent: Sent[]; search: () => void; done: Promise<void> } {
   const clock = new ManualClock();
   const reports: CaseReport[] = [];
@@ -108,6 +109,7 @@ function start(
     { id: 'run-1', cases, secret: SECRET },
     {
       clock,
+      ...(stop === undefined ? {} : { stop }),
       post: async (body, headers, _timeoutMs, signal) => {
         const one = { body: JSON.parse(body) as Record<string, unknown>, headers };
         sent.push(one);
@@ -282,6 +284,28 @@ describe('runConformance (contract §17)', () => {
     await run.clock.advance(LIMITS.runMs);
     await run.done;
     expect(run.reports[0]).toMatchObject({ name: 'fast-ack', passed: false });
+    expect(run.reports[0]?.observed).toContain('no answer (cut)');
+  });
+
+  it('cuts whatever still waits at once when stopped before its time (its account deleted)', async () => {
+    const stop = new AbortController();
+    const run = start(
+      ['fast-ack', 'burst'],
+      (_sent, signal) =>
+        new Promise<ReceiverAnswer>((resolve) =>
+          signal.addEventListener('abort', () => resolve({ status: null, error: 'cut', latencyMs: 0 })),
+        ),
+      'once',
+      stop.signal,
+    );
+    await settle();
+    expect(run.reports).toEqual([]);
+    stop.abort();
+    await run.done;
+    expect(run.reports.map((r) => [r.name, r.passed])).toEqual([
+      ['fast-ack', false],
+      ['burst', false],
+    ]);
     expect(run.reports[0]?.observed).toContain('no answer (cut)');
   });
 

@@ -73,6 +73,7 @@ export async function runConformance(
   const runEnd = new AbortController();
   const allDone = new AbortController();
   void clock.sleep(limits.runMs, allDone.signal).then(() => runEnd.abort());
+  ports.stop?.addEventListener('abort', () => runEnd.abort(), { once: true });
   const sightings = new SearchSightings(clock);
   const stopWatching = ports.searches((id) => sightings.saw(id));
 

@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
+import { clientAddressOf } from '../http/client-address';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import type { RunReport } from './conformance-report';
 import { StartConformanceRunDto } from './conformance-run.dto';
@@ -44,15 +45,16 @@ export class ConformanceRunsController {
   @ApiOperation({
     summary: "Start a conformance run against the account's webhook receiver",
     description:
-      "Makes real transactions of the account on a terminal of its own and sends their events to `url`, signed with the account's webhook secret (made when there is none), as each case says; watches the account's transaction searches. At most 60 s; one run at a time per account (429 RATE-001 with Retry-After otherwise). Follow it with `GET /sandbox/conformance-runs/{id}`.",
+      "Makes real transactions of the account on a terminal of its own and sends their events to `url`, signed with the account's webhook secret (made when there is none), as each case says; watches the account's transaction searches. At most 60 s; one run at a time per account and, in a hosted sandbox, per client address whichever of its accounts asks (`conformance_runs_per_address`); four in the whole sandbox (429 RATE-001 with Retry-After otherwise). Follow it with `GET /sandbox/conformance-runs/{id}`.",
   })
   @ApiCreatedResponse({ type: StartedRunDoc, description: 'the run, started' })
   @ApiErrors('PAR-004')
   start(
     @CurrentMerchant() merchant: MerchantEntity,
     @Body() body: StartConformanceRunDto,
+    @Req() request: Request,
   ): Promise<StartedRun> {
-    return this.runs.start(merchant, body.url, body.cases, body.report_url);
+    return this.runs.start(merchant, clientAddressOf(request), body.url, body.cases, body.report_url);
   }
 
   @Get()

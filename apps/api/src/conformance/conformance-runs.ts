@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { newWebhookSecret, refusalOf, type DestinationRules } from '@tps/delivery';
 import { ContractError, RateLimitedError } from '@tps/domain';
 import type { MerchantEntity } from '../auth/merchant.entity';
+import { Capacity } from '../caps/capacity';
 import { ApiConfig, destinationRules } from '../config/api-config';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { WebhookSecretRepository } from '../webhooks/webhook-secret.repository';
@@ -41,6 +42,7 @@ export class ConformanceRuns {
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
     private readonly transactions: RunTransactions,
     @Inject(RUN_RECORDS) private readonly records: RunRecords,
+    private readonly capacity: Capacity,
   ) {
     this.limits = {
       runMs: RUN_MS,
@@ -52,8 +54,10 @@ export class ConformanceRuns {
     };
   }
 
+  /** Starts a run of the account's, asked for from `clientAddress` (held to its cap, contract §22). */
   async start(
     merchant: MerchantEntity,
+    clientAddress: string,
     url: string,
     cases: CaseName[] | undefined,
     reportUrl?: string,
@@ -68,6 +72,7 @@ export class ConformanceRuns {
     if (running.some((run) => run.merchantId === merchant.merchantId)) {
       throw new RateLimitedError(retryAfter, 'this account already has a conformance run going on');
     }
+    this.capacity.admitConformanceRun(clientAddress, running, retryAfter);
     if (running.length >= RUNS_AT_ONCE) {
       throw new RateLimitedError(
         retryAfter,
@@ -79,6 +84,7 @@ export class ConformanceRuns {
     const run: StoredRun = {
       merchantId: merchant.merchantId,
       id: randomUUID(),
+      clientAddress,
       url,
       cases: chosen,
       startedAtMs: this.clock.nowMs(),
@@ -87,10 +93,20 @@ export class ConformanceRuns {
     };
     await this.records.save(run);
     const receiver = receiverPost(url, rules);
+    // Contract §17: a run whose account is deleted (on any replica) ends at once, as if cut.
+    const stop = new AbortController();
+    const stopWatchingRemoval = this.messages.subscribe(
+      'account.removed',
+      ({ merchantId }) => {
+        if (merchantId === merchant.merchantId) stop.abort();
+      },
+      'cluster',
+    );
     void runConformance(
       { id: run.id, cases: chosen, secret },
       {
         clock: this.clock,
+        stop: stop.signal,
         post: receiver.post,
         ...(reportUrl === undefined
           ? {}
@@ -114,6 +130,7 @@ export class ConformanceRuns {
     )
       .catch((error: unknown) => this.logger.error(`conformance run ${run.id} stopped: ${String(error)}`))
       .finally(() => {
+        stopWatchingRemoval();
         run.finishedAtMs = this.clock.nowMs();
         this.keep(run);
         receiver.close();

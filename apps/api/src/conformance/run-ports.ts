@@ -41,6 +41,8 @@ export type ReadReport = (ids: string[], signal: AbortSignal) => Promise<Process
 
 export interface RunPorts {
   clock: RunClock;
+  /** Aborted when the run must end before its time (its account deleted): it is cut then. */
+  stop?: AbortSignal;
   post: PostToReceiver;
   /** Absent when the run was given no `report_url`: the cases that need it are skipped. */
   report?: ReadReport;

@@ -4,6 +4,7 @@ function runOf(merchantId: string, id: string): StoredRun {
   return {
     merchantId,
     id,
+    clientAddress: '203.0.113.1',
     url: 'http://127.0.0.1:4000/',
     cases: ['fast-ack', 'burst'],
     startedAtMs: 0,

@@ -5,6 +5,11 @@ import { scoreOf, type CaseReport, type RunReport } from './conformance-report';
 export interface StoredRun {
   merchantId: string;
   id: string;
+  /**
+   * The client address that started it, held to its cap of runs at once (contract §22); null for
+   * a run stored before addresses were.
+   */
+  clientAddress: string | null;
   url: string;
   cases: CaseName[];
   startedAtMs: number;

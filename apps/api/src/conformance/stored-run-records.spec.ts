@@ -35,6 +35,7 @@ const RUN_MS = 60_000;
 const started = (): StoredRun => ({
   merchantId: 'm1',
   id: 'r1',
+  clientAddress: '203.0.113.1',
   url: 'http://127.0.0.1:9/hooks',
   cases: [],
   startedAtMs: 1_000,

@@ -23,6 +23,8 @@ export interface ApiTopics {
    * run (contract §17) scores a receiver by the searches it makes. Nothing is stored for it.
    */
   'search.call': { merchantId: string; clientTransactionId?: string };
+  /** A sandbox account, deleted: a conformance run of its, on whichever replica, ends (contract §17). */
+  'account.removed': { merchantId: string };
   /**
    * A `listen` connection of the merchant is open in some process (contract §6.1): said when it
    * opens and again while it stays open, so a process started later learns of it; `open: false`
@@ -58,6 +60,7 @@ export const CROSSING_TOPICS: ReadonlyArray<keyof ApiTopics> = [
   'delivery.attempt',
   'print.report',
   'search.call',
+  'account.removed',
   'route.handed',
   'route.answered',
   'route.notice',

@@ -9,9 +9,11 @@ import {
   SerialWriter,
   storageRead,
   isUniqueViolation,
+  portsOf,
   sqlOf,
   type Sql,
   type Statement,
+  type TransactionCounts,
 } from '@tps/database';
 import type { LinkEvent } from '@tps/link';
 import { TransactionEventEntity } from './transaction-event.entity';
@@ -56,6 +58,7 @@ export interface AppendedRun<T> {
 export class TransactionRepository {
   private readonly table: EntityTable<TransactionEntity>;
   private readonly eventTable: EntityTable<TransactionEventEntity>;
+  private readonly counts: TransactionCounts;
 
   constructor(
     private readonly writer: SerialWriter,
@@ -65,6 +68,7 @@ export class TransactionRepository {
   ) {
     this.table = new EntityTable(transactions.manager.connection, TransactionEntity);
     this.eventTable = new EntityTable(transactions.manager.connection, TransactionEventEntity);
+    this.counts = portsOf(transactions.manager.connection).transactionCounts(transactions.manager.connection);
   }
 
   findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null> {
@@ -74,12 +78,8 @@ export class TransactionRepository {
   }
 
   /** How many transactions of the merchant are dated (merchant clock) from `fromMs` to before `toMs`. */
-  async countCreatedBetween(merchantId: string, fromMs: number, toMs: number): Promise<number> {
-    const rows = await sqlOf(this.transactions.manager).all<{ count: number | string }>(
-      'SELECT COUNT(*) AS count FROM transactions WHERE merchant_id = ? AND created_at_ms >= ? AND created_at_ms < ?',
-      [merchantId, fromMs, toMs],
-    );
-    return Number(rows[0]?.count ?? 0);
+  countCreatedBetween(merchantId: string, fromMs: number, toMs: number): Promise<number> {
+    return this.counts.createdBetween(merchantId, fromMs, toMs);
   }
 
   eventsOf(transactionId: string): Promise<TransactionEventEntity[]> {

@@ -1,23 +1,12 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import type { Pool } from 'pg';
 import type { PeriodicTask } from '@tps/background';
 import { BackgroundTasks } from '../metrics/background-tasks';
 import { ApiConfig } from '../config/api-config';
 import { ReplicaRouting } from '../routing/replica-routing';
 import type { ThisReplica } from '../routing/this-replica';
 import type { DeliveryBodyRule } from './delivery-body-rule';
-
-/**
- * Replicas that say nothing of reading bodies from events, alive: those of the version before,
- * which send a delivery's `payload` as it is. The window is the lease's, not only the heartbeat's
- * lapse: a replica of that version cut off from the database for a while comes back as it was.
- */
-const OLDER_REPLICA_ALIVE = `SELECT 1 FROM api_replicas
-  WHERE heartbeat_at > now() - $1 * interval '1 millisecond' AND event_bodies_epoch IS DISTINCT FROM epoch LIMIT 1`;
-
-/** The bodies of pending deliveries stored without one, for a replica that reads only `payload`. */
-const FILL_PENDING = `UPDATE webhook_deliveries d SET payload = e.envelope FROM transaction_events e
-  WHERE d.state = 'pending' AND d.payload = '' AND e.event_id = d.event_id`;
+import { PostgresReplicaBodies } from './postgres/postgres-replica-bodies';
+import type { ReplicaBodies } from './replica-bodies';
 
 /**
  * A delivery's body is its event's envelope, byte for byte, stored once in `transaction_events`
@@ -53,12 +42,14 @@ export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap,
   async onApplicationBootstrap(): Promise<void> {
     const cluster = this.routing.cluster;
     if (cluster === undefined) return;
-    await this.look(cluster.pool, cluster.replica);
+    // Replicas share a PostgreSQL database (ReplicaRouting): what they say is stored there.
+    const replicas = new PostgresReplicaBodies(cluster.pool, cluster.replica);
+    await this.look(replicas, cluster.replica);
     this.task = this.tasks
       .every({
         name: 'delivery-bodies',
         everyMs: this.config.REPLICA_HEARTBEAT_MS,
-        run: () => this.look(cluster.pool, cluster.replica),
+        run: () => this.look(replicas, cluster.replica),
       })
       .start();
   }
@@ -67,18 +58,16 @@ export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap,
     await this.task?.stop();
   }
 
-  private async look(pool: Pool, replica: ThisReplica): Promise<void> {
+  private async look(replicas: ReplicaBodies, replica: ThisReplica): Promise<void> {
     try {
       if (!this.advertised) {
-        await pool.query('UPDATE api_replicas SET event_bodies_epoch = epoch WHERE id = $1 AND epoch = $2', [
-          replica.id,
-          replica.epoch,
-        ]);
+        await replicas.advertise();
         this.advertised = true;
       }
+      // The window is the lease's, not only the heartbeat's lapse: a replica of the version before
+      // cut off from the database for a while comes back as it was.
       const aliveMs = Math.max(replica.lapseMs, this.config.DELIVERY_LEASE_MS);
-      const { rows } = await pool.query(OLDER_REPLICA_ALIVE, [aliveMs]);
-      if (rows.length === 0) {
+      if (!(await replicas.olderAlive(aliveMs))) {
         this.everywhere = true;
         return;
       }
@@ -86,10 +75,10 @@ export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap,
       // none is missed.
       this.stopLeavingBodies();
       if (this.fillOwed) {
-        const filled = await pool.query(FILL_PENDING);
+        const filled = await replicas.fillPending();
         this.fillOwed = false;
         this.logger.log(
-          `a replica that reads only delivery payloads is alive: payloads written again, ${filled.rowCount ?? 0} pending ones filled in`,
+          `a replica that reads only delivery payloads is alive: payloads written again, ${filled} pending ones filled in`,
         );
       }
     } catch (error) {

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type EntityManager, type Repository } from 'typeorm';
-import { EntityTable, LeasedQueue, SerialWriter, sqlOf, type LeasedTable, type Sql } from '@tps/database';
+import {
+  EntityTable,
+  LeasedQueue,
+  SerialWriter,
+  portsOf,
+  sqlOf,
+  type DeliveryRows,
+  type LeasedTable,
+} from '@tps/database';
 import {
   GroupCommit,
   destinationOf,
@@ -44,24 +52,6 @@ export interface DeliveryWithAttempts {
   delivery: DeliveryEntity;
   attempts: DeliveryAttemptEntity[];
 }
-
-/**
- * The merchant's webhook secrets, read with each delivery: the secrets in force when its attempt
- * starts sign it (real time, as `webhook-timestamp`). Lower-case names: PostgreSQL folds aliases.
- */
-const SECRET_COLUMNS = ['webhook_secret', 'previous_webhook_secret', 'previous_webhook_secret_until'];
-
-interface SecretsRow {
-  webhook_secret: string | null;
-  previous_webhook_secret: string | null;
-  previous_webhook_secret_until: string | null;
-}
-
-const storedSecrets = (row: SecretsRow) => ({
-  current: row.webhook_secret ?? null,
-  previous: row.previous_webhook_secret ?? null,
-  previousUntil: row.previous_webhook_secret_until ?? null,
-});
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -226,13 +216,6 @@ const LEASED_DELIVERIES: LeasedTable = {
   unleased: { due: 'COALESCE({row}.next_attempt_at, {row}.created_at)' },
 };
 
-/** A delivery's body as its event stores it, byte for byte (the envelope is simple-json text). */
-const EVENT_ENVELOPE = 'SELECT e.envelope AS body FROM transaction_events e WHERE e.event_id = ?';
-
-/** The body of delivery `d`: its payload, or its event's envelope when it left the payload empty. */
-const BODY_OF_DELIVERY =
-  "COALESCE(NULLIF(d.payload, ''), (SELECT e.envelope FROM transaction_events e WHERE e.event_id = d.event_id))";
-
 /**
  * The slots of the destinations (contract §13), a row each, leased like deliveries: a slot that
  * no process holds (given back, never taken, or whose holder's lease ended) is free.
@@ -257,6 +240,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
   private readonly slots: LeasedQueue;
   private readonly table: EntityTable<DeliveryEntity>;
   private readonly attemptTable: EntityTable<DeliveryAttemptEntity>;
+  private readonly rows: DeliveryRows<DeliveryEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
@@ -267,6 +251,10 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
     @Inject(DELIVERY_BODY_RULE) private readonly bodies: DeliveryBodyRule,
   ) {
     this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
+    this.rows = portsOf(deliveries.manager.connection).deliveryRows(
+      deliveries.manager.connection,
+      this.table,
+    );
     this.leases = new LeasedQueue(
       { ...LEASED_DELIVERIES, shareCap: owner.merchantCap },
       writer,
@@ -293,16 +281,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
           ),
         );
         const missed = batch.filter((item) => !kept.has(item.id)).map((item) => item.id);
-        const stored = new Set(
-          missed.length === 0
-            ? []
-            : (
-                await sql.all<{ id: string }>(
-                  `SELECT id FROM webhook_deliveries WHERE id IN (${missed.map(() => '?').join(', ')})`,
-                  missed,
-                )
-              ).map((row) => row.id),
-        );
+        const stored = await this.rows.stored(manager, missed);
         for (const item of batch) {
           item.outcome = kept.has(item.id) ? 'recorded' : stored.has(item.id) ? 'taken' : 'gone';
         }
@@ -356,18 +335,12 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
         return { ...pendingOf(delivery), firstTarget };
       },
       insert: async () => {
-        // The secret in the INSERT itself, not in a read of its own: one statement fewer per run.
-        const merchantOf = `merchants.merchant_id = ${this.table.tableName}.${this.table.columnName('merchantId')}`;
-        const column = (name: string) => `(SELECT ${name} FROM merchants WHERE ${merchantOf}) AS ${name}`;
-        const rows = await this.table.insertReturning<SecretsRow & { id: string }>(
-          sql,
-          staged.splice(0),
-          `${this.table.columnName('id')} AS id, ${SECRET_COLUMNS.map(column).join(', ')}`,
-        );
+        // Signed with the secrets the INSERT itself reads: one statement fewer per run.
+        const secrets = await this.rows.insertSigned(manager, staged.splice(0));
         const now = Date.now();
-        for (const row of rows) {
-          const target = targets.get(row.id);
-          if (target !== undefined) Object.assign(target, signingOf(storedSecrets(row), now));
+        for (const [id, stored] of secrets) {
+          const target = targets.get(id);
+          if (target !== undefined) Object.assign(target, signingOf(stored, now));
         }
         targets.clear();
       },
@@ -381,16 +354,10 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
       const original = await this.table.findOne(sql, { id, merchantId });
       if (original === null) return null;
       // The transaction's counter gives positions to every delivery of it, redeliveries included.
-      await sql.run('UPDATE transactions SET delivery_count = delivery_count + 1 WHERE id = ?', [
-        original.transactionId,
-      ]);
-      const [counted] = await sql.all<{ delivery_count: number }>(
-        'SELECT delivery_count FROM transactions WHERE id = ?',
-        [original.transactionId],
-      );
-      const delivery = newDelivery(counted.delivery_count, {
+      const position = await this.rows.nextPosition(manager, original.transactionId);
+      const delivery = newDelivery(position, {
         ...original,
-        payload: await this.payloadOf(sql, original),
+        payload: await this.payloadOf(manager, original),
         redeliveryOf: original.id,
         now,
         lease: this.leaseFrom(now),
@@ -401,11 +368,10 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
   }
 
   /** What a new delivery of the same event stores as its payload (see DeliveryBodies). */
-  private async payloadOf(sql: Sql, original: DeliveryEntity): Promise<string> {
+  private async payloadOf(within: EntityManager, original: DeliveryEntity): Promise<string> {
     if (this.bodies.fromEvents) return EVENT_BODY;
     if (original.payload !== EVENT_BODY) return original.payload;
-    const [row] = await sql.all<{ body: string }>(EVENT_ENVELOPE, [original.eventId]);
-    return row?.body ?? original.payload;
+    return (await this.rows.eventBody(within, original.eventId)) ?? original.payload;
   }
 
   /**
@@ -415,17 +381,11 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
   sharedSlots(share: number): DestinationSlots | undefined {
     if (!this.slots.shared) return undefined;
     const seeded = new Set<string>();
-    const sql = sqlOf(this.deliveries.manager);
     return {
       take: async (destination) => {
         if (!seeded.has(destination)) {
           // One row per slot, made once by whichever process sends there first.
-          const slots = Array.from({ length: share }, (_, i) => i + 1);
-          await sql.run(
-            `INSERT INTO webhook_destination_slots (destination, slot) VALUES ${slots.map(() => '(?, ?)').join(', ')} ` +
-              'ON CONFLICT DO NOTHING',
-            slots.flatMap((slot) => [destination, slot]),
-          );
+          await this.rows.seedSlots(destination, share);
           if (seeded.size >= SEEDED_DESTINATIONS) seeded.clear();
           seeded.add(destination);
         }
@@ -480,27 +440,10 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
   }
 
   async target(id: string): Promise<DeliveryTarget | null> {
-    // Lower-case aliases: PostgreSQL folds unquoted ones, SQLite keeps them as written.
-    const [row] = await sqlOf(this.deliveries.manager).all<
-      {
-        url: string;
-        body: string;
-        event_id: string;
-        merchant_id: string;
-      } & SecretsRow
-    >(
-      `SELECT d.url AS url, ${BODY_OF_DELIVERY} AS body, d.event_id AS event_id, d.merchant_id AS merchant_id, ${SECRET_COLUMNS.map((name) => `m.${name} AS ${name}`).join(', ')} ` +
-        'FROM webhook_deliveries d LEFT JOIN merchants m ON m.merchant_id = d.merchant_id WHERE d.id = ?',
-      [id],
-    );
-    if (row === undefined) return null;
-    return {
-      url: row.url,
-      body: row.body,
-      eventId: row.event_id,
-      merchantId: row.merchant_id,
-      ...signingOf(storedSecrets(row), Date.now()),
-    };
+    const stored = await this.rows.target(id);
+    if (stored === undefined) return null;
+    const { secrets, ...target } = stored;
+    return { ...target, ...signingOf(secrets, Date.now()) };
   }
 
   /**
@@ -523,22 +466,12 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
   }
 
   /** How many deliveries are pending, and when the oldest of them was staged (for the metrics). */
-  async backlog(): Promise<{ depth: number; oldestCreatedAt: string | null }> {
-    const [row] = await sqlOf(this.deliveries.manager).all<{
-      depth: number | string;
-      oldest: string | null;
-    }>('SELECT COUNT(*) AS depth, MIN(created_at) AS oldest FROM webhook_deliveries WHERE state = ?', [
-      'pending',
-    ]);
-    return { depth: Number(row?.depth ?? 0), oldestCreatedAt: row?.oldest ?? null };
+  backlog(): Promise<{ depth: number; oldestCreatedAt: string | null }> {
+    return this.rows.backlog();
   }
 
-  async earlierPending({ orderKey, position }: PendingDelivery): Promise<boolean> {
-    const rows = await sqlOf(this.deliveries.manager).all(
-      "SELECT 1 AS pending FROM webhook_deliveries WHERE transaction_id = ? AND position < ? AND state = 'pending' LIMIT 1",
-      [orderKey, position],
-    );
-    return rows.length > 0;
+  earlierPending({ orderKey, position }: PendingDelivery): Promise<boolean> {
+    return this.rows.earlierPending(orderKey, position);
   }
 
   /** Every listener answer of an attempt already recorded, once the slowest came (contract §6.1). */

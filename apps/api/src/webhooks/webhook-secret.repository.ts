@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { SerialWriter, sqlOf } from '@tps/database';
+import { DataSource } from 'typeorm';
+import { portsOf, SerialWriter, type WebhookSecrets } from '@tps/database';
 import { MerchantEntity, WEBHOOK_SECRET_COLUMN } from '../auth/merchant.entity';
 
 /**
@@ -8,7 +9,14 @@ import { MerchantEntity, WEBHOOK_SECRET_COLUMN } from '../auth/merchant.entity';
  */
 @Injectable()
 export class WebhookSecretRepository {
-  constructor(private readonly writer: SerialWriter) {}
+  private readonly secrets: WebhookSecrets;
+
+  constructor(
+    private readonly writer: SerialWriter,
+    reads: DataSource,
+  ) {
+    this.secrets = portsOf(reads).webhookSecrets(writer);
+  }
 
   /** Sets the secret (or none) at once: a rotated secret still overlapping stops signing too. */
   async set(merchantId: string, secret: string | null): Promise<void> {
@@ -27,19 +35,6 @@ export class WebhookSecretRepository {
    * end of the overlap, or null when there was no secret to keep.
    */
   rotate(merchantId: string, secret: string, until: string): Promise<string | null> {
-    return this.writer.write(async (manager) => {
-      const sql = sqlOf(manager);
-      await sql.run(
-        'UPDATE merchants SET previous_webhook_secret = webhook_secret, ' +
-          'previous_webhook_secret_until = CASE WHEN webhook_secret IS NULL THEN NULL ELSE CAST(? AS varchar(32)) END, ' +
-          'webhook_secret = ? WHERE merchant_id = ?',
-        [until, WEBHOOK_SECRET_COLUMN.to(secret) as string, merchantId],
-      );
-      const [row] = await sql.all<{ until: string | null }>(
-        'SELECT previous_webhook_secret_until AS until FROM merchants WHERE merchant_id = ?',
-        [merchantId],
-      );
-      return row?.until ?? null;
-    });
+    return this.secrets.rotate(merchantId, WEBHOOK_SECRET_COLUMN.to(secret) as string, until);
   }
 }

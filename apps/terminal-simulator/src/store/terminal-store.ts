@@ -1,8 +1,15 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { DataSource, Repository } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { EntityTable, SerialWriter, sqlOf, type Sql, type SqlValue } from '@tps/database';
+import type { Repository } from 'typeorm';
+import {
+  EntityTable,
+  SerialWriter,
+  portsOf,
+  sqlOf,
+  type QueuedEvent,
+  type Sql,
+  type TerminalQueue,
+} from '@tps/database';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { TransactionAlreadyStoredError, transactionKey, type RuntimeStore } from '../runtime/runtime-store';
 import { DeferredAcknowledgements } from './deferred-acknowledgements';
@@ -11,130 +18,28 @@ import { TerminalTransactionEntity } from './terminal-transaction.entity';
 
 export { transactionKey };
 
-/** Values in one acknowledgement UPDATE, well under SQLite's limit of bound parameters. */
-const ACK_CHUNK = 512;
-
-/** An event row as the queue reads it, joined to its transaction's order. */
-interface LinkRow {
-  seq: number;
-  envelope: unknown;
-  outcome: unknown;
-  /** The transaction's order: it goes up with the acknowledgement only. */
-  order: unknown;
-}
-
-/**
- * The fixed SQL of the queue's reads and acknowledgements, named from the entities' metadata and
- * built once: joins and IN lists, which EntityTable does not build.
- */
-class QueueSql {
-  /** The events of one terminal not yet acknowledged, oldest first: `serial, false, limit`. */
-  readonly pending: string;
-  /** Every event of one transaction, in order: `key`. */
-  readonly linkEvents: string;
-  private readonly acknowledgeTexts = new Map<string, string>();
-  private readonly events: EntityMetadataNames;
-  private readonly envelope: ColumnMetadata;
-  private readonly outcome: ColumnMetadata;
-  private readonly order: ColumnMetadata;
-  private readonly acked: ColumnMetadata;
-
-  constructor(private readonly dataSource: DataSource) {
-    const events = namesOf(dataSource, TerminalEventEntity);
-    const transactions = namesOf(dataSource, TerminalTransactionEntity);
-    this.events = events;
-    this.envelope = events.column('envelope');
-    this.outcome = events.column('outcome');
-    this.order = transactions.column('order');
-    this.acked = events.column('acked');
-    const e = (property: keyof TerminalEventEntity): string => `e.${events.name(property)}`;
-    // One statement instead of the events then their acknowledgements' orders: the order goes up
-    // with the acknowledgement only, and is read beside every row (a primary key lookup) rather
-    // than for acknowledgements alone. Measured on the queue's read, 2 and 100 rows: the join
-    // costs 40% less CPU than two statements; reading the order for acknowledgements only (by a
-    // subquery on the first seq, or json_extract on the envelope) saves nothing more, or costs.
-    const select =
-      `SELECT ${e('seq')} AS seq, ${e('envelope')} AS envelope, ${e('outcome')} AS outcome, ` +
-      `t.${transactions.name('order')} AS ${dataSource.driver.escape('order')} ` +
-      `FROM ${events.table} e LEFT JOIN ${transactions.table} t ` +
-      `ON t.${transactions.name('key')} = ${e('transactionKey')}`;
-    this.pending = `${select} WHERE ${e('serialNumber')} = ? AND ${e('acked')} = ? ORDER BY ${e('seq')} LIMIT ?`;
-    this.linkEvents = `${select} WHERE ${e('transactionKey')} = ? ORDER BY ${e('seq')}`;
-  }
-
-  /** The persistent form of `acked`, as TypeORM stores it. */
-  ackedValue(acked: boolean): SqlValue {
-    return this.dataSource.driver.preparePersistentValue(acked, this.acked) as SqlValue;
-  }
-
-  /**
-   * Sets acked on the rows whose `property` is one of `values`, in one statement. The list is
-   * padded to a power of two (repeating a value changes nothing), so few texts are ever prepared.
-   */
-  acknowledge(property: 'seq' | 'eventId', values: SqlValue[]): { text: string; params: SqlValue[] } {
-    let size = 1;
-    while (size < values.length) size *= 2;
-    const key = `${property}:${size}`;
-    let text = this.acknowledgeTexts.get(key);
-    if (text === undefined) {
-      const list = Array.from({ length: size }, () => '?').join(', ');
-      text = `UPDATE ${this.events.table} SET ${this.events.name('acked')} = ? WHERE ${this.events.name(property)} IN (${list})`;
-      this.acknowledgeTexts.set(key, text);
-    }
-    const padded = [...values, ...Array.from({ length: size - values.length }, () => values[0])];
-    return { text, params: [this.ackedValue(true), ...padded] };
-  }
-
-  link(row: LinkRow): LinkEvent {
-    const driver = this.dataSource.driver;
-    const link: LinkEvent = {
-      event: driver.prepareHydratedValue(row.envelope, this.envelope) as LinkEvent['event'],
-    };
-    const outcome = driver.prepareHydratedValue(row.outcome, this.outcome) as LinkEvent['outcome'] | null;
-    if (outcome !== null && outcome !== undefined) link.outcome = outcome;
-    const order =
-      row.order === null ? null : (driver.prepareHydratedValue(row.order, this.order) as OperationOrder);
-    if (order?.traceparent !== undefined) link.traceparent = order.traceparent;
-    if (order !== null && link.event.status === 'TERMINAL_ACKNOWLEDGED') link.order = order;
-    return link;
-  }
-}
-
-interface EntityMetadataNames {
-  /** The table's name, escaped. */
-  table: string;
-  /** A property's column name, escaped. */
-  name: (property: string) => string;
-  column: (property: string) => ColumnMetadata;
-}
-
-function namesOf(
-  dataSource: DataSource,
-  target: typeof TerminalEventEntity | typeof TerminalTransactionEntity,
-): EntityMetadataNames {
-  const metadata = dataSource.getMetadata(target);
-  const column = (property: string): ColumnMetadata => {
-    const found = metadata.findColumnWithPropertyName(property);
-    if (found === undefined) throw new Error(`${metadata.name} has no column ${property}`);
-    return found;
-  };
-  return {
-    table: dataSource.driver.escape(metadata.tableName),
-    name: (property) => dataSource.driver.escape(column(property).databaseName),
-    column,
-  };
+/** A queued event as it travels up the link, with its transaction's order when it is an acknowledgement. */
+function linkOf(queued: QueuedEvent): LinkEvent {
+  const link: LinkEvent = { event: queued.envelope as LinkEvent['event'] };
+  const outcome = queued.outcome as LinkEvent['outcome'] | null | undefined;
+  if (outcome !== null && outcome !== undefined) link.outcome = outcome;
+  const order = queued.order as OperationOrder | null;
+  if (order?.traceparent !== undefined) link.traceparent = order.traceparent;
+  // The order goes up with the acknowledgement only.
+  if (order !== null && link.event.status === 'TERMINAL_ACKNOWLEDGED') link.order = order;
+  return link;
 }
 
 /**
  * The terminal's own SQLite store: its transactions and its queue of events for the service. The
- * hot paths run fixed SQL, prepared once (EntityTable, QueueSql); the cold ones (start-up,
+ * hot paths run fixed SQL, prepared once (EntityTable, TerminalQueue); the cold ones (start-up,
  * search, erasure) stay on TypeORM.
  */
 @Injectable()
 export class TerminalStore implements RuntimeStore, OnModuleDestroy {
   private readonly transactionTable: EntityTable<TerminalTransactionEntity>;
   private readonly eventTable: EntityTable<TerminalEventEntity>;
-  private queueSqlValue: QueueSql | undefined;
+  private readonly queue: TerminalQueue;
   /** Reads outside a write, on the data source's connection. */
   private readonly reads: Sql;
   private readonly acknowledgements: DeferredAcknowledgements;
@@ -148,21 +53,14 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
     this.transactionTable = new EntityTable(dataSource, TerminalTransactionEntity);
     this.eventTable = new EntityTable(dataSource, TerminalEventEntity);
     this.reads = sqlOf(transactions.manager);
+    this.queue = portsOf(dataSource).terminalQueue(dataSource, {
+      events: TerminalEventEntity,
+      transactions: TerminalTransactionEntity,
+    });
     this.acknowledgements = new DeferredAcknowledgements((seqs, eventIds) =>
       this.writer.write(async (manager) => {
-        const sql = sqlOf(manager);
-        for (const [property, values] of [
-          ['seq', seqs],
-          ['eventId', eventIds],
-        ] as const) {
-          for (let from = 0; from < values.length; from += ACK_CHUNK) {
-            const { text, params } = this.queueSql.acknowledge(
-              property,
-              values.slice(from, from + ACK_CHUNK),
-            );
-            await sql.run(text, params);
-          }
-        }
+        await this.queue.acknowledge(manager, 'seq', seqs);
+        await this.queue.acknowledge(manager, 'eventId', eventIds);
       }),
     );
   }
@@ -231,15 +129,10 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
 
   /** The oldest events the service has not acknowledged yet, in emission order, as they go up. */
   async pending(serialNumber: string, limit: number): Promise<Array<{ seq: number; link: LinkEvent }>> {
-    const queue = this.queueSql;
     // Acknowledgements not written yet leave rows out: read enough more to fill the limit.
-    const rows = await this.reads.all<LinkRow>(queue.pending, [
-      serialNumber,
-      queue.ackedValue(false),
-      limit + this.acknowledgements.size,
-    ]);
-    return rows
-      .map((row) => ({ seq: row.seq, link: queue.link(row) }))
+    const queued = await this.queue.pending(serialNumber, limit + this.acknowledgements.size);
+    return queued
+      .map((event) => ({ seq: event.seq, link: linkOf(event) }))
       .filter(({ seq, link }) => !this.acknowledgements.holds(seq, link.event.event_id))
       .slice(0, limit);
   }
@@ -289,9 +182,7 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
 
   /** Every event stored for one transaction, in order, as it travels up the link. */
   async linkEvents(key: string): Promise<LinkEvent[]> {
-    const queue = this.queueSql;
-    const rows = await this.reads.all<LinkRow>(queue.linkEvents, [key]);
-    return rows.map((row) => queue.link(row));
+    return (await this.queue.ofTransaction(key)).map(linkOf);
   }
 
   async lastEvent(key: string): Promise<TerminalEventEntity | null> {
@@ -301,11 +192,5 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
       { orderBy: [['seq', 'DESC']], limit: 1 },
     );
     return last ?? null;
-  }
-
-  /** Built on first use: the data source's metadata exists only once it is initialized. */
-  private get queueSql(): QueueSql {
-    this.queueSqlValue ??= new QueueSql(this.transactions.manager.connection);
-    return this.queueSqlValue;
   }
 }

@@ -1151,7 +1151,7 @@ export interface paths {
         put?: never;
         /**
          * Start a conformance run against the account's webhook receiver
-         * @description Makes real transactions of the account on a terminal of its own and sends their events to `url`, signed with the account's webhook secret (made when there is none), as each case says; watches the account's transaction searches. At most 60 s; one run at a time per account (429 RATE-001 with Retry-After otherwise). Follow it with `GET /sandbox/conformance-runs/{id}`.
+         * @description Makes real transactions of the account on a terminal of its own and sends their events to `url`, signed with the account's webhook secret (made when there is none), as each case says; watches the account's transaction searches. At most 60 s; one run at a time per account and, in a hosted sandbox, per client address whichever of its accounts asks (`conformance_runs_per_address`); four in the whole sandbox (429 RATE-001 with Retry-After otherwise). Follow it with `GET /sandbox/conformance-runs/{id}`.
          */
         post: operations["ConformanceRunsController_start"];
         delete?: never;

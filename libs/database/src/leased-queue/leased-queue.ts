@@ -106,12 +106,12 @@ export class LeasedQueue {
   adopt<T>(returning: string): Promise<T[]> {
     const { table, owner } = this.spec;
     const until = this.at(Date.now() + this.holder.leaseMs);
-    const predecessor = this.adapter.adopts === 'predecessor' ? `substr(${owner}, 1, ?) = ?` : undefined;
+    const predecessor = this.adapter.adopts === 'predecessor' ? this.adapter.startsWith(owner) : undefined;
     const params: SqlValue[] =
       this.adapter.adopts === 'predecessor' ? [this.holder.replica.length, this.holder.replica] : [];
     return this.writer.writeOne((manager) =>
       sqlOf(manager).all<T>(
-        `UPDATE ${table} SET ${this.claimed()} WHERE ${allOf(this.pendingOf(table), predecessor)} RETURNING ${returning}`,
+        this.adapter.update(table, this.claimed(), allOf(this.pendingOf(table), predecessor), returning),
         [this.holder.id, until, ...params],
       ),
     );
@@ -137,7 +137,7 @@ export class LeasedQueue {
     // A claim among some rows is made when one is wanted now (a slot): straight to its write.
     if (among === undefined) {
       const [any] = await sqlOf(this.reads.manager).all(
-        `SELECT 1 AS claimable FROM ${table} c WHERE (${claimable.where})${notices ? ` OR (${this.unnoticed('c')})` : ''} LIMIT 1`,
+        this.adapter.anyOf(table, `(${claimable.where})${notices ? ` OR (${this.unnoticed('c')})` : ''}`),
         claimable.params,
       );
       if (any === undefined) return [];
@@ -146,13 +146,13 @@ export class LeasedQueue {
     const chosen = `${id} ${this.adapter.chosen(choice.sql)}`;
     const take = (sql: Sql): Promise<T[]> =>
       sql.all<T>(
-        `UPDATE ${table} SET ${this.claimed()} WHERE ${allOf(this.among(among, table), chosen)} RETURNING ${returning}`,
+        this.adapter.update(table, this.claimed(), allOf(this.among(among, table), chosen), returning),
         [this.holder.id, this.at(until), ...(among?.params ?? []), ...choice.params, limit],
       );
     if (!notices) return this.writer.writeOne((manager) => take(sqlOf(manager)));
     return this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
-      await sql.run(`UPDATE ${table} SET ${leaseUntil} = ? WHERE ${this.unnoticed(table)}`, [
+      await sql.run(this.adapter.update(table, `${leaseUntil} = ?`, this.unnoticed(table)), [
         this.at(now + this.holder.unleasedAfterMs),
       ]);
       return take(sql);
@@ -166,7 +166,12 @@ export class LeasedQueue {
     const only = ids === undefined ? undefined : `${id} IN (${ids.map(() => '?').join(', ')})`;
     const rows = await this.writer.writeOne((manager) =>
       sqlOf(manager).all<{ id: string }>(
-        `UPDATE ${table} SET ${leaseUntil} = ? WHERE ${allOf(`${owner} = ?`, this.pendingOf(table), only)} RETURNING ${id} AS id`,
+        this.adapter.update(
+          table,
+          `${leaseUntil} = ?`,
+          allOf(`${owner} = ?`, this.pendingOf(table), only),
+          `${id} AS id`,
+        ),
         [this.at(until), this.holder.id, ...(ids ?? [])],
       ),
     );
@@ -178,7 +183,11 @@ export class LeasedQueue {
     const { table, owner, leaseUntil } = this.spec;
     await this.writer.writeOne((manager) =>
       sqlOf(manager).run(
-        `UPDATE ${table} SET ${owner} = ${this.spec.nobody ?? 'NULL'}, ${leaseUntil} = ? WHERE ${allOf(`${owner} = ?`, this.pendingOf(table), this.among(among, table))}`,
+        this.adapter.update(
+          table,
+          `${owner} = ${this.spec.nobody ?? 'NULL'}, ${leaseUntil} = ?`,
+          allOf(`${owner} = ?`, this.pendingOf(table), this.among(among, table)),
+        ),
         // Before any time: any process claims it at once.
         [this.at(0), this.holder.id, ...(among?.params ?? [])],
       ),
@@ -204,11 +213,14 @@ export class LeasedQueue {
     }
     const headOfQueue =
       queue &&
-      `NOT EXISTS (SELECT 1 FROM ${table} e WHERE ${allOf(
-        `e.${queue.key} = c.${queue.key}`,
-        `e.${queue.position} < c.${queue.position}`,
-        this.pendingOf('e'),
-      )})`;
+      this.adapter.noneOf(
+        table,
+        allOf(
+          `e.${queue.key} = c.${queue.key}`,
+          `e.${queue.position} < c.${queue.position}`,
+          this.pendingOf('e'),
+        ),
+      );
     return { where: allOf(this.among(among, 'c'), this.pendingOf('c'), free, headOfQueue), params };
   }
 
@@ -228,37 +240,33 @@ export class LeasedQueue {
     now: number,
   ): { sql: string; params: SqlValue[] } {
     const { table, id, order, share, shareCap } = this.spec;
-    const claimableIds = `SELECT c.${id} FROM ${table} c WHERE ${claimable.where}`;
+    const claimableIds = this.adapter.idsOf(table, id, claimable.where);
     if (share === undefined || share.length === 0) {
-      return { sql: `${claimableIds} ORDER BY c.${order} LIMIT ?`, params: claimable.params };
+      return { sql: this.adapter.firstInOrder(claimableIds, order), params: claimable.params };
     }
     const keys = share.map((key) => onRow(key, 'c'));
     // The outermost share's column goes out to the last ranking when a cap needs it there.
     const kept = this.capped() ? 1 : 0;
-    /** The shares out to `depth` (their columns in the ranked rows). */
-    const outer = (depth: number): string[] => keys.slice(0, depth).map((_, i) => `share_${i}`);
     // Innermost share first: each row's rank among its share's rows, in the table's order.
-    let ranked =
-      `SELECT ${[`c.${id} AS id`, `c.${order} AS due`, ...keys.slice(0, Math.max(keys.length - 1, kept)).map((key, i) => `${key} AS share_${i}`)].join(', ')}, ` +
-      `ROW_NUMBER() OVER (PARTITION BY ${keys.join(', ')} ORDER BY c.${order}) AS share_rank ` +
-      `FROM ${table} c WHERE ${claimable.where}`;
+    let ranked = this.adapter.rankedInShares(
+      table,
+      id,
+      order,
+      keys,
+      Math.max(keys.length - 1, kept),
+      claimable.where,
+    );
     // Then, out to the outermost, its rank among its outer share's rows by its inner rank.
     for (let depth = keys.length - 1; depth >= 1; depth -= 1) {
-      ranked =
-        `SELECT ${['r.id', 'r.due', ...outer(Math.max(depth - 1, kept))].join(', ')}, ` +
-        `ROW_NUMBER() OVER (PARTITION BY ${outer(depth).join(', ')} ORDER BY r.share_rank, r.due) AS share_rank ` +
-        `FROM (${ranked}) r`;
+      ranked = this.adapter.rankedInOuterShares(ranked, depth, Math.max(depth - 1, kept));
     }
     if (shareCap === undefined) {
-      const firstByRank = `SELECT s.id FROM (${ranked}) s ORDER BY s.share_rank, s.due LIMIT ?`;
       return {
-        sql: `${claimableIds} AND c.${id} IN (${firstByRank})`,
+        sql: `${claimableIds} AND c.${id} IN (${this.adapter.firstByRank(ranked)})`,
         params: [...claimable.params, ...claimable.params],
       };
     }
-    const firstByRank =
-      `SELECT s.id FROM (${ranked}) s LEFT JOIN (${this.heldPerShare(share[0])}) h ON h.share_0 = s.share_0 ` +
-      'WHERE s.share_rank <= ? - COALESCE(h.held, 0) ORDER BY s.share_rank, s.due LIMIT ?';
+    const firstByRank = this.adapter.firstByRankUnderCap(ranked, this.heldPerShare(share[0]));
     return {
       sql: `${claimableIds} AND c.${id} IN (${firstByRank})`,
       params: [...claimable.params, ...claimable.params, this.at(now), shareCap],
@@ -278,7 +286,7 @@ export class LeasedQueue {
       nobody === undefined ? undefined : `l.${owner} <> ${nobody}`,
       `l.${leaseUntil} >= ?`,
     );
-    return `SELECT ${onRow(key, 'l')} AS share_0, COUNT(*) AS held FROM ${table} l WHERE ${leased} GROUP BY ${onRow(key, 'l')}`;
+    return this.adapter.heldPerShare(table, onRow(key, 'l'), leased);
   }
 
   /** Whether claims cap what an outermost share holds. */

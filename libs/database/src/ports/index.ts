@@ -7,6 +7,12 @@ export * from './merchant-activity';
 export * from './sealed-secrets';
 export * from './retention-rows';
 export * from './terminal-purge';
+export * from './account-rows';
+export * from './merchant-lookup';
+export * from './transaction-counts';
+export * from './webhook-secrets';
+export * from './delivery-rows';
+export * from './terminal-queue';
 export type { StorePorts } from './store-ports';
 
 /** The adapters of the store that `dataSource` opens. */

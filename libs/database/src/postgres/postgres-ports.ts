@@ -1,15 +1,26 @@
 import type { StorePorts } from '../ports/store-ports';
+import { sqlitePorts } from '../sqlite/sqlite-ports';
 import { PostgresDatabaseProbe } from './postgres-database-probe';
 import { PostgresMerchantActivity } from './postgres-merchant-activity';
 import { PostgresRetentionRows } from './postgres-retention-rows';
-import { PostgresSealedSecrets } from './postgres-sealed-secrets';
 import { PostgresTerminalPurge } from './postgres-terminal-purge';
 
-/** The ports on PostgreSQL: reads and writes share the pool. */
+/**
+ * The ports on PostgreSQL: reads and writes share the pool. Where both stores send the same
+ * statements (plain SQL with `?` placeholders, which sqlOf numbers for PostgreSQL), this store
+ * takes SQLite's adapter as it is, so that each statement has one text to read and to change;
+ * an adapter of its own here says what PostgreSQL does otherwise.
+ */
 export const postgresPorts: StorePorts = {
   probe: (reads) => new PostgresDatabaseProbe(reads),
   merchantActivity: (writer) => new PostgresMerchantActivity(writer),
-  sealedSecrets: (reads, writer, table) => new PostgresSealedSecrets(reads, writer, table),
+  sealedSecrets: sqlitePorts.sealedSecrets,
   retentionRows: (reads, writer) => new PostgresRetentionRows(reads, writer),
   terminalPurge: (writer) => new PostgresTerminalPurge(writer),
+  accountRows: sqlitePorts.accountRows,
+  merchantLookup: sqlitePorts.merchantLookup,
+  transactionCounts: sqlitePorts.transactionCounts,
+  webhookSecrets: sqlitePorts.webhookSecrets,
+  deliveryRows: sqlitePorts.deliveryRows,
+  terminalQueue: sqlitePorts.terminalQueue,
 };

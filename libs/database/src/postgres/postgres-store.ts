@@ -2,6 +2,9 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter } from '../store-adapter';
 import { portableSql } from '../portable-sql';
 import { openPostgres } from './open-postgres';
+import { postgresLeases } from './postgres-leases';
+import { entityStatements } from '../sqlite/entity-statements';
+import { sqliteLeases } from '../sqlite/lease-statements';
 import { sqlitePorts } from '../sqlite/sqlite-ports';
 import { postgresPorts } from './postgres-ports';
 import { postgresSqlOf } from './postgres-sql';
@@ -19,8 +22,9 @@ export const postgresStore: StoreAdapter = {
   sqlOf: postgresSqlOf,
   rowLocks: true,
   placeholderOf: (dataSource, column) => `CAST(? AS ${dataSource.driver.normalizeType(column)})`,
-  // Processes share the table: a claim skips the rows another is claiming, and adopts only its predecessor's.
-  leases: { chosen: (choose) => `= ANY(ARRAY(${choose} FOR UPDATE SKIP LOCKED))`, adopts: 'predecessor' },
+  // Plain SQL, typed where a list of values needs it by placeholderOf: SQLite's as it is.
+  entities: entityStatements,
+  leases: postgresLeases,
   ports: postgresPorts,
   shared: true,
   // Replaced values go with VACUUM, which the server runs by itself.
@@ -37,8 +41,9 @@ export const otherServerStore: StoreAdapter = {
   sqlOf: (manager) => portableSql(manager),
   rowLocks: false,
   placeholderOf: () => '?',
-  // As before LeasedQueue knew these drivers: one process to a database, as on SQLite.
-  leases: { chosen: (choose) => `IN (${choose})`, adopts: 'every' },
+  entities: entityStatements,
+  // One process to a database, as on SQLite: SQLite's leases as they are.
+  leases: sqliteLeases,
   // Plain SQL with `?` placeholders, which SQLite's adapters write (PostgreSQL's use its functions).
   ports: sqlitePorts,
   shared: false,

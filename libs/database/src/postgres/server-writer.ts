@@ -1,10 +1,29 @@
-import type { DataSource } from 'typeorm';
-import { beginOf } from '../data-source-options';
+import type { DataSource, DataSourceOptions } from 'typeorm';
+import { directUrlOf, waitsOf } from '../data-source-options';
 import { isWriteConflict } from '../storage-failure';
 import type { StoreWriter, Work } from '../store-writer';
+import { writeProbe } from '../sqlite/write-probe';
 
 /** How many times a write that lost to a concurrent one (PostgreSQL: 40001, 40P01) runs again. */
 const CONFLICT_RETRIES = 5;
+
+/**
+ * What opens a write's transaction on PostgreSQL, in one round trip. Through a pooler the
+ * statement and lock timeouts are set in it (`SET LOCAL`): PgBouncer refuses them as startup
+ * parameters, and a session `SET` would stay on a server session other clients then get. The
+ * role's defaults (openPostgres) bound a statement sent alone; these hold this process's values
+ * for its transactions even on a server session the pooler opened before those defaults changed.
+ * On a direct connection they are the session's own, set at connect.
+ */
+function beginOf(options: DataSourceOptions): string {
+  const directUrl = directUrlOf(options);
+  const waits = waitsOf(options);
+  if (directUrl === undefined || waits === undefined) return 'BEGIN';
+  return (
+    `BEGIN; SET LOCAL statement_timeout = ${Math.floor(waits.statementTimeoutMs)}; ` +
+    `SET LOCAL lock_timeout = ${Math.floor(waits.lockTimeoutMs)}`
+  );
+}
 
 /**
  * A database server's writes (PostgreSQL, and TypeORM's other server drivers): each write a
@@ -19,6 +38,8 @@ const CONFLICT_RETRIES = 5;
  * EntityManager.save, which would open a transaction of its own.
  */
 export class ServerWriter implements StoreWriter {
+  /** Sent as SQLite's writer sends it. */
+  readonly probe = writeProbe;
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(private readonly dataSource: DataSource) {}

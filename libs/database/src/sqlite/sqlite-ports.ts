@@ -1,9 +1,15 @@
 import type { StorePorts } from '../ports/store-ports';
+import { SqliteAccountRows } from './sqlite-account-rows';
 import { SqliteDatabaseProbe } from './sqlite-database-probe';
+import { SqliteDeliveryRows } from './sqlite-delivery-rows';
 import { SqliteMerchantActivity } from './sqlite-merchant-activity';
+import { SqliteMerchantLookup } from './sqlite-merchant-lookup';
 import { SqliteRetentionRows } from './sqlite-retention-rows';
 import { SqliteSealedSecrets } from './sqlite-sealed-secrets';
 import { SqliteTerminalPurge } from './sqlite-terminal-purge';
+import { SqliteTerminalQueue } from './sqlite-terminal-queue';
+import { SqliteTransactionCounts } from './sqlite-transaction-counts';
+import { SqliteWebhookSecrets } from './sqlite-webhook-secrets';
 
 /** The ports on SQLite: one writer holds the file, reads run on their own connection. */
 export const sqlitePorts: StorePorts = {
@@ -12,4 +18,10 @@ export const sqlitePorts: StorePorts = {
   sealedSecrets: (reads, writer, table) => new SqliteSealedSecrets(reads, writer, table),
   retentionRows: (reads, writer) => new SqliteRetentionRows(reads, writer),
   terminalPurge: (writer) => new SqliteTerminalPurge(writer),
+  accountRows: () => new SqliteAccountRows(),
+  merchantLookup: (reads, merchants, terminals) => new SqliteMerchantLookup(reads, merchants, terminals),
+  transactionCounts: (reads) => new SqliteTransactionCounts(reads),
+  webhookSecrets: (writer) => new SqliteWebhookSecrets(writer),
+  deliveryRows: (reads, deliveries) => new SqliteDeliveryRows(reads, deliveries),
+  terminalQueue: (reads, tables) => new SqliteTerminalQueue(reads, tables),
 };

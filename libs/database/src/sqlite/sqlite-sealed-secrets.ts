@@ -3,7 +3,10 @@ import type { SealedChange, SealedRow, SealedSecrets, SealedTable } from '../por
 import type { SerialWriter } from '../serial-writer';
 import { sqlOf } from '../sql';
 
-/** SQLite: a prefix is compared with `substr`, whose length is a parameter. */
+/**
+ * Both stores (PostgreSQL takes it as it is): a prefix is compared with `substr`, whose length is a
+ * parameter, which SQLite and PostgreSQL read alike.
+ */
 export class SqliteSealedSecrets implements SealedSecrets {
   constructor(
     private readonly reads: DataSource,
@@ -56,7 +59,8 @@ export class SqliteSealedSecrets implements SealedSecrets {
 
   async countBeginningWith(prefix: string): Promise<number> {
     const { table, columns } = this.sealed;
-    const [counted] = await sqlOf(this.reads.manager).all<{ n: number }>(
+    // count(*) is a bigint on PostgreSQL, which node-postgres reads as a string.
+    const [counted] = await sqlOf(this.reads.manager).all<{ n: number | string }>(
       `SELECT count(*) AS n FROM ${table} WHERE ${columns.map((column) => `substr(${column}, 1, ?) = ?`).join(' OR ')}`,
       columns.flatMap(() => [prefix.length, prefix]),
     );

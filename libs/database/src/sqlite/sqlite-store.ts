@@ -1,5 +1,7 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { StoreAdapter, WriteSource } from '../store-adapter';
+import { entityStatements } from './entity-statements';
+import { sqliteLeases } from './lease-statements';
 import { sqlitePorts } from './sqlite-ports';
 import { closeSqlite } from './close-sqlite';
 import { sqliteSqlOf } from './sqlite-sql';
@@ -33,8 +35,8 @@ export const sqliteStore: StoreAdapter = {
   sqlOf: sqliteSqlOf,
   rowLocks: false,
   placeholderOf: () => '?',
-  // The writer holds the whole file: no row to skip, and a file serves one process.
-  leases: { chosen: (choose) => `IN (${choose})`, adopts: 'every' },
+  entities: entityStatements,
+  leases: sqliteLeases,
   ports: sqlitePorts,
   shared: false,
   forgetReplaced: truncateLog,

@@ -3,6 +3,7 @@ import { isStorageFailure } from '../storage-failure';
 import type { StoreWriter, Work } from '../store-writer';
 import { closeSqlite } from './close-sqlite';
 import { sqliteSqlOf as sqlOf } from './sqlite-sql';
+import { writeProbe } from './write-probe';
 
 /**
  * Takes the write lock at once, so a second process on the same file waits (busy timeout)
@@ -36,6 +37,7 @@ type Outcome = () => void;
  * a transaction of its own.
  */
 export class SqliteWriter implements StoreWriter {
+  readonly probe = writeProbe;
   private readonly waiting: Job[] = [];
   private running: Promise<void> | undefined;
 

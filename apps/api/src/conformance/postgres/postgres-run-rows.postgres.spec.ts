@@ -8,9 +8,11 @@ const run = (
   id: string,
   startedAtMs: number,
   finishedAtMs: number | null = null,
+  clientAddress: string | null = '203.0.113.1',
 ): StoredRun => ({
   merchantId,
   id,
+  clientAddress,
   url: 'http://127.0.0.1:9/hooks',
   cases: ['fast-ack'],
   startedAtMs,
@@ -47,6 +49,16 @@ describe('PostgresRunRows on PostgreSQL', () => {
       results: [{ name: 'fast-ack' }],
     });
     expect(await rows.get('m2', 'r1')).toBeUndefined();
+  });
+
+  it('reads back the client address that started each run going on, or none stored', async () => {
+    await rows.put(run('m1', 'a1', 1000, null, '2001:db8::7'));
+    await rows.put(run('m2', 'b1', 2000, null, null));
+    const going = await rows.unfinishedSince(0);
+    expect(going.map((stored) => [stored.id, stored.clientAddress]).sort()).toEqual([
+      ['a1', '2001:db8::7'],
+      ['b1', null],
+    ]);
   });
 
   it('lists the newest first, reads the unfinished ones since a time, and keeps the newest by account and in all', async () => {

@@ -7,6 +7,7 @@ import type { StoredRun } from '../run-store';
 interface RunRow {
   id: string;
   merchant_id: string;
+  client_address: string | null;
   url: string;
   cases: string;
   started_at_ms: string | number;
@@ -14,7 +15,7 @@ interface RunRow {
   results: string;
 }
 
-const COLUMNS = 'id, merchant_id, url, cases, started_at_ms, finished_at_ms, results';
+const COLUMNS = 'id, merchant_id, client_address, url, cases, started_at_ms, finished_at_ms, results';
 
 /** conformance_runs: a run's cases and results as JSON text, its times as bigints. */
 export class PostgresRunRows implements RunRows {
@@ -22,11 +23,12 @@ export class PostgresRunRows implements RunRows {
 
   async put(run: StoredRun): Promise<void> {
     await this.pool.query(
-      `INSERT INTO conformance_runs (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO conformance_runs (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (id) DO UPDATE SET finished_at_ms = EXCLUDED.finished_at_ms, results = EXCLUDED.results`,
       [
         run.id,
         run.merchantId,
+        run.clientAddress,
         run.url,
         JSON.stringify(run.cases),
         run.startedAtMs,
@@ -79,6 +81,7 @@ function runOf(row: RunRow): StoredRun {
   return {
     id: row.id,
     merchantId: row.merchant_id,
+    clientAddress: row.client_address,
     url: row.url,
     cases: JSON.parse(row.cases) as CaseName[],
     startedAtMs: Number(row.started_at_ms),

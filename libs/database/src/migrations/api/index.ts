@@ -22,6 +22,7 @@ import { TransactionWriteCost1795490000000 } from './1795490000000-transaction-w
 import { OutboxReadingsLease1796500000000 } from './1796500000000-outbox-readings-lease';
 import { ListenerAnswers1796600000000 } from './1796600000000-listener-answers';
 import { LeaseEpochs1796700000000 } from './1796700000000-lease-epochs';
+import { ConformanceRunAddresses1796800000000 } from './1796800000000-conformance-run-addresses';
 
 /** The API's migrations, oldest first. */
 export const API_MIGRATIONS = [
@@ -49,4 +50,5 @@ export const API_MIGRATIONS = [
   OutboxReadingsLease1796500000000,
   ListenerAnswers1796600000000,
   LeaseEpochs1796700000000,
+  ConformanceRunAddresses1796800000000,
 ];

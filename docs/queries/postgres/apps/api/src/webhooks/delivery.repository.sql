@@ -7,18 +7,8 @@ INSERT INTO "webhook_deliveries" ("id", "merchant_id", "transaction_id", "positi
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19);
 
 -- apps/api/src/webhooks/delivery.repository.ts
-INSERT INTO "webhook_deliveries" ("id", "merchant_id", "transaction_id", "position", "client_transaction_id", "event_id", "event_status", "url", "payload", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at", "redelivery_of", "created_at", "lease_owner", "lease_until", "lease_epoch")
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-  RETURNING "id" AS id, (SELECT webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS webhook_secret, (SELECT previous_webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret, (SELECT previous_webhook_secret_until FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret_until;
-
--- apps/api/src/webhooks/delivery.repository.ts
 INSERT INTO "webhook_delivery_attempts" ("delivery_id", "n", "at", "status_code", "error", "latency_ms", "answer_excerpt", "listener_answers", "next_attempt_at")
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9);
-
--- apps/api/src/webhooks/delivery.repository.ts
-INSERT INTO webhook_destination_slots (destination, slot)
-  VALUES ($1, $2)
-  ON CONFLICT DO NOTHING;
 
 -- apps/api/src/webhooks/delivery.repository.ts
 SELECT "DeliveryAttemptEntity"."delivery_id" AS "DeliveryAttemptEntity_delivery_id", "DeliveryAttemptEntity"."n" AS "DeliveryAttemptEntity_n", "DeliveryAttemptEntity"."at" AS "DeliveryAttemptEntity_at", "DeliveryAttemptEntity"."status_code" AS "DeliveryAttemptEntity_status_code", "DeliveryAttemptEntity"."error" AS "DeliveryAttemptEntity_error", "DeliveryAttemptEntity"."latency_ms" AS "DeliveryAttemptEntity_latency_ms", "DeliveryAttemptEntity"."answer_excerpt" AS "DeliveryAttemptEntity_answer_excerpt", "DeliveryAttemptEntity"."listener_answers" AS "DeliveryAttemptEntity_listener_answers", "DeliveryAttemptEntity"."next_attempt_at" AS "DeliveryAttemptEntity_next_attempt_at"
@@ -37,23 +27,6 @@ SELECT "id", "merchant_id", "transaction_id", "position", "client_transaction_id
   FROM "webhook_deliveries"
   WHERE "id" = $1 AND "merchant_id" = $2
   LIMIT <n>;
-
--- apps/api/src/webhooks/delivery.repository.ts
-SELECT d.url AS url, COALESCE(NULLIF(d.payload, ''), (SELECT e.envelope FROM transaction_events e WHERE e.event_id = d.event_id)) AS body, d.event_id AS event_id, d.merchant_id AS merchant_id, m.webhook_secret AS webhook_secret, m.previous_webhook_secret AS previous_webhook_secret, m.previous_webhook_secret_until AS previous_webhook_secret_until
-  FROM webhook_deliveries d
-  LEFT
-  JOIN merchants m ON m.merchant_id = d.merchant_id
-  WHERE d.id = $1;
-
--- apps/api/src/webhooks/delivery.repository.ts
-SELECT delivery_count
-  FROM transactions
-  WHERE id = $1;
-
--- apps/api/src/webhooks/delivery.repository.ts
-UPDATE transactions
-  SET delivery_count = delivery_count + 1
-  WHERE id = $1;
 
 -- apps/api/src/webhooks/delivery.repository.ts
 WITH v ("id", "lease_epoch", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at") AS (VALUES (CAST($1 AS character varying), CAST($2 AS integer), CAST($3 AS character varying), CAST($4 AS character varying), CAST($5 AS integer), CAST($6 AS character varying), CAST($7 AS character varying))) UPDATE "webhook_deliveries"

@@ -8,25 +8,6 @@ SELECT "t"."key" AS "t_key", "t"."serial_number" AS "t_serial_number", "t"."orde
   WHERE "t"."serial_number" = $1 AND "t"."status" IN ($2, …);
 
 -- apps/terminal-simulator/src/store/terminal-store.ts
-SELECT e."seq" AS seq, e."envelope" AS envelope, e."outcome" AS outcome, t."order" AS "order"
-  FROM "terminal_events" e
-  LEFT
-  JOIN "terminal_transactions" t ON t."key" = e."transaction_key"
-  WHERE e."serial_number" = $1 AND e."acked" = $2
-  ORDER BY e."seq"
-  LIMIT $3;
-
--- apps/terminal-simulator/src/store/terminal-store.ts
-UPDATE "terminal_events"
-  SET "acked" = $1
-  WHERE "event_id" IN ($2, …);
-
--- apps/terminal-simulator/src/store/terminal-store.ts
-UPDATE "terminal_events"
-  SET "acked" = $1
-  WHERE "seq" IN ($2, …);
-
--- apps/terminal-simulator/src/store/terminal-store.ts
 WITH s0 AS (INSERT INTO "terminal_transactions" ("key", "serial_number", "order", "status", "outcome", "created_at") VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1), s1 AS (INSERT INTO "terminal_events" ("serial_number", "transaction_key", "event_id", "envelope", "outcome", "acked") SELECT * FROM (VALUES (CAST($7 AS character varying), CAST($8 AS character varying), CAST($9 AS character varying), CAST($10 AS text), CAST($11 AS text), CAST($12 AS boolean))) AS v WHERE EXISTS (SELECT 1 FROM s0) RETURNING 1) SELECT (SELECT count(*) FROM s0) AS n0, (SELECT count(*) FROM s1) AS n1;
 
 -- apps/terminal-simulator/src/store/terminal-store.ts

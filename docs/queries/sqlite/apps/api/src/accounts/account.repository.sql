@@ -9,33 +9,8 @@ DELETE
 
 -- apps/api/src/accounts/account.repository.ts
 DELETE
-  FROM "print_jobs"
-  WHERE "merchant_id" = ?;
-
--- apps/api/src/accounts/account.repository.ts
-DELETE
   FROM "terminals"
   WHERE "merchant_id" = ?;
-
--- apps/api/src/accounts/account.repository.ts
-DELETE
-  FROM "transaction_events"
-  WHERE "transaction_id" IN (SELECT id FROM transactions WHERE merchant_id = ?, …);
-
--- apps/api/src/accounts/account.repository.ts
-DELETE
-  FROM "transactions"
-  WHERE "merchant_id" = ?;
-
--- apps/api/src/accounts/account.repository.ts
-DELETE
-  FROM "webhook_deliveries"
-  WHERE "merchant_id" = ?;
-
--- apps/api/src/accounts/account.repository.ts
-DELETE
-  FROM "webhook_delivery_attempts"
-  WHERE "delivery_id" IN (SELECT id FROM webhook_deliveries WHERE merchant_id = ?, …);
 
 -- apps/api/src/accounts/account.repository.ts (not parameterised: numbers written into the text, shown as <n>)
 INSERT INTO "merchants"("merchant_id", "secret_key", "bound_terminal_serial", "webhook_secret", "previous_webhook_secret", "previous_webhook_secret_until", "clock_offset_seconds", "created_at")
@@ -50,8 +25,3 @@ SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "Term
   FROM "terminals" "TerminalEntity"
   WHERE (("TerminalEntity"."merchant_id" = ?))
   ORDER BY "TerminalEntity"."created_at" ASC, "TerminalEntity"."serial_number" ASC;
-
--- apps/api/src/accounts/account.repository.ts
-UPDATE merchants
-  SET last_active_at_ms = ?
-  WHERE merchant_id = ?;

@@ -24,16 +24,3 @@ SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "Term
 SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
   FROM "terminals" "TerminalEntity"
   WHERE ("TerminalEntity"."serial_number" = ? OR "TerminalEntity"."serial_number" = ?);
-
--- apps/api/src/auth/merchant.repository.ts
-SELECT 1 AS one
-  FROM "merchants"
-  WHERE "merchant_id" = ?;
-
--- apps/api/src/auth/merchant.repository.ts (not parameterised: numbers written into the text, shown as <n>)
-SELECT m."merchant_id" AS "m_merchant_id", m."secret_key" AS "m_secret_key", m."bound_terminal_serial" AS "m_bound_terminal_serial", m."webhook_secret" AS "m_webhook_secret", m."previous_webhook_secret" AS "m_previous_webhook_secret", m."previous_webhook_secret_until" AS "m_previous_webhook_secret_until", m."clock_offset_seconds" AS "m_clock_offset_seconds", m."created_at" AS "m_created_at", t."serial_number" AS "t_serial_number", t."merchant_id" AS "t_merchant_id", t."model" AS "t_model", t."wifi_mac" AS "t_wifi_mac", t."room" AS "t_room", t."pace" AS "t_pace", t."printer" AS "t_printer", t."offline" AS "t_offline", t."cardholder" AS "t_cardholder", t."cardholder_set_at" AS "t_cardholder_set_at", t."cardholder_set_from" AS "t_cardholder_set_from", t."created_at" AS "t_created_at"
-  FROM "merchants" m
-  LEFT
-  JOIN "terminals" t ON t."merchant_id" = m."merchant_id" AND t."serial_number" = COALESCE(?, m."bound_terminal_serial")
-  WHERE m."merchant_id" = ?
-  LIMIT <n>;

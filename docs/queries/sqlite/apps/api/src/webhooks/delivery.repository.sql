@@ -7,11 +7,6 @@ INSERT INTO "webhook_deliveries" ("id", "merchant_id", "transaction_id", "positi
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- apps/api/src/webhooks/delivery.repository.ts
-INSERT INTO "webhook_deliveries" ("id", "merchant_id", "transaction_id", "position", "client_transaction_id", "event_id", "event_status", "url", "payload", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at", "redelivery_of", "created_at", "lease_owner", "lease_until", "lease_epoch")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  RETURNING "id" AS id, (SELECT webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS webhook_secret, (SELECT previous_webhook_secret FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret, (SELECT previous_webhook_secret_until FROM merchants WHERE merchants.merchant_id = "webhook_deliveries"."merchant_id") AS previous_webhook_secret_until;
-
--- apps/api/src/webhooks/delivery.repository.ts
 INSERT INTO "webhook_delivery_attempts" ("delivery_id", "n", "at", "status_code", "error", "latency_ms", "answer_excerpt", "listener_answers", "next_attempt_at")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
@@ -32,23 +27,6 @@ SELECT "id", "merchant_id", "transaction_id", "position", "client_transaction_id
   FROM "webhook_deliveries"
   WHERE "id" = ? AND "merchant_id" = ?
   LIMIT <n>;
-
--- apps/api/src/webhooks/delivery.repository.ts
-SELECT d.url AS url, COALESCE(NULLIF(d.payload, ''), (SELECT e.envelope FROM transaction_events e WHERE e.event_id = d.event_id)) AS body, d.event_id AS event_id, d.merchant_id AS merchant_id, m.webhook_secret AS webhook_secret, m.previous_webhook_secret AS previous_webhook_secret, m.previous_webhook_secret_until AS previous_webhook_secret_until
-  FROM webhook_deliveries d
-  LEFT
-  JOIN merchants m ON m.merchant_id = d.merchant_id
-  WHERE d.id = ?;
-
--- apps/api/src/webhooks/delivery.repository.ts
-SELECT delivery_count
-  FROM transactions
-  WHERE id = ?;
-
--- apps/api/src/webhooks/delivery.repository.ts
-UPDATE transactions
-  SET delivery_count = delivery_count + 1
-  WHERE id = ?;
 
 -- apps/api/src/webhooks/delivery.repository.ts
 WITH v ("id", "lease_epoch", "state", "failure", "attempt_count", "first_attempt_at", "next_attempt_at") AS (VALUES (?, ?, ?, ?, ?, ?, ?)) UPDATE "webhook_deliveries"

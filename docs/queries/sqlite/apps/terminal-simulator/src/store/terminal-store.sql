@@ -21,25 +21,6 @@ SELECT "t"."key" AS "t_key", "t"."serial_number" AS "t_serial_number", "t"."orde
   WHERE "t"."serial_number" = ? AND "t"."status" IN (?, …);
 
 -- apps/terminal-simulator/src/store/terminal-store.ts
-SELECT e."seq" AS seq, e."envelope" AS envelope, e."outcome" AS outcome, t."order" AS "order"
-  FROM "terminal_events" e
-  LEFT
-  JOIN "terminal_transactions" t ON t."key" = e."transaction_key"
-  WHERE e."serial_number" = ? AND e."acked" = ?
-  ORDER BY e."seq"
-  LIMIT ?;
-
--- apps/terminal-simulator/src/store/terminal-store.ts
-UPDATE "terminal_events"
-  SET "acked" = ?
-  WHERE "event_id" IN (?, …);
-
--- apps/terminal-simulator/src/store/terminal-store.ts
-UPDATE "terminal_events"
-  SET "acked" = ?
-  WHERE "seq" IN (?, …);
-
--- apps/terminal-simulator/src/store/terminal-store.ts
 UPDATE "terminal_transactions"
   SET "status" = ?, "outcome" = ?
   WHERE "key" = ?;
