@@ -2,8 +2,11 @@ import type { EntityManager } from 'typeorm';
 import { attributedSql } from './statement-recorder';
 import { storeOf } from './stores';
 
-/** What a statement may be bound to. */
-export type SqlValue = string | number | null | Buffer;
+/**
+ * What a statement may be bound to. A list binds as one array, which only PostgreSQL takes
+ * (`= ANY(?::varchar[])`, `unnest(?::varchar[])`): a fixed text for any number of values.
+ */
+export type SqlValue = string | number | null | Buffer | readonly string[] | readonly number[];
 
 /** A statement with its parameters, built now and run later (Sql.together). */
 export interface Statement {

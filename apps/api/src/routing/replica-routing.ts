@@ -1,8 +1,10 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationShutdown } from '@nestjs/common';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { PeriodicTask } from '@tps/background';
 import { PostgresMessagePort } from '@tps/messaging';
-import { clientWaits, databaseWaits } from '@tps/database';
+import { closeDataSource } from '@tps/database';
 import { ApiConfig } from '../config/api-config';
 import type { ApiMessages, ApiTopics } from '../messages/api-messages';
 import type { ApiMetrics } from '../metrics/api-metrics';
@@ -12,13 +14,12 @@ import { PostgresLeftBehindRequests } from './postgres/postgres-left-behind-requ
 import { PostgresLinkHolders } from './postgres/postgres-link-holders';
 import { PostgresReplicaRows } from './postgres/postgres-replica-rows';
 import { PostgresRoutingStore } from './postgres/postgres-routing-store';
+import { openRoutingDataSource } from './postgres/routing-data-source';
 import { RequestRouter, type RouterTimer } from './request-router';
 import type { LeftBehindRequests } from './routing-ports';
 import { StoredLinkRouting } from './stored-link-routing';
 import { ThisReplica } from './this-replica';
 
-/** Connections of routing's own, beside the money path's pool: its statements are short. */
-const ROUTING_POOL_SIZE = 4;
 /**
  * A routed request's waiter reads the store this often when no word came: only a lost word (a
  * failed NOTIFY; a lost listener reads at once) or a dead holder makes it wait that long.
@@ -49,6 +50,12 @@ function postgresPort(messages: ApiMessages): PostgresMessagePort<ApiTopics> {
 
 /** What a replica on a shared database routes with; absent on one process. */
 export interface ClusterParts {
+  /** Routing's own data source (openRoutingDataSource), beside the app's. */
+  dataSource: DataSource;
+  /**
+   * Its node-postgres pool, for the adapters that still send SQL on it themselves (the request
+   * log, conformance runs, delivery bodies) until they go through sqlOf too.
+   */
   pool: Pool;
   replica: ThisReplica;
   store: PostgresRoutingStore;
@@ -67,21 +74,38 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
     private readonly repairs?: PeriodicTask,
   ) {}
 
-  static async open(config: ApiConfig, messages: ApiMessages, metrics: ApiMetrics): Promise<ReplicaRouting> {
+  /** `app`: the app's data source, migrated; routing's own is opened from its options. */
+  static async open(
+    config: ApiConfig,
+    messages: ApiMessages,
+    metrics: ApiMetrics,
+    app: DataSource,
+  ): Promise<ReplicaRouting> {
     if (!sharedStore(config)) return new ReplicaRouting(LOCAL_ONLY, undefined);
     const port = postgresPort(messages);
     const logger = new Logger('Routing');
     const onError = (error: unknown): void => logger.warn(String(error));
-    const pool = new Pool({
-      connectionString: config.DATABASE_URL,
-      max: ROUTING_POOL_SIZE,
-      application_name: 'tps-api-routing',
-      ...clientWaits(databaseWaits(config), config.DATABASE_DIRECT_URL !== undefined),
-    });
-    pool.on('error', onError);
+    const dataSource = await openRoutingDataSource(app, onError);
+    try {
+      return await ReplicaRouting.join(dataSource, config, messages, metrics, port, logger, onError);
+    } catch (error) {
+      await closeDataSource(dataSource);
+      throw error;
+    }
+  }
+
+  private static async join(
+    dataSource: DataSource,
+    config: ApiConfig,
+    messages: ApiMessages,
+    metrics: ApiMetrics,
+    port: PostgresMessagePort<ApiTopics>,
+    logger: Logger,
+    onError: (error: unknown) => void,
+  ): Promise<ReplicaRouting> {
     metrics.backgroundTaskKnown('replica-heartbeat');
     const replica = new ThisReplica(
-      new PostgresReplicaRows(pool),
+      new PostgresReplicaRows(dataSource),
       config.REPLICA_ID,
       config.REPLICA_HEARTBEAT_MS,
       (error) => {
@@ -90,12 +114,7 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       },
     );
     await replica.join();
-    const store = new PostgresRoutingStore(
-      pool,
-      replica,
-      (topic) => port.wordStart(topic),
-      config.DATABASE_DIRECT_URL === undefined,
-    );
+    const store = new PostgresRoutingStore(dataSource, replica, (topic) => port.wordStart(topic));
     const router = new RequestRouter(
       store,
       {
@@ -110,7 +129,7 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
     );
     logger.log(`replica ${replica.id}, epoch ${replica.epoch}`);
     const routing = new StoredLinkRouting(
-      new PostgresLinkHolders(pool, replica),
+      new PostgresLinkHolders(dataSource, replica),
       replica,
       router,
       onError,
@@ -122,14 +141,15 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       everyMs: config.REPLICA_HEARTBEAT_MS,
       run: () => routing.repair(),
     }).start();
-    const leftBehind = new PostgresLeftBehindRequests(pool);
-    return new ReplicaRouting(routing, { pool, replica, store, router, leftBehind }, repairs);
+    const leftBehind = new PostgresLeftBehindRequests(dataSource);
+    const pool = (dataSource.driver as PostgresDriver).master as Pool;
+    return new ReplicaRouting(routing, { dataSource, pool, replica, store, router, leftBehind }, repairs);
   }
 
   /**
    * Once the links have closed (onModuleDestroy): their holders' rows are written, then this
-   * replica leaves the cluster. The pool closes after, in onApplicationShutdown, when nothing
-   * uses it any more.
+   * replica leaves the cluster. Its data source closes after, in onApplicationShutdown, when
+   * nothing uses it any more.
    */
   async beforeApplicationShutdown(): Promise<void> {
     await this.repairs?.stop();
@@ -140,6 +160,6 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.cluster?.pool.end().catch(() => undefined);
+    if (this.cluster !== undefined) await closeDataSource(this.cluster.dataSource).catch(() => undefined);
   }
 }

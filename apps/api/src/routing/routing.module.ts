@@ -12,9 +12,10 @@ import { ReplicaRouting } from './replica-routing';
   providers: [
     {
       provide: ReplicaRouting,
-      // After the data source: its migrations made the tables a replica joins in.
-      useFactory: (config: ApiConfig, messages: ApiMessages, metrics: ApiMetrics, _migrated: DataSource) =>
-        ReplicaRouting.open(config, messages, metrics),
+      // After the app's data source: its migrations made the tables a replica joins in, and
+      // routing's own is opened from its options.
+      useFactory: (config: ApiConfig, messages: ApiMessages, metrics: ApiMetrics, app: DataSource) =>
+        ReplicaRouting.open(config, messages, metrics, app),
       inject: [ApiConfig, API_MESSAGES, ApiMetrics, DataSource],
     },
     {

@@ -8,7 +8,7 @@ import { clientWaits } from './client-waits';
 const WAITS = { acquireTimeoutMs: 500, statementTimeoutMs: 1500, lockTimeoutMs: 300 };
 
 /**
- * Contract "Every wait bounded", for a pool of node-postgres' own (the routing's): on a direct
+ * Contract "Every wait bounded", for node-postgres' pool under a data source (its `extra`): on a direct
  * connection the session starts with the statement and lock timeouts, and a wait for a free
  * connection ends at the acquire timeout.
  */

@@ -2,6 +2,7 @@ import { DataSource, MigrationExecutor, type DataSourceOptions } from 'typeorm';
 import { directUrlOf, waitsOf } from '../data-source-options';
 import type { DatabaseNotes } from '../store-adapter';
 import type { DatabaseWaits } from '../database-wait-settings';
+import { guardPoolErrors } from './pool-error-guard';
 import { keepsSessions } from './session-check';
 import { pooledWaitsOf, pooledWaitsVerdict, setRoleWaits, type RoleDefaults } from './role-waits';
 
@@ -30,7 +31,7 @@ const LOCK_RETRY_MS = 100;
  */
 export async function openPostgres(options: DataSourceOptions, notes: DatabaseNotes): Promise<DataSource> {
   if (options.type !== 'postgres' || options.migrationsRun !== true) {
-    return new DataSource(options).initialize();
+    return guarded(await new DataSource(options).initialize());
   }
   const transaction = options.migrationsTransactionMode ?? 'all';
   const directUrl = directUrlOf(options);
@@ -39,12 +40,14 @@ export async function openPostgres(options: DataSourceOptions, notes: DatabaseNo
   if (directUrl === undefined) {
     await refuseTransactionPooler(options.url, options.applicationName);
   } else {
-    const direct = await new DataSource({
-      ...options,
-      url: directUrl,
-      poolSize: 1,
-      migrationsRun: false,
-    }).initialize();
+    const direct = guarded(
+      await new DataSource({
+        ...options,
+        url: directUrl,
+        poolSize: 1,
+        migrationsRun: false,
+      }).initialize(),
+    );
     try {
       await migrateUnderLock(direct, transaction, async (query) => {
         if (waits !== undefined) roleDefaults = await setRoleWaits(query, waits);
@@ -53,7 +56,7 @@ export async function openPostgres(options: DataSourceOptions, notes: DatabaseNo
       await direct.destroy();
     }
   }
-  const dataSource = await new DataSource({ ...options, migrationsRun: false }).initialize();
+  const dataSource = guarded(await new DataSource({ ...options, migrationsRun: false }).initialize());
   try {
     if (directUrl === undefined) await migrateUnderLock(dataSource, transaction);
     else if (waits !== undefined && roleDefaults !== undefined)
@@ -62,6 +65,12 @@ export async function openPostgres(options: DataSourceOptions, notes: DatabaseNo
     await dataSource.destroy();
     throw error;
   }
+  return dataSource;
+}
+
+/** The data source, its pool's connections each heard when they fail (guardPoolErrors). */
+function guarded(dataSource: DataSource): DataSource {
+  guardPoolErrors(dataSource);
   return dataSource;
 }
 

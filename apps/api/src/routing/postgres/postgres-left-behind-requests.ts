@@ -1,16 +1,16 @@
-import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { sqlOf } from '@tps/database';
 import type { LeftBehindRequests } from '../routing-ports';
 
 export class PostgresLeftBehindRequests implements LeftBehindRequests {
-  constructor(private readonly pool: Pick<Pool, 'query'>) {}
+  constructor(private readonly dataSource: DataSource) {}
 
-  async remove(afterMs: number, limit: number): Promise<number> {
-    const { rowCount } = await this.pool.query(
+  remove(afterMs: number, limit: number): Promise<number> {
+    return sqlOf(this.dataSource.manager).run(
       `DELETE FROM routed_requests WHERE id IN (
          SELECT id FROM routed_requests
-         WHERE created_at < now() - (timeout_ms + $1) * interval '1 millisecond' LIMIT $2)`,
+         WHERE created_at < now() - (timeout_ms + ?) * interval '1 millisecond' LIMIT ?)`,
       [afterMs, limit],
     );
-    return rowCount ?? 0;
   }
 }

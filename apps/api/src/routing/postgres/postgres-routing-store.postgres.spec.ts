@@ -2,14 +2,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions, type Logger } from 'typeorm';
 import {
   API_MIGRATIONS,
   SecretKeyring,
   dataSourceOptions,
   installSecretKeyring,
   closeDataSource,
+  openDataSource,
+  sqlOf,
 } from '@tps/database';
 import { PostgresMessagePort, postgresNotifyConnector, type NotifyConnector } from '@tps/messaging';
 import { TestStore } from '@tps/testing';
@@ -17,21 +18,33 @@ import { API_ENTITIES } from '../../api-entities';
 import { CROSSING_TOPICS, type ApiTopics } from '../../messages/api-messages';
 import { PostgresReplicaRows } from './postgres-replica-rows';
 import { PostgresRoutingStore } from './postgres-routing-store';
+import { openRoutingDataSource } from './routing-data-source';
 import { REPLY_IN_WORD_BYTES } from '../routing-words';
 import { ThisReplica } from '../this-replica';
 
 const SERIAL = 'SIM0000002';
 
-/** A pool that counts the statements sent through it. */
-function counting(pool: Pool): { pool: Pool; statements: string[] } {
+/** A data source of `options` that counts the statements sent through it once open (its first words). */
+async function counting(
+  options: DataSourceOptions,
+): Promise<{ dataSource: DataSource; statements: string[] }> {
   const statements: string[] = [];
-  const counted = {
-    query: (sql: string | { text: string; values?: unknown[] }, params?: unknown[]) => {
-      statements.push((typeof sql === 'string' ? sql : sql.text).trim().split(/\s+/)[0]);
-      return typeof sql === 'string' ? pool.query(sql, params) : pool.query(sql);
+  const quiet = (): void => undefined;
+  const logger: Logger = {
+    logQuery: (query) => {
+      // sqlOf hands node-postgres a named statement as `{ name, text }`.
+      const text = typeof query === 'string' ? query : (query as { text: string }).text;
+      statements.push(text.trim().split(/\s+/)[0]);
     },
+    logQueryError: quiet,
+    logQuerySlow: quiet,
+    logSchemaBuild: quiet,
+    logMigration: quiet,
+    log: quiet,
   };
-  return { pool: counted as unknown as Pool, statements };
+  const dataSource = await openDataSource({ ...options, logger });
+  statements.length = 0;
+  return { dataSource, statements };
 }
 
 /** A replica's message port, on the spec's database; `notified` counts the NOTIFY statements of its own. */
@@ -62,7 +75,8 @@ async function hear<T>(heard: T[], count: number): Promise<T[]> {
 describe('PostgresRoutingStore on PostgreSQL', () => {
   let dir: string;
   let testStore: TestStore;
-  let pool: Pool;
+  let app: DataSource;
+  let routing: DataSource;
   let asker: ThisReplica;
   let holder: ThisReplica;
   let asking: Awaited<ReturnType<typeof portOn>>;
@@ -76,22 +90,20 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
     dir = mkdtempSync(join(tmpdir(), 'tps-routing-pg-'));
     testStore = new TestStore('postgres', dir);
     const url = await testStore.url('api');
-    const migrated = new DataSource(
+    app = await openDataSource(
       dataSourceOptions({ url, entities: API_ENTITIES, migrations: API_MIGRATIONS, poolSize: 1 }),
     );
-    await migrated.initialize();
-    await closeDataSource(migrated);
-    pool = new Pool({ connectionString: url, max: 2 });
-    asker = new ThisReplica(new PostgresReplicaRows(pool), 'a', 60_000, () => undefined);
-    holder = new ThisReplica(new PostgresReplicaRows(pool), 'b', 60_000, () => undefined);
+    routing = await openRoutingDataSource(app, () => undefined);
+    asker = new ThisReplica(new PostgresReplicaRows(routing), 'a', 60_000, () => undefined);
+    holder = new ThisReplica(new PostgresReplicaRows(routing), 'b', 60_000, () => undefined);
     await asker.join();
     await holder.join();
     asking = await portOn(url);
     holding = await portOn(url);
     holding.port.subscribe('route.handed', (word) => handedWords.push(word), 'cluster');
     asking.port.subscribe('route.answered', (word) => answeredWords.push(word), 'cluster');
-    await pool.query(
-      'INSERT INTO terminal_uplinks (serial_number, replica_id, replica_epoch, linked_at) VALUES ($1, $2, $3, now())',
+    await sqlOf(routing.manager).run(
+      'INSERT INTO terminal_uplinks (serial_number, replica_id, replica_epoch, linked_at) VALUES (?, ?, ?, now())',
       [SERIAL, holder.id, holder.epoch],
     );
   });
@@ -106,22 +118,25 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
     await holding.port.stop();
     await asker.leave();
     await holder.leave();
-    await pool.end();
+    await closeDataSource(routing);
+    await closeDataSource(app);
     await testStore.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
   const left = async (): Promise<number> =>
-    Number((await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM routed_requests')).rows[0].n);
+    Number(
+      (await sqlOf(routing.manager).all<{ n: string }>('SELECT COUNT(*) AS n FROM routed_requests', []))[0].n,
+    );
 
   const wordStart = (port: PostgresMessagePort<ApiTopics>) => (topic: 'route.handed' | 'route.answered') =>
     port.wordStart(topic);
 
   it('a routed request is one statement to hand (its word to the holder in it), one to take and one to answer (its word with the reply in it); the rows of replies taken from their word go in one', async () => {
-    const askingPool = counting(pool);
-    const holdingPool = counting(pool);
-    const askerStore = new PostgresRoutingStore(askingPool.pool, asker, wordStart(asking.port));
-    const holderStore = new PostgresRoutingStore(holdingPool.pool, holder, wordStart(holding.port));
+    const askingSource = await counting(routing.options);
+    const holdingSource = await counting(routing.options);
+    const askerStore = new PostgresRoutingStore(askingSource.dataSource, asker, wordStart(asking.port));
+    const holderStore = new PostgresRoutingStore(holdingSource.dataSource, holder, wordStart(holding.port));
     const ids = [randomUUID(), randomUUID()];
     for (const id of ids) {
       expect(await askerStore.hand(id, 'uplink', SERIAL, SERIAL, { type: 'operation' }, 5000)).toBe('b');
@@ -135,16 +150,18 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
       ids.map((id, n) => ({ id, reply: { ok: { events: [n] } } })),
     );
     await askerStore.forget(ids);
-    expect(askingPool.statements).toEqual(['WITH', 'WITH', 'DELETE']);
-    expect(holdingPool.statements).toEqual(['UPDATE', 'WITH', 'WITH']);
+    await closeDataSource(askingSource.dataSource);
+    await closeDataSource(holdingSource.dataSource);
+    expect(askingSource.statements).toEqual(['WITH', 'WITH', 'DELETE']);
+    expect(holdingSource.statements).toEqual(['UPDATE', 'WITH', 'WITH']);
     // No NOTIFY statement of the ports' own: the words went with the writes.
     expect([...asking.notified, ...holding.notified]).toEqual([]);
     expect(await left()).toBe(0);
   });
 
   it('tells a large reply without it, once stored: its caller reads it', async () => {
-    const askerStore = new PostgresRoutingStore(pool, asker, wordStart(asking.port));
-    const holderStore = new PostgresRoutingStore(pool, holder, wordStart(holding.port));
+    const askerStore = new PostgresRoutingStore(routing, asker, wordStart(asking.port));
+    const holderStore = new PostgresRoutingStore(routing, holder, wordStart(holding.port));
     const id = randomUUID();
     await askerStore.hand(id, 'uplink', SERIAL, SERIAL, { type: 'operation' }, 5000);
     await holderStore.claim(id);
@@ -155,8 +172,8 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
   });
 
   it('an answer whose caller stopped waiting stores nothing, tells nothing, and says so', async () => {
-    const store = new PostgresRoutingStore(pool, holder, wordStart(holding.port));
-    const askerStore = new PostgresRoutingStore(pool, asker, wordStart(asking.port));
+    const store = new PostgresRoutingStore(routing, holder, wordStart(holding.port));
+    const askerStore = new PostgresRoutingStore(routing, asker, wordStart(asking.port));
     const id = randomUUID();
     await askerStore.hand(id, 'uplink', SERIAL, SERIAL, { type: 'operation' }, 5000);
     expect(await store.claim(id)).toHaveLength(1);
@@ -169,9 +186,16 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
     expect(answeredWords).toEqual([]);
   });
 
-  it('prepares each of its statements once per connection: the server neither parses nor plans them again', async () => {
+  /**
+   * Runs each statement of the store once, on a data source of one connection (through a pooler
+   * if `directUrl` is given beside it); resolves the routing statements the server keeps prepared.
+   */
+  async function preparedAfterEachStatement(directUrl?: string): Promise<string[]> {
     const url = await testStore.url('api');
-    const one = new Pool({ connectionString: url, max: 1 });
+    const one = await openDataSource({
+      ...dataSourceOptions({ url, directUrl, entities: [], migrations: [], poolSize: 1 }),
+      migrationsRun: false,
+    });
     try {
       const askerStore = new PostgresRoutingStore(one, asker, wordStart(asking.port));
       const holderStore = new PostgresRoutingStore(one, holder, wordStart(holding.port));
@@ -183,26 +207,37 @@ describe('PostgresRoutingStore on PostgreSQL', () => {
       expect(await askerStore.takeReply(first)).toEqual({ ok: 'done' });
       await askerStore.abandon(second);
       await askerStore.forget([first, second]);
-      const { rows } = await one.query<{ name: string }>(
-        'SELECT name FROM pg_prepared_statements ORDER BY name',
+      const rows = await one.query<Array<{ statement: string }>>(
+        'SELECT statement FROM pg_prepared_statements',
       );
-      expect(rows.map((row) => row.name)).toEqual([
-        'routing-abandon',
-        'routing-answer',
-        'routing-claim-all',
-        'routing-claim-one',
-        'routing-forget',
-        'routing-hand-uplink',
-        'routing-take-reply',
-      ]);
+      return rows.map((row) => row.statement).filter((statement) => statement.includes('routed_requests'));
     } finally {
-      await one.end();
+      await closeDataSource(one);
     }
+  }
+
+  it('prepares each of its statements once per connection: the server neither parses nor plans them again', async () => {
+    // hand (an uplink's), claim one, claim all, answer, take a reply, abandon, forget.
+    expect(new Set(await preparedAfterEachStatement()).size).toBe(7);
+  });
+
+  it('behind a pooler (a direct URL given beside it) keeps no statement on the server session', async () => {
+    expect(await preparedAfterEachStatement(await testStore.url('api'))).toEqual([]);
+  });
+
+  it("opens a pool of routing's own, named for it, beside the app's", async () => {
+    await sqlOf(routing.manager).all('SELECT 1', []);
+    const rows = await app.query<Array<{ application_name: string }>>(
+      "SELECT application_name FROM pg_stat_activity WHERE application_name = 'tps-api-routing'",
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(routing.options).toMatchObject({ poolSize: 4, migrationsRun: false });
   });
 
   it('keeps the requests in an unlogged table: their commits wait for no flush of the write-ahead log', async () => {
-    const { rows } = await pool.query<{ relpersistence: string }>(
+    const rows = await sqlOf(routing.manager).all<{ relpersistence: string }>(
       "SELECT relpersistence FROM pg_class WHERE relname = 'routed_requests'",
+      [],
     );
     expect(rows).toEqual([{ relpersistence: 'u' }]);
   });

@@ -1,4 +1,5 @@
-import type { Pool } from 'pg';
+import type { EntityManager } from 'typeorm';
+import { sqlOf } from '@tps/database';
 import type { ThisReplica } from '../this-replica';
 
 /**
@@ -8,21 +9,22 @@ import type { ThisReplica } from '../this-replica';
  * A close removes only this replica's row: the terminal may have linked to another one meanwhile.
  */
 export async function writeUplinkChanges(
-  pool: Pick<Pool, 'query'>,
+  manager: EntityManager,
   replica: ThisReplica,
   changes: ReadonlyMap<string, boolean>,
 ): Promise<void> {
   const opened: string[] = [];
   const closed: string[] = [];
   for (const [serial, open] of changes) (open ? opened : closed).push(serial);
+  const mine = [replica.id, replica.epoch];
   // Each serial is in one list only, so the two parts touch different rows of the same snapshot.
-  await pool.query(
+  await sqlOf(manager).run(
     `WITH closed AS (
-       DELETE FROM terminal_uplinks WHERE replica_id = $1 AND replica_epoch = $2
-         AND serial_number = ANY($4::varchar[]))
+       DELETE FROM terminal_uplinks WHERE replica_id = ? AND replica_epoch = ?
+         AND serial_number = ANY(?::varchar[]))
      INSERT INTO terminal_uplinks (serial_number, replica_id, replica_epoch, linked_at)
-     SELECT s, $1::varchar, $2::bigint, now() FROM unnest($3::varchar[]) AS s
-     ON CONFLICT (serial_number) DO UPDATE SET replica_id = $1, replica_epoch = $2, linked_at = now()`,
-    [replica.id, replica.epoch, opened, closed],
+     SELECT s, ?::varchar, ?::bigint, now() FROM unnest(?::varchar[]) AS s
+     ON CONFLICT (serial_number) DO UPDATE SET replica_id = ?, replica_epoch = ?, linked_at = now()`,
+    [...mine, closed, ...mine, opened, ...mine],
   );
 }

@@ -11,7 +11,7 @@ DELETE
 INSERT INTO share_holders (share, instance, epoch, replica_id, replica_epoch, since)
   VALUES ($1, $2, $3, $4, $5, now())
   ON CONFLICT (share) DO UPDATE
-  SET instance = $2, epoch = $3, replica_id = $4, replica_epoch = $5, since = now();
+  SET instance = $6, epoch = $7, replica_id = $8, replica_epoch = $9, since = now();
 
 -- apps/api/src/routing/postgres/postgres-link-holders.ts
 SELECT o.serial_number, o.linked_at::text AS linked_at
