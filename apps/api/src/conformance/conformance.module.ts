@@ -23,7 +23,7 @@ import { StoredRunRecords } from './stored-run-records';
       useFactory: (replicas: ReplicaRouting): RunRecords =>
         replicas.cluster === undefined
           ? new LocalRunRecords()
-          : new StoredRunRecords(new PostgresRunRows(replicas.cluster.pool), RUN_MS, () => Date.now()),
+          : new StoredRunRecords(new PostgresRunRows(replicas.cluster.dataSource), RUN_MS, () => Date.now()),
       inject: [ReplicaRouting],
     },
   ],

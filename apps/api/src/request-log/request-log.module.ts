@@ -20,7 +20,7 @@ import { StoredRequestLog } from './stored-request-log';
         if (cluster === undefined) return new MerchantRequestLog();
         const logger = new Logger('RequestLog');
         // Replicas share a PostgreSQL database (ReplicaRouting): the log is kept there.
-        return new StoredRequestLog(new PostgresRequestLog(cluster.pool), (error) =>
+        return new StoredRequestLog(new PostgresRequestLog(cluster.dataSource), (error) =>
           logger.warn(`request log: ${String(error)}`),
         );
       },

@@ -1,7 +1,5 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationShutdown } from '@nestjs/common';
-import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { PeriodicTask } from '@tps/background';
 import { PostgresMessagePort } from '@tps/messaging';
 import { closeDataSource } from '@tps/database';
@@ -52,11 +50,6 @@ function postgresPort(messages: ApiMessages): PostgresMessagePort<ApiTopics> {
 export interface ClusterParts {
   /** Routing's own data source (openRoutingDataSource), beside the app's. */
   dataSource: DataSource;
-  /**
-   * Its node-postgres pool, for the adapters that still send SQL on it themselves (the request
-   * log, conformance runs, delivery bodies) until they go through sqlOf too.
-   */
-  pool: Pool;
   replica: ThisReplica;
   store: PostgresRoutingStore;
   router: RequestRouter;
@@ -142,8 +135,7 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       run: () => routing.repair(),
     }).start();
     const leftBehind = new PostgresLeftBehindRequests(dataSource);
-    const pool = (dataSource.driver as PostgresDriver).master as Pool;
-    return new ReplicaRouting(routing, { dataSource, pool, replica, store, router, leftBehind }, repairs);
+    return new ReplicaRouting(routing, { dataSource, replica, store, router, leftBehind }, repairs);
   }
 
   /**

@@ -43,7 +43,7 @@ export class DeliveryBodies implements DeliveryBodyRule, OnApplicationBootstrap,
     const cluster = this.routing.cluster;
     if (cluster === undefined) return;
     // Replicas share a PostgreSQL database (ReplicaRouting): what they say is stored there.
-    const replicas = new PostgresReplicaBodies(cluster.pool, cluster.replica);
+    const replicas = new PostgresReplicaBodies(cluster.dataSource, cluster.replica);
     await this.look(replicas, cluster.replica);
     this.task = this.tasks
       .every({

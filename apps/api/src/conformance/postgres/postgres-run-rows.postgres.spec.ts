@@ -1,4 +1,3 @@
-import { Pool } from 'pg';
 import { openApiPostgres, type ApiPostgres } from '../../testing/api-database';
 import type { StoredRun } from '../run-store';
 import { PostgresRunRows } from './postgres-run-rows';
@@ -22,21 +21,18 @@ const run = (
 
 describe('PostgresRunRows on PostgreSQL', () => {
   let database: ApiPostgres;
-  let pool: Pool;
   let rows: PostgresRunRows;
 
   beforeAll(async () => {
     database = await openApiPostgres(1);
-    pool = new Pool({ connectionString: database.url, max: 1 });
-    rows = new PostgresRunRows(pool);
+    rows = new PostgresRunRows(database.dataSource);
   });
 
   afterAll(async () => {
-    await pool.end();
     await database.close();
   });
 
-  beforeEach(() => pool.query('DELETE FROM conformance_runs'));
+  beforeEach(() => database.dataSource.query('DELETE FROM conformance_runs'));
 
   it("stores a run, then its end and results; another merchant's run is not found", async () => {
     await rows.put(run('m1', 'r1', 1000));

@@ -1,4 +1,5 @@
-import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { sqlOf } from '@tps/database';
 import type { CaseName } from '../conformance-cases';
 import type { CaseReport } from '../conformance-report';
 import type { RunRows } from '../run-rows';
@@ -19,11 +20,11 @@ const COLUMNS = 'id, merchant_id, client_address, url, cases, started_at_ms, fin
 
 /** conformance_runs: a run's cases and results as JSON text, its times as bigints. */
 export class PostgresRunRows implements RunRows {
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   async put(run: StoredRun): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO conformance_runs (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    await sqlOf(this.dataSource.manager).run(
+      `INSERT INTO conformance_runs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET finished_at_ms = EXCLUDED.finished_at_ms, results = EXCLUDED.results`,
       [
         run.id,
@@ -39,38 +40,38 @@ export class PostgresRunRows implements RunRows {
   }
 
   async trim(merchantId: string, perAccount: number, inAll: number): Promise<void> {
-    await this.pool.query(
+    await sqlOf(this.dataSource.manager).run(
       `DELETE FROM conformance_runs WHERE id IN (
-         SELECT id FROM conformance_runs WHERE merchant_id = $1 ORDER BY started_at_ms DESC OFFSET $2)`,
+         SELECT id FROM conformance_runs WHERE merchant_id = ? ORDER BY started_at_ms DESC OFFSET ?)`,
       [merchantId, perAccount],
     );
-    await this.pool.query(
+    await sqlOf(this.dataSource.manager).run(
       `DELETE FROM conformance_runs WHERE id IN (
-         SELECT id FROM conformance_runs ORDER BY started_at_ms DESC OFFSET $1)`,
+         SELECT id FROM conformance_runs ORDER BY started_at_ms DESC OFFSET ?)`,
       [inAll],
     );
   }
 
   async get(merchantId: string, id: string): Promise<StoredRun | undefined> {
-    const { rows } = await this.pool.query<RunRow>(
-      `SELECT ${COLUMNS} FROM conformance_runs WHERE id = $1 AND merchant_id = $2`,
+    const rows = await sqlOf(this.dataSource.manager).all<RunRow>(
+      `SELECT ${COLUMNS} FROM conformance_runs WHERE id = ? AND merchant_id = ?`,
       [id, merchantId],
     );
     return rows[0] === undefined ? undefined : runOf(rows[0]);
   }
 
   async newest(merchantId: string, limit: number): Promise<StoredRun[]> {
-    const { rows } = await this.pool.query<RunRow>(
-      `SELECT ${COLUMNS} FROM conformance_runs WHERE merchant_id = $1
-       ORDER BY started_at_ms DESC LIMIT $2`,
+    const rows = await sqlOf(this.dataSource.manager).all<RunRow>(
+      `SELECT ${COLUMNS} FROM conformance_runs WHERE merchant_id = ?
+       ORDER BY started_at_ms DESC LIMIT ?`,
       [merchantId, limit],
     );
     return rows.map(runOf);
   }
 
   async unfinishedSince(sinceMs: number): Promise<StoredRun[]> {
-    const { rows } = await this.pool.query<RunRow>(
-      `SELECT ${COLUMNS} FROM conformance_runs WHERE finished_at_ms IS NULL AND started_at_ms > $1`,
+    const rows = await sqlOf(this.dataSource.manager).all<RunRow>(
+      `SELECT ${COLUMNS} FROM conformance_runs WHERE finished_at_ms IS NULL AND started_at_ms > ?`,
       [sinceMs],
     );
     return rows.map(runOf);

@@ -1,4 +1,5 @@
-import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { sqlOf } from '@tps/database';
 import type { LoggedRequest, RequestLogStore, RequestToLog } from '../request-log-store';
 
 interface RequestRow {
@@ -10,15 +11,15 @@ interface RequestRow {
   request_id: string;
 }
 
-/** On the replicas' shared pool: a batch is one INSERT of arrays, then one DELETE of what falls out. */
+/** On the replicas' own data source (routing's): a batch is one INSERT of arrays, then one DELETE of what falls out. */
 export class PostgresRequestLog implements RequestLogStore {
-  constructor(private readonly pool: Pick<Pool, 'query'>) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   async append(requests: readonly RequestToLog[], kept: number): Promise<void> {
-    await this.pool.query(
+    await sqlOf(this.dataSource.manager).run(
       `INSERT INTO merchant_requests (id, merchant_id, at_ms, method, path, status, duration_us, request_id)
-       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::bigint[], $4::varchar[], $5::text[], $6::bigint[],
-         $7::bigint[], $8::varchar[])
+       SELECT * FROM unnest(?::varchar[], ?::varchar[], ?::bigint[], ?::varchar[], ?::text[], ?::bigint[],
+         ?::bigint[], ?::varchar[])
        ON CONFLICT (id) DO NOTHING`,
       [
         requests.map((request) => request.id),
@@ -32,20 +33,20 @@ export class PostgresRequestLog implements RequestLogStore {
       ],
     );
     const merchants = [...new Set(requests.map((request) => request.merchantId))];
-    await this.pool.query(
+    await sqlOf(this.dataSource.manager).run(
       `DELETE FROM merchant_requests WHERE id IN (
          SELECT id FROM (
            SELECT id, row_number() OVER (PARTITION BY merchant_id ORDER BY at_ms DESC, id) AS n
-           FROM merchant_requests WHERE merchant_id = ANY($1::varchar[])) ranked
-         WHERE n > $2)`,
+           FROM merchant_requests WHERE merchant_id = ANY(?::varchar[])) ranked
+         WHERE n > ?)`,
       [merchants, kept],
     );
   }
 
   async recent(merchantId: string, limit: number): Promise<LoggedRequest[]> {
-    const { rows } = await this.pool.query<RequestRow>(
+    const rows = await sqlOf(this.dataSource.manager).all<RequestRow>(
       `SELECT at_ms, method, path, status, duration_us, request_id FROM merchant_requests
-       WHERE merchant_id = $1 ORDER BY at_ms DESC LIMIT $2`,
+       WHERE merchant_id = ? ORDER BY at_ms DESC LIMIT ?`,
       [merchantId, limit],
     );
     // bigint columns: node-postgres reads them as strings.

@@ -15,6 +15,7 @@ describe('PostgresReplicaBodies on PostgreSQL', () => {
   let dir: string;
   let store: TestStore;
   let pool: Pool;
+  let dataSource: DataSource;
   const self = { id: 'self', epoch: 3 };
   let bodies: PostgresReplicaBodies;
 
@@ -31,17 +32,16 @@ describe('PostgresReplicaBodies on PostgreSQL', () => {
     dir = mkdtempSync(join(tmpdir(), 'tps-replica-bodies-'));
     store = new TestStore('postgres', dir);
     const url = await store.url('api');
-    const migrated = new DataSource(
+    dataSource = await new DataSource(
       dataSourceOptions({ url, entities: API_ENTITIES, migrations: API_MIGRATIONS, poolSize: 1 }),
-    );
-    await migrated.initialize();
-    await migrated.destroy();
+    ).initialize();
     pool = new Pool({ connectionString: url, max: 1 });
-    bodies = new PostgresReplicaBodies(pool, self);
+    bodies = new PostgresReplicaBodies(dataSource, self);
   });
 
   afterAll(async () => {
     await pool.end();
+    await dataSource.destroy();
     await store.drop();
     rmSync(dir, { recursive: true, force: true });
   });
