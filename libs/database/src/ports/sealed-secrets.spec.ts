@@ -1,42 +1,29 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { STORES, TestStore } from '@tps/testing';
-import { closeDataSource } from '../close-data-source';
-import { dataSourceOptions } from '../data-source-options';
-import { openDataSource } from '../open-data-source';
-import { openSerialWriter } from '../open-serial-writer';
-import type { SerialWriter } from '../serial-writer';
+import { STORES } from '@tps/testing';
+import { openPortStore, type PortStore } from '../testing/port-store';
 import { portsOf } from '.';
 import type { SealedSecrets } from './sealed-secrets';
 
 describe.each(STORES)('SealedSecrets on %s', (kind) => {
-  let dir: string;
-  let store: TestStore;
+  let opened: PortStore;
   let reads: DataSource;
-  let writer: SerialWriter;
   let secrets: SealedSecrets;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tps-sealed-'));
-    store = new TestStore(kind, dir);
-    reads = await openDataSource(
-      dataSourceOptions({ url: await store.url('sealed'), entities: [], migrations: [] }),
-    );
-    await reads.query(
+    opened = await openPortStore(
+      kind,
+      'sealed',
       'CREATE TABLE vault (id varchar(16) PRIMARY KEY, a varchar(64) NOT NULL, b varchar(64))',
     );
-    writer = await openSerialWriter(reads);
-    secrets = portsOf(reads).sealedSecrets(reads, writer, { table: 'vault', key: 'id', columns: ['a', 'b'] });
+    reads = opened.reads;
+    secrets = portsOf(reads).sealedSecrets(reads, opened.writer, {
+      table: 'vault',
+      key: 'id',
+      columns: ['a', 'b'],
+    });
   });
 
-  afterAll(async () => {
-    await writer.onApplicationShutdown();
-    await closeDataSource(reads);
-    await store.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => opened.close());
 
   beforeEach(async () => {
     await reads.query('DELETE FROM vault');
@@ -48,7 +35,7 @@ describe.each(STORES)('SealedSecrets on %s', (kind) => {
       ['m5', 'V1:k9:upper', null],
     ];
     for (const row of rows)
-      await store.execute('sealed', 'INSERT INTO vault (id, a, b) VALUES (?, ?, ?)', row);
+      await opened.store.execute('sealed', 'INSERT INTO vault (id, a, b) VALUES (?, ?, ?)', row);
   });
 
   it('pages the rows with a value not beginning with a prefix, by key; a null column is no such value', async () => {
@@ -67,7 +54,10 @@ describe.each(STORES)('SealedSecrets on %s', (kind) => {
     ]);
     expect(replaced).toBe(1);
     expect(
-      await store.rows('sealed', 'SELECT id, a, b FROM vault WHERE id IN (?, ?) ORDER BY id', ['m2', 'm3']),
+      await opened.store.rows('sealed', 'SELECT id, a, b FROM vault WHERE id IN (?, ?) ORDER BY id', [
+        'm2',
+        'm3',
+      ]),
     ).toEqual([
       { id: 'm2', a: 'v1:k1:x', b: 'v1:k1:y' },
       { id: 'm3', a: 'clear', b: 'v1:k3:y' },

@@ -1,27 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { STORES, TestStore } from '@tps/testing';
-import { closeDataSource } from '../close-data-source';
-import { dataSourceOptions } from '../data-source-options';
-import { openDataSource } from '../open-data-source';
+import { STORES } from '@tps/testing';
+import { openPortStore, type PortStore } from '../testing/port-store';
 import { portsOf } from '.';
 
 describe.each(STORES)('TransactionCounts on %s', (kind) => {
-  let dir: string;
-  let store: TestStore;
+  let opened: PortStore;
   let reads: DataSource;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tps-transaction-counts-'));
-    store = new TestStore(kind, dir);
-    reads = await openDataSource(
-      dataSourceOptions({ url: await store.url('counts'), entities: [], migrations: [] }),
-    );
-    await reads.query(
+    opened = await openPortStore(
+      kind,
+      'counts',
       'CREATE TABLE transactions (id varchar(36) PRIMARY KEY, merchant_id varchar(64) NOT NULL, created_at_ms bigint NOT NULL)',
     );
+    reads = opened.reads;
     const rows: Array<[string, string, number]> = [
       ['t1', 'm1', 999],
       ['t2', 'm1', 1000],
@@ -30,18 +22,14 @@ describe.each(STORES)('TransactionCounts on %s', (kind) => {
       ['t5', 'm2', 1500],
     ];
     for (const row of rows)
-      await store.execute(
+      await opened.store.execute(
         'counts',
         'INSERT INTO transactions (id, merchant_id, created_at_ms) VALUES (?, ?, ?)',
         row,
       );
   });
 
-  afterAll(async () => {
-    await closeDataSource(reads);
-    await store.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => opened.close());
 
   it("counts the merchant's transactions dated from the start to before the end, as a number", async () => {
     const counts = portsOf(reads).transactionCounts(reads);

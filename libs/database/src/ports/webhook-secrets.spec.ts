@@ -1,45 +1,29 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { STORES, TestStore } from '@tps/testing';
-import { closeDataSource } from '../close-data-source';
-import { dataSourceOptions } from '../data-source-options';
-import { openDataSource } from '../open-data-source';
-import { openSerialWriter } from '../open-serial-writer';
-import type { SerialWriter } from '../serial-writer';
+import { STORES, type TestStore } from '@tps/testing';
+import { openPortStore, type PortStore } from '../testing/port-store';
 import { portsOf } from '.';
 import type { WebhookSecrets } from './webhook-secrets';
 
 const UNTIL = '2026-12-01T00:00:00.000Z';
 
 describe.each(STORES)('WebhookSecrets on %s', (kind) => {
-  let dir: string;
+  let opened: PortStore;
   let store: TestStore;
   let reads: DataSource;
-  let writer: SerialWriter;
   let secrets: WebhookSecrets;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tps-webhook-secrets-'));
-    store = new TestStore(kind, dir);
-    reads = await openDataSource(
-      dataSourceOptions({ url: await store.url('secrets'), entities: [], migrations: [] }),
-    );
-    await reads.query(
+    opened = await openPortStore(
+      kind,
+      'secrets',
       'CREATE TABLE merchants (merchant_id varchar(64) PRIMARY KEY, webhook_secret varchar(255), ' +
         'previous_webhook_secret varchar(255), previous_webhook_secret_until varchar(32))',
     );
-    writer = await openSerialWriter(reads);
-    secrets = portsOf(reads).webhookSecrets(writer);
+    ({ store, reads } = opened);
+    secrets = portsOf(reads).webhookSecrets(opened.writer);
   });
 
-  afterAll(async () => {
-    await writer.onApplicationShutdown();
-    await closeDataSource(reads);
-    await store.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => opened.close());
 
   beforeEach(async () => {
     await reads.query('DELETE FROM merchants');

@@ -1,2 +1,3 @@
 export * from './test-database';
 export * from './statement-log';
+export * from './port-store';
