@@ -1,5 +1,5 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { isServerUrl } from '@tps/database';
+import { clientWaits, databaseWaits, isServerUrl } from '@tps/database';
 import { InProcessMessagePort, PostgresMessagePort, postgresNotifyConnector } from '@tps/messaging';
 import { ApiConfig } from '../config/api-config';
 import {
@@ -23,7 +23,12 @@ async function messagePort(config: ApiConfig): Promise<ApiMessages> {
   const logger = new Logger('Messages');
   if (!sharedStore(config)) return new InProcessMessagePort<ApiTopics>(onError(logger));
   const port = new PostgresMessagePort<ApiTopics>(
-    postgresNotifyConnector(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, 'tps-api'),
+    // Sessions of their own on the direct URL: its waits, as the data source's (every wait bounded).
+    postgresNotifyConnector(
+      config.DATABASE_DIRECT_URL ?? config.DATABASE_URL,
+      'tps-api',
+      clientWaits(databaseWaits(config), false),
+    ),
     {
       crossing: CROSSING_TOPICS,
       onDemand: ON_DEMAND_TOPICS,

@@ -1,18 +1,20 @@
-import { Client } from 'pg';
+import { Client, type ClientConfig } from 'pg';
 import type { ListenSession, NotifyConnector } from '../postgres-port';
 
 /** The one channel the service's processes tell each other on. */
 export const MESSAGE_CHANNEL = 'tps_messages';
 
-const CONNECT_TIMEOUT_MS = 3000;
+/**
+ * How long the sessions wait, as node-postgres takes it: the app's database waits (a connection,
+ * an answer from a server that stops answering, a statement and a lock on the server).
+ */
+export type SessionWaits = Pick<
+  ClientConfig,
+  'connectionTimeoutMillis' | 'query_timeout' | 'keepAlive' | 'statement_timeout' | 'lock_timeout'
+>;
 
-async function open(url: string, applicationName: string): Promise<Client> {
-  const client = new Client({
-    connectionString: url,
-    application_name: applicationName,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    keepAlive: true,
-  });
+async function open(url: string, applicationName: string, waits: SessionWaits): Promise<Client> {
+  const client = new Client({ ...waits, connectionString: url, application_name: applicationName });
   client.on('error', () => undefined);
   await client.connect();
   return client;
@@ -23,10 +25,14 @@ async function open(url: string, applicationName: string): Promise<Client> {
  * one that listens, one that notifies without waiting for its commit to be flushed
  * (`synchronous_commit = off`: a lost notification costs a poll, never money).
  */
-export function postgresNotifyConnector(url: string, applicationName: string): NotifyConnector {
+export function postgresNotifyConnector(
+  url: string,
+  applicationName: string,
+  waits: SessionWaits,
+): NotifyConnector {
   let notifier: Promise<Client> | undefined;
   const notifierClient = (): Promise<Client> => {
-    notifier ??= open(url, `${applicationName}-notify`).then(async (client) => {
+    notifier ??= open(url, `${applicationName}-notify`, waits).then(async (client) => {
       client.once('error', () => (notifier = undefined));
       client.once('end', () => (notifier = undefined));
       await client.query('SET synchronous_commit = off');
@@ -37,7 +43,7 @@ export function postgresNotifyConnector(url: string, applicationName: string): N
   };
   return {
     async listen(onPayload, onLost): Promise<ListenSession> {
-      const client = await open(url, `${applicationName}-listen`);
+      const client = await open(url, `${applicationName}-listen`, waits);
       let closing = false;
       const lose = (error: unknown): void => {
         if (closing) return;
@@ -68,7 +74,16 @@ export function postgresNotifyConnector(url: string, applicationName: string): N
       if (payloads.length === 0) return;
       const client = await notifierClient();
       const calls = payloads.map((_, n) => `pg_notify('${MESSAGE_CHANNEL}', $${n + 1})`).join(', ');
-      await client.query(`SELECT ${calls}`, payloads);
+      try {
+        await client.query(`SELECT ${calls}`, payloads);
+      } catch (error) {
+        // A session whose statement went unanswered (query_timeout) would hold the next ones behind
+        // it: the next notification opens another.
+        if (notifier !== undefined && (await notifier.catch(() => undefined)) === client)
+          notifier = undefined;
+        client.end().catch(() => undefined);
+        throw error;
+      }
     },
     async close(): Promise<void> {
       const pending = notifier;

@@ -49,7 +49,7 @@ async function counting(
 
 /** A replica's message port, on the spec's database; `notified` counts the NOTIFY statements of its own. */
 async function portOn(url: string): Promise<{ port: PostgresMessagePort<ApiTopics>; notified: string[][] }> {
-  const real = postgresNotifyConnector(url, 'tps-routing-spec');
+  const real = postgresNotifyConnector(url, 'tps-routing-spec', { connectionTimeoutMillis: 3000 });
   const notified: string[][] = [];
   const connector: NotifyConnector = {
     listen: (onPayload, onLost) => real.listen(onPayload, onLost),
