@@ -99,6 +99,12 @@ export async function ensureDaytime(client: SignedClient): Promise<void> {
   const clock = (await client.get<Json>('/sandbox/clock')).body;
   const hour = Number(String(clock.local).slice(11, 13));
   if (hour >= 6 && hour < 18) return;
+  await moveToMorning(client);
+}
+
+/** Moves the merchant's clock to the next 10:00 Mexico City, whatever the hour. */
+export async function moveToMorning(client: SignedClient): Promise<void> {
+  const clock = (await client.get<Json>('/sandbox/clock')).body;
   const local = Date.parse(String(clock.local).replace('-06:00', 'Z'));
   const next = new Date(local);
   next.setUTCHours(10, 0, 0, 0);

@@ -13,7 +13,15 @@ export class MerchantClockRepository {
    */
   advance(merchantId: string, seconds: number): Promise<number> {
     return this.writer.write(async (manager) => {
-      await manager.increment(MerchantEntity, { merchantId }, 'clockOffsetSeconds', seconds);
+      // Added in the statement, as a parameter: TypeORM's increment() writes the number into the
+      // SQL, a new statement for every value (docs/queries).
+      await manager
+        .createQueryBuilder()
+        .update(MerchantEntity)
+        .set({ clockOffsetSeconds: () => 'clock_offset_seconds + :seconds' })
+        .setParameter('seconds', seconds)
+        .where({ merchantId })
+        .execute();
       return (await manager.findOneByOrFail(MerchantEntity, { merchantId })).clockOffsetSeconds;
     });
   }
