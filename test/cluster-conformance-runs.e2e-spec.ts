@@ -84,4 +84,26 @@ describe('a conformance run across replicas [postgres]', () => {
     const listed = await reading.get<{ items: Json[] }>('/sandbox/conformance-runs');
     expect(listed.body.items.map((run) => run.id)).toEqual([id]);
   }, 90_000);
+
+  it('starts one run of starts sent at once to both replicas, and refuses the others', async () => {
+    const created = await stack.clientOf(0).post<Json>('/sandbox/accounts', {});
+    expect(created.status).toBe(201);
+    const credentials = {
+      merchantId: String(created.body.merchant_id),
+      secret: String(created.body.secret_key),
+    };
+    // Nothing listens there: the run goes on until it is cut, holding the account's place.
+    const url = 'http://127.0.0.1:9/webhooks';
+    const starts = await Promise.all(
+      [0, 1, 0, 1, 0, 1].map((replica) =>
+        stack.clientOf(replica).as(credentials).post<Json>('/sandbox/conformance-runs', { url }),
+      ),
+    );
+    expect(starts.map((start) => start.status).sort()).toEqual([201, 429, 429, 429, 429, 429]);
+    const listed = await stack
+      .clientOf(1)
+      .as(credentials)
+      .get<{ items: Json[] }>('/sandbox/conformance-runs');
+    expect(listed.body.items).toHaveLength(1);
+  }, 30_000);
 });

@@ -66,19 +66,6 @@ export class ConformanceRuns {
     const refusal = await refusalOf(url, rules);
     if (refusal !== null) throw new ContractError('PAR-004', `url ${refusal}`, 'url');
     if (reportUrl !== undefined) await this.checkReportUrl(reportUrl, url, rules);
-    // On every replica of the database: a run of a replica that died counts until it was cut.
-    const running = await this.records.running(this.clock.nowMs() - RUN_MS - CUT_MARGIN_MS);
-    const retryAfter = Math.ceil(RUN_MS / 1000);
-    if (running.some((run) => run.merchantId === merchant.merchantId)) {
-      throw new RateLimitedError(retryAfter, 'this account already has a conformance run going on');
-    }
-    this.capacity.admitConformanceRun(clientAddress, running, retryAfter);
-    if (running.length >= RUNS_AT_ONCE) {
-      throw new RateLimitedError(
-        retryAfter,
-        `the sandbox runs at most ${RUNS_AT_ONCE} conformance runs at once`,
-      );
-    }
     const chosen = CASE_NAMES.filter((name) => cases === undefined || cases.includes(name));
     const run: StoredRun = {
       merchantId: merchant.merchantId,
@@ -90,9 +77,12 @@ export class ConformanceRuns {
       finishedAtMs: null,
       results: [],
     };
-    // Saved at once after the check, with no wait between them, so that two starts at once find
-    // each other; the secret is made only then, by the start that holds the account's place.
-    await this.records.save(run);
+    // Checked and saved as one, on every replica of the database: two starts at once never both
+    // pass. A run of a replica that died counts until it was cut. The secret is made only then,
+    // by the start that holds the account's place.
+    await this.records.begin(run, run.startedAtMs - RUN_MS - CUT_MARGIN_MS, (running) =>
+      this.admit(merchant, clientAddress, running),
+    );
     const secret =
       merchant.webhookSecret ??
       (await this.newSecret(merchant).catch((error: unknown) => this.abandon(run, error)));
@@ -140,6 +130,21 @@ export class ConformanceRuns {
         receiver.close();
       });
     return { id: run.id, url, state: 'running', cases: chosen };
+  }
+
+  /** Throws the refusal when the runs going on leave no room for one more of this account's. */
+  private admit(merchant: MerchantEntity, clientAddress: string, running: StoredRun[]): void {
+    const retryAfter = Math.ceil(RUN_MS / 1000);
+    if (running.some((run) => run.merchantId === merchant.merchantId)) {
+      throw new RateLimitedError(retryAfter, 'this account already has a conformance run going on');
+    }
+    this.capacity.admitConformanceRun(clientAddress, running, retryAfter);
+    if (running.length >= RUNS_AT_ONCE) {
+      throw new RateLimitedError(
+        retryAfter,
+        `the sandbox runs at most ${RUNS_AT_ONCE} conformance runs at once`,
+      );
+    }
   }
 
   async read(merchant: MerchantEntity, id: string): Promise<RunReport> {

@@ -26,8 +26,9 @@ class MemoryRows implements RunRows {
     return Promise.resolve([...this.puts].reverse());
   }
 
-  unfinishedSince(): Promise<StoredRun[]> {
-    return Promise.resolve(this.puts.filter((run) => run.finishedAtMs === null));
+  insertIfAdmitted(run: StoredRun, _sinceMs: number, admit: (running: StoredRun[]) => void): Promise<void> {
+    admit(this.puts.filter((stored) => stored.finishedAtMs === null));
+    return this.put(run);
   }
 }
 
@@ -44,11 +45,11 @@ const started = (): StoredRun => ({
 });
 
 describe('StoredRunRecords', () => {
-  it('stores the run as it was when saved, and makes room when a run starts', async () => {
+  it('stores the run as it was when saved, and makes room when a run begins', async () => {
     const rows = new MemoryRows();
     const records = new StoredRunRecords(rows, RUN_MS, () => 2_000);
     const run = started();
-    await records.save(run);
+    await records.begin(run, 0, () => undefined);
     run.results = [{ name: 'fast-ack' }] as unknown as StoredRun['results'];
     const saved = records.save(run);
     run.finishedAtMs = 5_000;
@@ -60,15 +61,29 @@ describe('StoredRunRecords', () => {
     expect(rows.trims).toEqual([['m1', RUNS_PER_ACCOUNT, RUNS_IN_ALL]]);
   });
 
+  it('stores nothing when the run is not admitted, and throws the refusal', async () => {
+    const rows = new MemoryRows();
+    const records = new StoredRunRecords(rows, RUN_MS, () => 2_000);
+    await expect(
+      records.begin(started(), 0, () => {
+        throw new Error('no room');
+      }),
+    ).rejects.toThrow('no room');
+    expect(rows.puts).toEqual([]);
+    expect(rows.trims).toEqual([]);
+  });
+
   it('shows a run left unfinished past its limit and the margin as cut at its limit', async () => {
     const rows = new MemoryRows();
     let now = 1_000 + RUN_MS + CUT_MARGIN_MS;
     const records = new StoredRunRecords(rows, RUN_MS, () => now);
     await records.save(started());
     expect((await records.get('m1', 'r1'))?.finishedAtMs).toBeNull();
+    const shown: StoredRun[][] = [];
     now += 1;
     expect((await records.get('m1', 'r1'))?.finishedAtMs).toBe(1_000 + RUN_MS);
     expect((await records.list('m1')).map((run) => run.finishedAtMs)).toEqual([1_000 + RUN_MS]);
-    expect((await records.running(0)).map((run) => run.finishedAtMs)).toEqual([1_000 + RUN_MS]);
+    await records.begin({ ...started(), id: 'r2' }, 0, (running) => shown.push(running));
+    expect(shown.map((running) => running.map((run) => run.finishedAtMs))).toEqual([[1_000 + RUN_MS]]);
   });
 });

@@ -17,17 +17,18 @@ export class StoredRunRecords implements RunRecords {
     private readonly now: () => number,
   ) {}
 
-  save(run: StoredRun): Promise<void> {
-    // As it is now: the run goes on changing while earlier writes wait.
-    const stored = structuredClone(run);
-    const write = this.writes.then(async () => {
-      await this.rows.put(stored);
+  begin(run: StoredRun, sinceMs: number, admit: (running: StoredRun[]) => void): Promise<void> {
+    return this.written(run, async (stored) => {
+      await this.rows.insertIfAdmitted(stored, sinceMs, (running) =>
+        admit(running.map((other) => this.cutIfLeft(other))),
+      );
       // The account's newest runs, and the newest in all, are kept; a new run makes room.
-      if (run.finishedAtMs === null && run.results.length === 0)
-        await this.rows.trim(run.merchantId, RUNS_PER_ACCOUNT, RUNS_IN_ALL);
+      await this.rows.trim(run.merchantId, RUNS_PER_ACCOUNT, RUNS_IN_ALL);
     });
-    this.writes = write.catch(() => undefined);
-    return write;
+  }
+
+  save(run: StoredRun): Promise<void> {
+    return this.written(run, (stored) => this.rows.put(stored));
   }
 
   async get(merchantId: string, id: string): Promise<StoredRun | undefined> {
@@ -39,14 +40,19 @@ export class StoredRunRecords implements RunRecords {
     return (await this.rows.newest(merchantId, RUNS_PER_ACCOUNT)).map((run) => this.cutIfLeft(run));
   }
 
-  async running(sinceMs: number): Promise<StoredRun[]> {
-    return (await this.rows.unfinishedSince(sinceMs)).map((run) => this.cutIfLeft(run));
-  }
-
   /** A run still unfinished CUT_MARGIN_MS past its limit: its replica died, and it was cut then. */
   private cutIfLeft(run: StoredRun): StoredRun {
     const cutAtMs = run.startedAtMs + this.runMs;
     if (run.finishedAtMs !== null || this.now() <= cutAtMs + CUT_MARGIN_MS) return run;
     return { ...run, finishedAtMs: cutAtMs };
+  }
+
+  /** Writes the run as it is now, after the writes before it. */
+  private written(run: StoredRun, write: (stored: StoredRun) => Promise<void>): Promise<void> {
+    // Copied: the run goes on changing while earlier writes wait.
+    const stored = structuredClone(run);
+    const done = this.writes.then(() => write(stored));
+    this.writes = done.catch(() => undefined);
+    return done;
   }
 }
