@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import {
   CONTROL_PATH,
   EVENTS_RECEIPT,
   FLEET_CHANGE,
+  LINK_TOKEN_HEADER,
   LinkPeer,
   SERVICE_CONTROL_SIDE,
   TERMINAL_UPLINK_SIDE,
@@ -30,6 +31,37 @@ import {
 import { approvedAsyncChargeEvents } from './payment-helpers';
 
 type Envelope = LinkEvent['event'];
+
+/** A WebSocket handshake the service refuses: its status, content type and body. */
+async function handshake(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; type: string | undefined; body: Record<string, unknown> }> {
+  const sent = httpRequest({
+    host: '127.0.0.1',
+    port,
+    path,
+    headers: {
+      ...headers,
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': randomBytes(16).toString('base64'),
+    },
+  });
+  sent.once('upgrade', (_response, socket) => socket.destroy());
+  sent.end();
+  const [response] = (await once(sent, 'response')) as [IncomingMessage];
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return {
+    status: response.statusCode ?? 0,
+    type: response.headers['content-type'],
+    body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+  };
+}
 
 /**
  * Each end of a link checks every frame and message it receives against the message's schema: a
@@ -61,6 +93,9 @@ describe('the service refuses malformed messages on a terminal uplink, and the l
     receiver = await WebhookReceiver.start();
     events = await approvedAsyncChargeEvents(stack, receiver);
     expect(events).toHaveLength(4);
+    // Taken offline while its simulator is there to be told: its uplink is refused (below).
+    const offline = await stack.client().post('/sandbox/terminals/SIM0000002/offline');
+    if (offline.status !== 200) throw new Error(`SIM0000002 not taken offline: ${offline.status}`);
     // The real terminal goes away; this test holds the fleet share and speaks for SIM0000001.
     await stack.simulator?.stop();
     holder = await ShareHolder.link(stack.api.port);
@@ -120,6 +155,28 @@ describe('the service refuses malformed messages on a terminal uplink, and the l
       },
     ]);
     await expect(goodRun()).resolves.toEqual({ stored: 4 });
+  });
+
+  it('refuses a handshake in the contract error body: token, naming headers, unknown and offline terminal', async () => {
+    const headers = holder?.uplinkHeaders('SIM0000002') ?? {};
+    const withoutToken = Object.fromEntries(
+      Object.entries(headers).filter(([name]) => name !== LINK_TOKEN_HEADER),
+    );
+    const refused = [
+      await handshake(stack.api.port, UPLINK_PATH, withoutToken),
+      await handshake(stack.api.port, UPLINK_PATH, { ...headers, [LINK_TOKEN_HEADER]: 'not-the-token' }),
+      await handshake(stack.api.port, CONTROL_PATH, { [LINK_TOKEN_HEADER]: headers[LINK_TOKEN_HEADER] }),
+      await handshake(stack.api.port, UPLINK_PATH, holder?.uplinkHeaders('NOSUCH01') ?? {}),
+    ];
+    refused.push(await handshake(stack.api.port, UPLINK_PATH, headers));
+    expect(refused.map((answer) => [answer.status, answer.type, answer.body.code])).toEqual([
+      [401, 'application/json; charset=utf-8', 'AUTH-001'],
+      [401, 'application/json; charset=utf-8', 'AUTH-001'],
+      [400, 'application/json; charset=utf-8', 'PAR-002'],
+      [404, 'application/json; charset=utf-8', 'NF-002'],
+      [503, 'application/json; charset=utf-8', 'TER-001'],
+    ]);
+    expect(refused.every((answer) => typeof answer.body.message === 'string')).toBe(true);
   });
 
   it('drops a notice (the service takes none) with one log line naming it, and serves the next run', async () => {

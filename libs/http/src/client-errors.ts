@@ -16,9 +16,15 @@ const REASONS: Partial<Record<number, string>> = { 400: 'Bad Request', 408: 'Req
 
 /**
  * The contract's error body, with a Request-Id, written on a socket that no route answers (a
- * request the parser refused, an upgrade refused); the connection closes.
+ * request the parser refused, an upgrade refused); the connection closes. `retryAfterSeconds`:
+ * when waiting helps, as on a route's 429.
  */
-export function answerOnSocket(socket: Duplex, code: ErrorCode, message: string): void {
+export function answerOnSocket(
+  socket: Duplex,
+  code: ErrorCode,
+  message: string,
+  retryAfterSeconds?: number,
+): void {
   const { status, type } = ERROR_CATALOGUE[code];
   const body = JSON.stringify({ type, code, message });
   socket.end(
@@ -27,6 +33,7 @@ export function answerOnSocket(socket: Duplex, code: ErrorCode, message: string)
       'Content-Type: application/json; charset=utf-8',
       `Content-Length: ${Buffer.byteLength(body)}`,
       `${REQUEST_ID_HEADER}: ${requestIdFor(undefined)}`,
+      ...(retryAfterSeconds === undefined ? [] : [`Retry-After: ${retryAfterSeconds}`]),
       'Connection: close',
       '',
       body,

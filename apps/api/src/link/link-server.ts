@@ -155,7 +155,7 @@ export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const token = request.headers[LINK_TOKEN_HEADER];
     if (typeof token !== 'string' || !sameSecret(token, this.config.LINK_SECRET)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
+      answerOnSocket(socket, 'AUTH-001', `a link needs the service's link token in ${LINK_TOKEN_HEADER}`);
       return;
     }
     // Every link names the share its simulator links for and the instance it is (docs/contract.md
@@ -164,7 +164,11 @@ export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
     const instance = headerMatching(request, LINK_INSTANCE_HEADER, INSTANCE_ID_PATTERN);
     const epoch = headerMatching(request, LINK_EPOCH_HEADER, EPOCH_PATTERN);
     if (share === undefined || instance === undefined || (path === UPLINK_PATH && epoch === undefined)) {
-      socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+      answerOnSocket(
+        socket,
+        'PAR-002',
+        `a link names its share (${LINK_SHARE_HEADER}) and instance (${LINK_INSTANCE_HEADER}), an uplink also its epoch (${LINK_EPOCH_HEADER})`,
+      );
       return;
     }
     if (path === CONTROL_PATH) {
@@ -173,13 +177,21 @@ export class LinkServer implements OnApplicationBootstrap, OnModuleDestroy {
     }
     // The global cap of links (contract §22): past it an uplink waits, and callers keep their room.
     if (!this.capacity.admitsLink(this.wss.clients.size)) {
-      socket.end('HTTP/1.1 429 Too Many Requests\r\nretry-after: 60\r\n\r\n');
+      answerOnSocket(socket, 'CAP-003', 'the service holds as many links as its cap (links) allows', 60);
       return;
     }
     const serial = request.headers[LINK_SERIAL_HEADER];
     const terminal = typeof serial === 'string' ? await this.uplinkTerminals.get(serial) : undefined;
-    if (terminal === undefined || terminal.offline) {
-      socket.end(`HTTP/1.1 ${terminal?.offline ? 409 : 404} Refused\r\n\r\n`);
+    if (terminal === undefined) {
+      answerOnSocket(socket, 'NF-002', `no terminal ${String(serial).slice(0, 40)} to link`);
+      return;
+    }
+    if (terminal.offline) {
+      answerOnSocket(
+        socket,
+        'TER-001',
+        `terminal ${terminal.serialNumber} is offline (sandbox): it takes no link`,
+      );
       return;
     }
     const owner: UplinkOwner = { share, instance, epoch: Number(epoch) };
