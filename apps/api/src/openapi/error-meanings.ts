@@ -8,7 +8,7 @@ export const ERROR_MEANINGS: Record<ErrorCode, string> = {
   'PAR-001':
     'malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request',
   'PAR-002':
-    'a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)',
+    'a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)',
   'PAR-003': 'the total is zero or above the maximum',
   'PAR-004': 'the webhook URL is invalid or not allowed by the profile',
   'PAR-005': 'the body is larger than 1 MiB',

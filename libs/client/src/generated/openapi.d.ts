@@ -2589,7 +2589,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -2749,7 +2749,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -2900,7 +2900,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -3067,7 +3067,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -3352,7 +3352,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -3631,7 +3631,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -3912,7 +3912,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -4187,7 +4187,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -4472,7 +4472,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -4751,7 +4751,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -5032,7 +5032,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -5303,7 +5303,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -5592,7 +5592,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -5875,7 +5875,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -6160,7 +6160,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -6444,7 +6444,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -6738,7 +6738,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -7026,7 +7026,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -7316,7 +7316,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -7596,7 +7596,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -7886,7 +7886,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -8170,7 +8170,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -8456,7 +8456,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -8735,7 +8735,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -9024,7 +9024,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -9307,7 +9307,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -9592,7 +9592,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -9871,7 +9871,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -10160,7 +10160,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -10447,7 +10447,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-003`: the total is zero or above the maximum
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
@@ -10720,7 +10720,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -10969,7 +10969,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -11212,7 +11212,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -11463,7 +11463,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -11702,7 +11702,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -11967,7 +11967,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -12230,7 +12230,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
@@ -12500,7 +12500,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
@@ -12783,7 +12783,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
@@ -13053,7 +13053,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
@@ -13292,7 +13292,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -13532,7 +13532,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -13765,7 +13765,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -13990,7 +13990,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -14237,7 +14237,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -14484,7 +14484,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -14739,7 +14739,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -14976,7 +14976,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -15210,7 +15210,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -15433,7 +15433,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -15651,7 +15651,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -15869,7 +15869,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -16101,7 +16101,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -16314,7 +16314,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -16538,7 +16538,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -16753,7 +16753,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -16977,7 +16977,7 @@ export interface operations {
             /**
              * @description The contract's error body, with one of these codes:
              *
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
              */
             400: {
@@ -17192,7 +17192,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -17424,7 +17424,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -17641,7 +17641,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -17870,7 +17870,7 @@ export interface operations {
              *
              *     - `PAR-004`: the webhook URL is invalid or not allowed by the profile
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -18098,7 +18098,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -18342,7 +18342,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
@@ -18574,7 +18574,7 @@ export interface operations {
              * @description The contract's error body, with one of these codes:
              *
              *     - `PAR-001`: malformed JSON (nested deeper than 64, a duplicate key), an unknown field (`param` names it) or a malformed request
-             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate or a number beyond a double (`param` names it)
+             *     - `PAR-002`: a missing, null or invalid field, a lone surrogate, U+0000 (in a field or the request target) or a number beyond a double (`param` names it)
              */
             400: {
                 headers: {
