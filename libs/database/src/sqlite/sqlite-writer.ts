@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { isStorageFailure } from '../storage-failure';
+import type { Sql } from '../sql';
 import type { StoreWriter, Work } from '../store-writer';
 import { closeSqlite } from './close-sqlite';
 import { sqliteSqlOf as sqlOf } from './sqlite-sql';
@@ -10,6 +11,29 @@ import { writeProbe } from './write-probe';
  * instead of failing to upgrade a read lock halfway through the write.
  */
 const BEGIN = 'BEGIN IMMEDIATE';
+
+/** How a transaction is opened and ended. */
+interface TransactionEnds {
+  begin(sql: Sql): Promise<unknown>;
+  commit(sql: Sql): Promise<unknown>;
+}
+
+/** A write alone. Prepared once, like the hot statements: they run for every transaction. */
+const ALONE: TransactionEnds = {
+  begin: (sql) => sql.run(BEGIN, []),
+  commit: (sql) => sql.run('COMMIT', []),
+};
+
+/**
+ * A group: its first write's savepoint opens with the transaction, and the last one's RELEASE
+ * goes with the COMMIT, two trips fewer per group. A script stops at its first failure: a RELEASE
+ * that fails because SQLite ended the transaction during the last write (see `member`) keeps the
+ * COMMIT from running outside it.
+ */
+const GROUP: TransactionEnds = {
+  begin: (sql) => sql.script(`${BEGIN}; SAVEPOINT member`),
+  commit: (sql) => sql.script('RELEASE member; COMMIT'),
+};
 
 /** Enough to amortise a commit, few enough that one transaction never holds the file for long. */
 const MAX_GROUP = 64;
@@ -72,10 +96,8 @@ export class SqliteWriter implements StoreWriter {
         const outcomes = await this.transaction(async (manager) => {
           const told: Outcome[] = [];
           for (const [i, job] of group.entries()) told.push(await this.member(manager, job, i === 0));
-          // Fails if SQLite ended the transaction during the last write (see `member`).
-          await sqlOf(manager).run('RELEASE member', []);
           return told;
-        });
+        }, GROUP);
         return () => outcomes.forEach((tell) => tell());
       } catch (error) {
         // The storage failed: each write alone would fail the same way, and only cost time.
@@ -86,7 +108,7 @@ export class SqliteWriter implements StoreWriter {
     const outcomes: Outcome[] = [];
     for (const job of group) {
       outcomes.push(
-        await this.transaction(job.work).then(
+        await this.transaction(job.work, ALONE).then(
           (value) => () => job.resolve(value),
           (error: unknown) => () => job.reject(error),
         ),
@@ -96,14 +118,15 @@ export class SqliteWriter implements StoreWriter {
   }
 
   /**
-   * A write of a group, in its own savepoint. A write that fails is undone to it and fails alone;
-   * a storage failure fails the group. The previous write's savepoint is released in the same trip
-   * as this one's is opened: that RELEASE fails if SQLite ended the transaction itself (an I/O
-   * error), and the group with it, before anything of this write runs outside the transaction.
+   * A write of a group, in its own savepoint (the first one's opened with the transaction). A
+   * write that fails is undone to it and fails alone; a storage failure fails the group. The
+   * previous write's savepoint is released in the same trip as this one's is opened: that RELEASE
+   * fails if SQLite ended the transaction itself (an I/O error), and the group with it, before
+   * anything of this write runs outside the transaction.
    */
   private async member(manager: EntityManager, job: Job, first: boolean): Promise<Outcome> {
     const sql = sqlOf(manager);
-    await sql.script(first ? 'SAVEPOINT member' : 'RELEASE member; SAVEPOINT member');
+    if (!first) await sql.script('RELEASE member; SAVEPOINT member');
     try {
       const value = await job.work(manager);
       return () => job.resolve(value);
@@ -114,20 +137,18 @@ export class SqliteWriter implements StoreWriter {
     }
   }
 
-  private async transaction<T>(work: Work<T>): Promise<T> {
+  private async transaction<T>(work: Work<T>, ends: TransactionEnds): Promise<T> {
     if (!this.dataSource.isInitialized) await this.reopen();
     const { manager } = this.dataSource.createQueryRunner();
-    // Prepared once, like the hot statements: they run for every transaction.
     const sql = sqlOf(manager);
-    let begun = false;
     try {
-      await sql.run(BEGIN, []);
-      begun = true;
+      await ends.begin(sql);
       const value = await work(manager);
-      await sql.run('COMMIT', []);
+      await ends.commit(sql);
       return value;
     } catch (error) {
-      if (begun) await this.rollback(manager);
+      // Also when the begin failed: a script may have failed after its BEGIN.
+      await this.rollback(manager);
       throw error;
     }
   }
