@@ -17,7 +17,6 @@ import { StatementLog } from '@tps/database/testing';
 
 // Nest ships as ES modules, which Jest does not load; the store's decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const SERIAL = 'SIMUNIT001';
 
@@ -58,10 +57,7 @@ describe('TerminalStore on PostgreSQL', () => {
       logger: log,
     });
     await dataSource.initialize();
-    store = new TerminalStore(
-      new SerialWriter(dataSource),
-      dataSource.getRepository(TerminalTransactionEntity),
-    );
+    store = new TerminalStore(new SerialWriter(dataSource), dataSource);
   });
 
   afterAll(async () => {
