@@ -13,6 +13,7 @@ export * from './transaction-counts';
 export * from './webhook-secrets';
 export * from './delivery-rows';
 export * from './terminal-queue';
+export * from './print-queue';
 export type { StorePorts } from './store-ports';
 
 /** The adapters of the store that `dataSource` opens. */
