@@ -119,9 +119,8 @@ describe('TerminalStore on a real SQLite file', () => {
     await store.record('SIMUNIT002', elsewhere, [linkOf(elsewhere, 'TERMINAL_ACKNOWLEDGED')]);
 
     const open = await store.unfinished(SERIAL);
-    expect(
-      open.map((t) => [t.order, t.status]).sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
-    ).toEqual([
+    const byStatus = [...open].sort((a, b) => a.status.localeCompare(b.status));
+    expect(byStatus.map((t) => [t.order, t.status])).toEqual([
       [requested, 'APPROVAL_REQUESTED'],
       [presented, 'CARD_PRESENTED'],
       [acknowledged, 'TERMINAL_ACKNOWLEDGED'],
