@@ -9,6 +9,12 @@ import type { LookedUpMerchant, LookedUpTerminal, MerchantLookup } from './merch
 import type { PrintQueue, QueuedPrintJob } from './print-queue';
 import type { RetentionRows } from './retention-rows';
 import type { SealedSecrets, SealedTable } from './sealed-secrets';
+import type {
+  HistoryEvent,
+  HistoryTransaction,
+  TerminalHistoryRows,
+  TerminalHistoryTables,
+} from './terminal-history-rows';
 import type { TerminalPurge } from './terminal-purge';
 import type { TerminalQueue, TerminalQueueTables } from './terminal-queue';
 import type { TransactionCounts } from './transaction-counts';
@@ -39,4 +45,8 @@ export interface StorePorts {
   ): DeliveryRows<Delivery>;
   terminalQueue(reads: DataSource, tables: TerminalQueueTables): TerminalQueue;
   printQueue<Job extends QueuedPrintJob>(reads: DataSource, jobs: EntityTarget<Job>): PrintQueue<Job>;
+  terminalHistoryRows<Transaction extends HistoryTransaction, Event extends HistoryEvent>(
+    reads: DataSource,
+    tables: TerminalHistoryTables<Transaction, Event>,
+  ): TerminalHistoryRows<Transaction, Event>;
 }

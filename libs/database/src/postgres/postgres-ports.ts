@@ -23,4 +23,5 @@ export const postgresPorts: StorePorts = {
   deliveryRows: sqlitePorts.deliveryRows,
   terminalQueue: sqlitePorts.terminalQueue,
   printQueue: sqlitePorts.printQueue,
+  terminalHistoryRows: sqlitePorts.terminalHistoryRows,
 };

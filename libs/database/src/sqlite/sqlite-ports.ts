@@ -7,6 +7,7 @@ import { SqliteMerchantLookup } from './sqlite-merchant-lookup';
 import { SqlitePrintQueue } from './sqlite-print-queue';
 import { SqliteRetentionRows } from './sqlite-retention-rows';
 import { SqliteSealedSecrets } from './sqlite-sealed-secrets';
+import { SqliteTerminalHistoryRows } from './sqlite-terminal-history-rows';
 import { SqliteTerminalPurge } from './sqlite-terminal-purge';
 import { SqliteTerminalQueue } from './sqlite-terminal-queue';
 import { SqliteTransactionCounts } from './sqlite-transaction-counts';
@@ -26,4 +27,5 @@ export const sqlitePorts: StorePorts = {
   deliveryRows: (reads, deliveries) => new SqliteDeliveryRows(reads, deliveries),
   terminalQueue: (reads, tables) => new SqliteTerminalQueue(reads, tables),
   printQueue: (reads, jobs) => new SqlitePrintQueue(reads, jobs),
+  terminalHistoryRows: (reads, tables) => new SqliteTerminalHistoryRows(reads, tables),
 };
