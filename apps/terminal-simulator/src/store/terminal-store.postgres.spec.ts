@@ -128,4 +128,15 @@ describe('TerminalStore on PostgreSQL', () => {
     expect(await eventsOf(first)).toEqual(['TERMINAL_ACKNOWLEDGED']);
     expect(await eventsOf(other)).toEqual(['TERMINAL_ACKNOWLEDGED']);
   });
+
+  it('counts the queue as a number, and finds the transactions a crash left running', async () => {
+    const before = await store.queuedCount();
+    expect(typeof before).toBe('number');
+    const charge = order('00', 'sync');
+    await store.record('SIMPG0002', charge, [linkOf(charge, 'TERMINAL_ACKNOWLEDGED')]);
+    expect(await store.queuedCount()).toBe(before + 1);
+    expect((await store.unfinished('SIMPG0002')).map((t) => [t.order, t.status])).toEqual([
+      [charge, 'TERMINAL_ACKNOWLEDGED'],
+    ]);
+  });
 });
