@@ -48,7 +48,6 @@ export class SimulatorModule {
         // Opened and closed as its store does: on PostgreSQL migrated under its advisory lock
         // (several processes may start together), on SQLite closed with its kept statements.
         TypeOrmModule.forRootAsync(appDataSource(database, new Logger('Database'))),
-        TypeOrmModule.forFeature(TERMINAL_ENTITIES),
       ],
       controllers: [HealthController],
       providers: [

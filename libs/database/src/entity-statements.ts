@@ -26,6 +26,8 @@ export interface EntityStatements {
   updateEach(update: EachUpdate): string;
   delete(table: string, where: readonly Equality[]): string;
   select(selection: Selection): string;
+  /** How many rows `where` picks, as `count`. */
+  count(table: string, where: readonly Equality[]): string;
 }
 
 /** How an INSERT ends: a row a unique key already holds is skipped, or each inserted row answers `returning`. */

@@ -114,6 +114,19 @@ describe('EntityTable on a prepared SQLite connection', () => {
     expect(await table.findOne(sql(), { id: 'b' })).toBeNull();
   });
 
+  it('counts the rows a filter picks (null is IS NULL), as a number', async () => {
+    await table.insert(sql(), [
+      { id: 'k1', ownerId: 'o9', data: null, done: false, price: 1 },
+      { id: 'k2', ownerId: 'o9', data: { n: 2 }, done: false, price: 1 },
+      { id: 'k3', ownerId: 'o9', data: null, done: true, price: 1 },
+    ]);
+    expect(await table.count(sql(), { ownerId: 'o9' })).toBe(3);
+    expect(await table.count(sql(), { ownerId: 'o9', done: false })).toBe(2);
+    expect(await table.count(sql(), { ownerId: 'o9', data: null, done: true })).toBe(1);
+    expect(await table.count(sql(), { ownerId: 'nobody' })).toBe(0);
+    await table.delete(sql(), { ownerId: 'o9' });
+  });
+
   it('updates many rows by key in one statement, each to its own values; the last of two for one key wins', async () => {
     await table.insert(sql(), [
       { id: 'e1', ownerId: 'o3', data: null, done: false, price: 1 },

@@ -4,7 +4,6 @@ export * from './open-serial-writer';
 export * from './open-data-source';
 export * from './migrations/api';
 export * from './migrations/terminal';
-export * from './insert-rows';
 export * from './storage-failure';
 export * from './close-data-source';
 export * from './app-data-source';

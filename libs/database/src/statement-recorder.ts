@@ -42,7 +42,6 @@ const PASS_THROUGH = new Set([
   'libs/database/src/sqlite/sqlite-sql.ts',
   'libs/database/src/postgres/postgres-sql.ts',
   'libs/database/src/entity-table.ts',
-  'libs/database/src/insert-rows.ts',
 ]);
 
 /**

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { insertRows, isUniqueViolation, portsOf, SerialWriter, type AccountRows } from '@tps/database';
+import {
+  EntityTable,
+  isUniqueViolation,
+  portsOf,
+  SerialWriter,
+  sqlOf,
+  type AccountRows,
+} from '@tps/database';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { TerminalEntity } from '../terminals/terminal.entity';
 
@@ -12,22 +19,26 @@ import { TerminalEntity } from '../terminals/terminal.entity';
 @Injectable()
 export class AccountRepository {
   private readonly rows: AccountRows;
+  private readonly merchantTable: EntityTable<MerchantEntity>;
+  private readonly terminalTable: EntityTable<TerminalEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
     @InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>,
   ) {
     this.rows = portsOf(terminals.manager.connection).accountRows();
+    this.merchantTable = new EntityTable(terminals.manager.connection, MerchantEntity);
+    this.terminalTable = new EntityTable(terminals.manager.connection, TerminalEntity);
   }
 
   /** Stores a merchant with its fleet; false when an id or a serial is already taken. */
   async create(merchant: MerchantEntity, terminals: TerminalEntity[]): Promise<boolean> {
     try {
       await this.writer.write(async (manager) => {
-        await insertRows(manager, MerchantEntity, merchant);
+        await this.merchantTable.insert(sqlOf(manager), merchant);
         // Its creation is its first activity: an account made and never used goes when idle too.
         await this.rows.stampActive(manager, merchant.merchantId, Date.now());
-        await insertRows(manager, TerminalEntity, terminals);
+        await this.terminalTable.insert(sqlOf(manager), terminals);
       });
       return true;
     } catch (error) {

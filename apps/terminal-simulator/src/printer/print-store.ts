@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
-import { SerialWriter } from '@tps/database';
+import { DataSource } from 'typeorm';
+import { EntityTable, SerialWriter, portsOf, sqlOf, type PrintQueue, type Sql } from '@tps/database';
+import type { PrintJobStatus } from '@tps/domain';
 import type { PrintOrder } from '@tps/link';
 import { TerminalPrintJobEntity } from './terminal-print-job.entity';
 
@@ -9,44 +9,48 @@ export type PrintJobChanges = Partial<
   Pick<TerminalPrintJobEntity, 'status' | 'errorCode' | 'errorMessage' | 'printedText' | 'updatedAt'>
 >;
 
+/** The jobs the printer has not finished: one a restart interrupted, and those waiting. */
+const TO_PRINT: PrintJobStatus[] = ['PENDING', 'IN_PROGRESS'];
+
 /** The print queues of the hosted terminals, in the simulator's own store. */
 @Injectable()
 export class PrintStore {
+  private readonly jobs: EntityTable<TerminalPrintJobEntity>;
+  private readonly queue: PrintQueue<TerminalPrintJobEntity>;
+
   constructor(
     private readonly writer: SerialWriter,
-    @InjectRepository(TerminalPrintJobEntity) private readonly jobs: Repository<TerminalPrintJobEntity>,
-  ) {}
+    dataSource: DataSource,
+  ) {
+    this.jobs = new EntityTable(dataSource, TerminalPrintJobEntity);
+    this.queue = portsOf(dataSource).printQueue(dataSource, TerminalPrintJobEntity);
+  }
 
   /** Queues a job as PENDING; a job already taken (the service asked again) is left as it is. */
   enqueue(serialNumber: string, order: PrintOrder, at: string): Promise<TerminalPrintJobEntity> {
     return this.writer.write(async (manager) => {
-      const known = await manager.findOneBy(TerminalPrintJobEntity, { printJobId: order.printJobId });
+      const sql = sqlOf(manager);
+      const known = await this.jobs.findOne(sql, { printJobId: order.printJobId });
       if (known !== null) return known;
-      return manager.save(
-        manager.create(TerminalPrintJobEntity, {
-          printJobId: order.printJobId,
-          serialNumber,
-          order,
-          status: 'PENDING',
-          errorCode: null,
-          errorMessage: null,
-          printedText: null,
-          version: 1,
-          reportedVersion: 0,
-          updatedAt: at,
-        }),
-        // Inside the writer's transaction: save() must not open one of its own.
-        { transaction: false },
-      );
+      await this.jobs.insert(sql, {
+        printJobId: order.printJobId,
+        serialNumber,
+        order,
+        status: 'PENDING',
+        errorCode: null,
+        errorMessage: null,
+        printedText: null,
+        version: 1,
+        reportedVersion: 0,
+        updatedAt: at,
+      });
+      return this.stored(sql, { printJobId: order.printJobId });
     });
   }
 
   /** The oldest job the printer has not finished (one a restart interrupted comes first). */
   nextToPrint(serialNumber: string): Promise<TerminalPrintJobEntity | null> {
-    return this.jobs.findOne({
-      where: { serialNumber, status: In(['PENDING', 'IN_PROGRESS']) },
-      order: { seq: 'ASC' },
-    });
+    return this.queue.oldestIn(serialNumber, TO_PRINT);
   }
 
   /**
@@ -56,35 +60,27 @@ export class PrintStore {
    */
   update(job: TerminalPrintJobEntity, changes: PrintJobChanges): Promise<TerminalPrintJobEntity> {
     return this.writer.write(async (manager) => {
-      await manager
-        .createQueryBuilder()
-        .update(TerminalPrintJobEntity)
-        .set({ ...changes, version: () => 'version + 1' })
-        .where('seq = :seq', { seq: job.seq })
-        .execute();
-      return manager.findOneByOrFail(TerminalPrintJobEntity, { seq: job.seq });
+      await this.queue.change(manager, job.seq, changes);
+      return this.stored(sqlOf(manager), { seq: job.seq });
     });
   }
 
   /** Jobs with changes the service has not acknowledged, oldest first. */
   unreported(serialNumber: string, limit: number): Promise<TerminalPrintJobEntity[]> {
-    return this.jobs
-      .createQueryBuilder('j')
-      .where('j.serial_number = :serialNumber', { serialNumber })
-      .andWhere('j.version > j.reported_version')
-      .orderBy('j.seq', 'ASC')
-      .take(limit)
-      .getMany();
+    return this.queue.unreported(serialNumber, limit);
   }
 
   async markReported(job: TerminalPrintJobEntity): Promise<void> {
-    await this.writer.write((manager) =>
-      manager
-        .createQueryBuilder()
-        .update(TerminalPrintJobEntity)
-        .set({ reportedVersion: job.version })
-        .where('seq = :seq AND reported_version < :version', { seq: job.seq, version: job.version })
-        .execute(),
-    );
+    await this.writer.write((manager) => this.queue.markReported(manager, job.seq, job.version));
+  }
+
+  /** The job, which the write under way has just stored or changed. */
+  private async stored(
+    sql: Sql,
+    where: Pick<TerminalPrintJobEntity, 'printJobId'> | Pick<TerminalPrintJobEntity, 'seq'>,
+  ): Promise<TerminalPrintJobEntity> {
+    const job = await this.jobs.findOne(sql, where);
+    if (job === null) throw new Error(`print job ${JSON.stringify(where)} is not stored`);
+    return job;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
-import { SerialWriter } from '@tps/database';
+import { DataSource } from 'typeorm';
+import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
 import { TerminalPrintJobEntity } from '../printer/terminal-print-job.entity';
 import { TerminalEventEntity } from './terminal-event.entity';
 import { TerminalTransactionEntity } from './terminal-transaction.entity';
@@ -12,15 +12,25 @@ import { TerminalTransactionEntity } from './terminal-transaction.entity';
  */
 @Injectable()
 export class TerminalErasure {
-  constructor(private readonly writer: SerialWriter) {}
+  /** Emptied in this order: the events before their transactions. */
+  private readonly tables: Array<EntityTable<{ serialNumber: string }>>;
+
+  constructor(
+    private readonly writer: SerialWriter,
+    dataSource: DataSource,
+  ) {
+    this.tables = [TerminalEventEntity, TerminalTransactionEntity, TerminalPrintJobEntity].map(
+      (entity) => new EntityTable<{ serialNumber: string }>(dataSource, entity),
+    );
+  }
 
   async erase(serials: string[]): Promise<void> {
     if (serials.length === 0) return;
     await this.writer.write(async (manager) => {
-      const serialNumber = In(serials);
-      await manager.delete(TerminalEventEntity, { serialNumber });
-      await manager.delete(TerminalTransactionEntity, { serialNumber });
-      await manager.delete(TerminalPrintJobEntity, { serialNumber });
+      const sql = sqlOf(manager);
+      for (const table of this.tables) {
+        for (const serialNumber of serials) await table.delete(sql, { serialNumber });
+      }
     });
   }
 }

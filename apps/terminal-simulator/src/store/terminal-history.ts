@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { portsOf, type TerminalHistoryRows } from '@tps/database';
 import type { LifecycleStatus } from '@tps/domain';
 import type { SearchPosition } from '@tps/contracts';
 import { TerminalEventEntity } from './terminal-event.entity';
@@ -22,38 +22,25 @@ export interface HistoryQuery {
 /** Reads the terminal's store for local transaction search, newest first. */
 @Injectable()
 export class TerminalHistory {
-  constructor(
-    @InjectRepository(TerminalTransactionEntity)
-    private readonly transactions: Repository<TerminalTransactionEntity>,
-    @InjectRepository(TerminalEventEntity) private readonly events: Repository<TerminalEventEntity>,
-  ) {}
+  private readonly rows: TerminalHistoryRows<TerminalTransactionEntity, TerminalEventEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.rows = portsOf(dataSource).terminalHistoryRows(dataSource, {
+      transactions: TerminalTransactionEntity,
+      events: TerminalEventEntity,
+    });
+  }
 
   page(query: HistoryQuery): Promise<TerminalTransactionEntity[]> {
-    const prefix = `${query.merchantId}:`;
-    const builder = this.transactions
-      .createQueryBuilder('t')
-      .where('t.serial_number = :serial', { serial: query.serialNumber })
-      // Keys are merchant_id ":" client_transaction_id: another merchant's records never show.
-      .andWhere('substr(t.key, 1, :length) = :prefix', { length: prefix.length, prefix });
-    if (query.key !== undefined) builder.andWhere('t.key = :key', { key: query.key });
-    if (query.status !== undefined) builder.andWhere('t.status = :status', { status: query.status });
-    if (query.from !== undefined) builder.andWhere('t.created_at >= :from', { from: query.from });
-    if (query.to !== undefined) builder.andWhere('t.created_at <= :to', { to: query.to });
-    if (query.after !== undefined) {
-      builder.andWhere('(t.created_at < :at OR (t.created_at = :at AND t.key < :afterKey))', {
-        at: query.after.at,
-        afterKey: query.after.key,
-      });
-    }
-    return builder.orderBy('t.created_at', 'DESC').addOrderBy('t.key', 'DESC').take(query.take).getMany();
+    const { merchantId, ...page } = query;
+    // Keys are merchant_id ":" client_transaction_id: another merchant's records never show.
+    return this.rows.page({ ...page, keyPrefix: `${merchantId}:` });
   }
 
   /** The events of these transactions, each transaction's in emission order. */
   async eventsOf(keys: string[]): Promise<Map<string, TerminalEventEntity[]>> {
     const byKey = new Map<string, TerminalEventEntity[]>(keys.map((key) => [key, []]));
-    if (keys.length === 0) return byKey;
-    const rows = await this.events.find({ where: { transactionKey: In(keys) }, order: { seq: 'ASC' } });
-    for (const row of rows) byKey.get(row.transactionKey)?.push(row);
+    for (const row of await this.rows.eventsOf(keys)) byKey.get(row.transactionKey)?.push(row);
     return byKey;
   }
 }

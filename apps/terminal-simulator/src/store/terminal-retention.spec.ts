@@ -1,16 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import {
-  SerialWriter,
-  TERMINAL_MIGRATIONS,
-  dataSourceOptions,
-  openDataSource,
-  portsOf,
-  closeDataSource,
-} from '@tps/database';
-import { STORES, TestStore, type StoreKind } from '@tps/testing';
+import { SerialWriter, portsOf } from '@tps/database';
+import { STORES } from '@tps/testing';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { TerminalPrintJobEntity } from '../printer/terminal-print-job.entity';
 import { buildEvent } from '../runtime/event-factory';
@@ -19,7 +9,7 @@ import { TerminalEventEntity } from './terminal-event.entity';
 import { TerminalRetention } from './terminal-retention';
 import { TerminalStore, transactionKey } from './terminal-store';
 import { TerminalTransactionEntity } from './terminal-transaction.entity';
-import { openTerminalDatabase } from './testing/terminal-database';
+import { openTerminalStore } from './testing/terminal-database';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({
@@ -28,34 +18,11 @@ jest.mock('@nestjs/common', () => ({
     warn(): void {}
   },
 }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const SERIAL = 'SIMUNIT001';
 const DAY_MS = 86_400_000;
 const OLD = new Date('2026-01-02T03:04:05.678Z');
 const RECENT = new Date(OLD.getTime() + 30 * DAY_MS);
-
-/** The simulator's store, migrated, on a SQLite file or a PostgreSQL database of its own. */
-async function openStore(kind: StoreKind): Promise<{ dataSource: DataSource; close(): Promise<void> }> {
-  if (kind === 'sqlite') return openTerminalDatabase();
-  const dir = mkdtempSync(join(tmpdir(), 'tps-terminal-pg-'));
-  const store = new TestStore('postgres', dir);
-  const dataSource = await openDataSource(
-    dataSourceOptions({
-      url: await store.url('terminal'),
-      entities: [TerminalTransactionEntity, TerminalEventEntity, TerminalPrintJobEntity],
-      migrations: TERMINAL_MIGRATIONS,
-    }),
-  );
-  return {
-    dataSource,
-    close: async () => {
-      await closeDataSource(dataSource);
-      await store.drop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 describe.each(STORES)(
   'TerminalRetention (real %s, injected clock): the terminals forget what is past RETENTION_DAYS',
@@ -67,10 +34,10 @@ describe.each(STORES)(
     let retention: TerminalRetention;
 
     beforeEach(async () => {
-      database = await openStore(kind);
+      database = await openTerminalStore(kind);
       dataSource = database.dataSource;
       const writer = new SerialWriter(dataSource);
-      store = new TerminalStore(writer, dataSource.getRepository(TerminalTransactionEntity));
+      store = new TerminalStore(writer, dataSource);
       const settings = { RETENTION_DAYS: 90, RETENTION_SWEEP_INTERVAL_MS: 60_000, RETENTION_BATCH: 2 };
       retention = new TerminalRetention(
         settings,

@@ -17,7 +17,6 @@ import { StatementLog } from '@tps/database/testing';
 
 // Nest ships as ES modules, which Jest does not load; the store's decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const SERIAL = 'SIMUNIT001';
 
@@ -58,10 +57,7 @@ describe('TerminalStore on PostgreSQL', () => {
       logger: log,
     });
     await dataSource.initialize();
-    store = new TerminalStore(
-      new SerialWriter(dataSource),
-      dataSource.getRepository(TerminalTransactionEntity),
-    );
+    store = new TerminalStore(new SerialWriter(dataSource), dataSource);
   });
 
   afterAll(async () => {
@@ -131,5 +127,16 @@ describe('TerminalStore on PostgreSQL', () => {
     expect(await eventsOf(charge)).toEqual(['TERMINAL_ACKNOWLEDGED']);
     expect(await eventsOf(first)).toEqual(['TERMINAL_ACKNOWLEDGED']);
     expect(await eventsOf(other)).toEqual(['TERMINAL_ACKNOWLEDGED']);
+  });
+
+  it('counts the queue as a number, and finds the transactions a crash left running', async () => {
+    const before = await store.queuedCount();
+    expect(typeof before).toBe('number');
+    const charge = order('00', 'sync');
+    await store.record('SIMPG0002', charge, [linkOf(charge, 'TERMINAL_ACKNOWLEDGED')]);
+    expect(await store.queuedCount()).toBe(before + 1);
+    expect((await store.unfinished('SIMPG0002')).map((t) => [t.order, t.status])).toEqual([
+      [charge, 'TERMINAL_ACKNOWLEDGED'],
+    ]);
   });
 });

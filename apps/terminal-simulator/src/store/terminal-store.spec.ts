@@ -14,7 +14,6 @@ import { TerminalTransactionEntity } from './terminal-transaction.entity';
 
 // Nest ships as ES modules, which Jest does not load; the store's decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const SERIAL = 'SIMUNIT001';
 
@@ -58,7 +57,7 @@ describe('TerminalStore on a real SQLite file', () => {
     database = await openTerminalDatabase();
     dataSource = database.dataSource;
     writer = new SerialWriter(dataSource);
-    store = new TerminalStore(writer, dataSource.getRepository(TerminalTransactionEntity));
+    store = new TerminalStore(writer, dataSource);
     statements = [];
     database.onStatement((sql) => statements.push(sql));
   });
@@ -92,7 +91,7 @@ describe('TerminalStore on a real SQLite file', () => {
       'COMMIT',
     ]);
 
-    // The cold paths (search, start-up) read them through TypeORM: same values.
+    // TypeORM reads them back with the same values.
     const transaction = await dataSource.getRepository(TerminalTransactionEntity).findOneByOrFail({ key });
     expect(transaction).toMatchObject({ serialNumber: SERIAL, order: charge, status: 'APPROVAL' });
     expect(transaction.outcome).toEqual(final.outcome);
@@ -106,6 +105,27 @@ describe('TerminalStore on a real SQLite file', () => {
     expect(await store.findTransaction('demo-merchant:unknown')).toBeNull();
     expect((await store.lastEvent(key))?.envelope).toEqual(final.event);
     expect(await store.lastEvent('demo-merchant:unknown')).toBeNull();
+  });
+
+  it('finds the transactions a crash left running on this terminal, with their orders', async () => {
+    const acknowledged = order('10', 'sync');
+    const presented = order('11', 'sync');
+    const requested = order('12', 'sync');
+    await recordAll(store, acknowledged);
+    await recordAll(store, presented, 'CARD_PRESENTED');
+    await recordAll(store, requested, 'CARD_PRESENTED', 'APPROVAL_REQUESTED');
+    await recordAll(store, order('13', 'sync'), 'CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL');
+    const elsewhere = order('14', 'sync');
+    await store.record('SIMUNIT002', elsewhere, [linkOf(elsewhere, 'TERMINAL_ACKNOWLEDGED')]);
+
+    const open = await store.unfinished(SERIAL);
+    const byStatus = [...open].sort((a, b) => a.status.localeCompare(b.status));
+    expect(byStatus.map((t) => [t.order, t.status])).toEqual([
+      [requested, 'APPROVAL_REQUESTED'],
+      [presented, 'CARD_PRESENTED'],
+      [acknowledged, 'TERMINAL_ACKNOWLEDGED'],
+    ]);
+    expect(await store.unfinished('SIMUNIT003')).toEqual([]);
   });
 
   it('records a run of events in one write: the transaction once, the events in one INSERT', async () => {

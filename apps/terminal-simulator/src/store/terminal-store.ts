@@ -1,6 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   EntityTable,
   SerialWriter,
@@ -10,6 +9,7 @@ import {
   type Sql,
   type TerminalQueue,
 } from '@tps/database';
+import type { LifecycleStatus } from '@tps/domain';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { TransactionAlreadyStoredError, transactionKey, type RuntimeStore } from '../runtime/runtime-store';
 import { DeferredAcknowledgements } from './deferred-acknowledgements';
@@ -17,6 +17,9 @@ import { TerminalEventEntity } from './terminal-event.entity';
 import { TerminalTransactionEntity } from './terminal-transaction.entity';
 
 export { transactionKey };
+
+/** The states a crash can leave a transaction in: it was still running (closed at start-up). */
+const UNFINISHED: LifecycleStatus[] = ['TERMINAL_ACKNOWLEDGED', 'CARD_PRESENTED', 'APPROVAL_REQUESTED'];
 
 /** A queued event as it travels up the link, with its transaction's order when it is an acknowledgement. */
 function linkOf(queued: QueuedEvent): LinkEvent {
@@ -31,9 +34,8 @@ function linkOf(queued: QueuedEvent): LinkEvent {
 }
 
 /**
- * The terminal's own SQLite store: its transactions and its queue of events for the service. The
- * hot paths run fixed SQL, prepared once (EntityTable, TerminalQueue); the cold ones (start-up,
- * search, erasure) stay on TypeORM.
+ * The terminal's own store (a SQLite file or PostgreSQL): its transactions and its queue of events
+ * for the service, in fixed SQL prepared once (EntityTable, TerminalQueue).
  */
 @Injectable()
 export class TerminalStore implements RuntimeStore, OnModuleDestroy {
@@ -46,13 +48,11 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
 
   constructor(
     private readonly writer: SerialWriter,
-    @InjectRepository(TerminalTransactionEntity)
-    private readonly transactions: Repository<TerminalTransactionEntity>,
+    dataSource: DataSource,
   ) {
-    const dataSource = transactions.manager.connection;
     this.transactionTable = new EntityTable(dataSource, TerminalTransactionEntity);
     this.eventTable = new EntityTable(dataSource, TerminalEventEntity);
-    this.reads = sqlOf(transactions.manager);
+    this.reads = sqlOf(dataSource.manager);
     this.queue = portsOf(dataSource).terminalQueue(dataSource, {
       events: TerminalEventEntity,
       transactions: TerminalTransactionEntity,
@@ -143,7 +143,7 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
    */
   async queuedCount(): Promise<number> {
     await this.acknowledgements.writeNow();
-    return this.transactions.manager.countBy(TerminalEventEntity, { acked: false });
+    return this.eventTable.count(this.reads, { acked: false });
   }
 
   /**
@@ -170,14 +170,14 @@ export class TerminalStore implements RuntimeStore, OnModuleDestroy {
   }
 
   /** Transactions left unfinished by a crash, so the terminal can close them at start-up. */
-  unfinished(serialNumber: string): Promise<TerminalTransactionEntity[]> {
-    return this.transactions
-      .createQueryBuilder('t')
-      .where('t.serial_number = :serialNumber', { serialNumber })
-      .andWhere('t.status IN (:...open)', {
-        open: ['TERMINAL_ACKNOWLEDGED', 'CARD_PRESENTED', 'APPROVAL_REQUESTED'],
-      })
-      .getMany();
+  async unfinished(serialNumber: string): Promise<TerminalTransactionEntity[]> {
+    const byStatus = await Promise.all(
+      UNFINISHED.map((status) => this.transactionTable.find(this.reads, { serialNumber, status })),
+    );
+    // Oldest first, as the terminal ran them (ISO 8601 UTC times compare as text).
+    return byStatus
+      .flat()
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 
   /** Every event stored for one transaction, in order, as it travels up the link. */

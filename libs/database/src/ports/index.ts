@@ -13,6 +13,8 @@ export * from './transaction-counts';
 export * from './webhook-secrets';
 export * from './delivery-rows';
 export * from './terminal-queue';
+export * from './print-queue';
+export * from './terminal-history-rows';
 export type { StorePorts } from './store-ports';
 
 /** The adapters of the store that `dataSource` opens. */

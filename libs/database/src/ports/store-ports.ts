@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityTarget } from 'typeorm';
 import type { EntityTable } from '../entity-table';
 import type { SerialWriter } from '../serial-writer';
 import type { AccountRows } from './account-rows';
@@ -6,8 +6,15 @@ import type { DatabaseProbe } from './database-probe';
 import type { DeliveryRows, OutboxDelivery } from './delivery-rows';
 import type { MerchantActivity } from './merchant-activity';
 import type { LookedUpMerchant, LookedUpTerminal, MerchantLookup } from './merchant-lookup';
+import type { PrintQueue, QueuedPrintJob } from './print-queue';
 import type { RetentionRows } from './retention-rows';
 import type { SealedSecrets, SealedTable } from './sealed-secrets';
+import type {
+  HistoryEvent,
+  HistoryTransaction,
+  TerminalHistoryRows,
+  TerminalHistoryTables,
+} from './terminal-history-rows';
 import type { TerminalPurge } from './terminal-purge';
 import type { TerminalQueue, TerminalQueueTables } from './terminal-queue';
 import type { TransactionCounts } from './transaction-counts';
@@ -37,4 +44,9 @@ export interface StorePorts {
     deliveries: EntityTable<Delivery>,
   ): DeliveryRows<Delivery>;
   terminalQueue(reads: DataSource, tables: TerminalQueueTables): TerminalQueue;
+  printQueue<Job extends QueuedPrintJob>(reads: DataSource, jobs: EntityTarget<Job>): PrintQueue<Job>;
+  terminalHistoryRows<Transaction extends HistoryTransaction, Event extends HistoryEvent>(
+    reads: DataSource,
+    tables: TerminalHistoryTables<Transaction, Event>,
+  ): TerminalHistoryRows<Transaction, Event>;
 }

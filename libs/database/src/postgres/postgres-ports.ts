@@ -22,4 +22,6 @@ export const postgresPorts: StorePorts = {
   webhookSecrets: sqlitePorts.webhookSecrets,
   deliveryRows: sqlitePorts.deliveryRows,
   terminalQueue: sqlitePorts.terminalQueue,
+  printQueue: sqlitePorts.printQueue,
+  terminalHistoryRows: sqlitePorts.terminalHistoryRows,
 };

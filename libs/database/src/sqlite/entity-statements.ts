@@ -54,6 +54,8 @@ export const entityStatements: EntityStatements = {
 
   delete: (table, where) => `DELETE FROM ${table}${whereOf(where)}`,
 
+  count: (table, where) => `SELECT COUNT(*) AS count FROM ${table}${whereOf(where)}`,
+
   select: ({ table, columns, where, orderBy, limit, lock }) => {
     const order =
       orderBy.length === 0

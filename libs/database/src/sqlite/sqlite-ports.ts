@@ -4,8 +4,10 @@ import { SqliteDatabaseProbe } from './sqlite-database-probe';
 import { SqliteDeliveryRows } from './sqlite-delivery-rows';
 import { SqliteMerchantActivity } from './sqlite-merchant-activity';
 import { SqliteMerchantLookup } from './sqlite-merchant-lookup';
+import { SqlitePrintQueue } from './sqlite-print-queue';
 import { SqliteRetentionRows } from './sqlite-retention-rows';
 import { SqliteSealedSecrets } from './sqlite-sealed-secrets';
+import { SqliteTerminalHistoryRows } from './sqlite-terminal-history-rows';
 import { SqliteTerminalPurge } from './sqlite-terminal-purge';
 import { SqliteTerminalQueue } from './sqlite-terminal-queue';
 import { SqliteTransactionCounts } from './sqlite-transaction-counts';
@@ -24,4 +26,6 @@ export const sqlitePorts: StorePorts = {
   webhookSecrets: (writer) => new SqliteWebhookSecrets(writer),
   deliveryRows: (reads, deliveries) => new SqliteDeliveryRows(reads, deliveries),
   terminalQueue: (reads, tables) => new SqliteTerminalQueue(reads, tables),
+  printQueue: (reads, jobs) => new SqlitePrintQueue(reads, jobs),
+  terminalHistoryRows: (reads, tables) => new SqliteTerminalHistoryRows(reads, tables),
 };

@@ -5,14 +5,14 @@
 -- apps/terminal-simulator/src/store/terminal-erasure.ts
 DELETE
   FROM "terminal_events"
-  WHERE "serial_number" IN ($1, …);
+  WHERE "serial_number" = $1;
 
 -- apps/terminal-simulator/src/store/terminal-erasure.ts
 DELETE
   FROM "terminal_print_jobs"
-  WHERE "serial_number" IN ($1, …);
+  WHERE "serial_number" = $1;
 
 -- apps/terminal-simulator/src/store/terminal-erasure.ts
 DELETE
   FROM "terminal_transactions"
-  WHERE "serial_number" IN ($1, …);
+  WHERE "serial_number" = $1;

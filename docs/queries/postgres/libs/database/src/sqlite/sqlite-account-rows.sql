@@ -4,28 +4,28 @@
 
 -- libs/database/src/sqlite/sqlite-account-rows.ts
 DELETE
-  FROM "print_jobs"
-  WHERE "merchant_id" = $1;
+  FROM print_jobs
+  WHERE merchant_id = $1;
 
 -- libs/database/src/sqlite/sqlite-account-rows.ts
 DELETE
-  FROM "transaction_events"
-  WHERE "transaction_id" IN (SELECT id FROM transactions WHERE merchant_id = $1, …);
+  FROM transaction_events
+  WHERE transaction_id IN (SELECT id FROM transactions WHERE merchant_id = $1, …);
 
 -- libs/database/src/sqlite/sqlite-account-rows.ts
 DELETE
-  FROM "transactions"
-  WHERE "merchant_id" = $1;
+  FROM transactions
+  WHERE merchant_id = $1;
 
 -- libs/database/src/sqlite/sqlite-account-rows.ts
 DELETE
-  FROM "webhook_deliveries"
-  WHERE "merchant_id" = $1;
+  FROM webhook_deliveries
+  WHERE merchant_id = $1;
 
 -- libs/database/src/sqlite/sqlite-account-rows.ts
 DELETE
-  FROM "webhook_delivery_attempts"
-  WHERE "delivery_id" IN (SELECT id FROM webhook_deliveries WHERE merchant_id = $1, …);
+  FROM webhook_delivery_attempts
+  WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE merchant_id = $1, …);
 
 -- libs/database/src/sqlite/sqlite-account-rows.ts
 UPDATE merchants

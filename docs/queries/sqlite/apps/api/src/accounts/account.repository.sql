@@ -12,13 +12,13 @@ DELETE
   FROM "terminals"
   WHERE "merchant_id" = ?;
 
--- apps/api/src/accounts/account.repository.ts (not parameterised: numbers written into the text, shown as <n>)
-INSERT INTO "merchants"("merchant_id", "secret_key", "bound_terminal_serial", "webhook_secret", "previous_webhook_secret", "previous_webhook_secret_until", "clock_offset_seconds", "created_at")
-  VALUES (?, ?, ?, ?, NULL, NULL, <n>, datetime('now'));
+-- apps/api/src/accounts/account.repository.ts
+INSERT INTO "merchants" ("merchant_id", "secret_key", "bound_terminal_serial", "webhook_secret", "clock_offset_seconds")
+  VALUES (?, ?, ?, ?, ?);
 
--- apps/api/src/accounts/account.repository.ts (not parameterised: numbers written into the text, shown as <n>)
-INSERT INTO "terminals"("serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at")
-  VALUES (?, ?, ?, ?, ?, ?, ?, <n>, ?, NULL, NULL, datetime('now'));
+-- apps/api/src/accounts/account.repository.ts
+INSERT INTO "terminals" ("serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- apps/api/src/accounts/account.repository.ts
 SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"

@@ -16,9 +16,9 @@ INSERT INTO "terminal_transactions" ("key", "serial_number", "order", "status", 
   ON CONFLICT DO NOTHING;
 
 -- apps/terminal-simulator/src/store/terminal-store.ts
-SELECT "t"."key" AS "t_key", "t"."serial_number" AS "t_serial_number", "t"."order" AS "t_order", "t"."status" AS "t_status", "t"."outcome" AS "t_outcome", "t"."created_at" AS "t_created_at"
-  FROM "terminal_transactions" "t"
-  WHERE "t"."serial_number" = ? AND "t"."status" IN (?, …);
+SELECT "key", "serial_number", "order", "status", "outcome", "created_at"
+  FROM "terminal_transactions"
+  WHERE "serial_number" = ? AND "status" = ?;
 
 -- apps/terminal-simulator/src/store/terminal-store.ts
 UPDATE "terminal_transactions"
