@@ -24,6 +24,8 @@ export interface EntityStatements {
   ): string;
   /** See EachUpdate. */
   updateEach(update: EachUpdate): string;
+  /** Adds a parameter to `column` (and sets `touched`, a column, to now) on the rows `where` picks. */
+  add(table: string, column: string, touched: string | undefined, where: readonly Equality[]): string;
   delete(table: string, where: readonly Equality[]): string;
   select(selection: Selection): string;
   /** How many rows `where` picks, as `count`. */
@@ -33,10 +35,14 @@ export interface EntityStatements {
 /** How an INSERT ends: a row a unique key already holds is skipped, or each inserted row answers `returning`. */
 export type InsertEnding = { unlessTaken: true } | { returning: string };
 
-/** A condition of a WHERE: the column holds the next parameter's value, or (`isNull`) none. */
+/**
+ * A condition of a WHERE: the column holds the next parameter's value, or (`isNull`) none, or
+ * (`among`) one of the next `among` parameters' values.
+ */
 export interface Equality {
   column: string;
   isNull: boolean;
+  among?: number;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 } from 'typeorm';
 import { closeDataSource } from './close-data-source';
 import { dataSourceOptions } from './data-source-options';
-import { EntityTable } from './entity-table';
+import { anyOf, EntityTable } from './entity-table';
 import { SerialWriter } from './serial-writer';
 import { sqlOf } from './sql';
 import { PreparedStatements } from './sqlite/prepared-statements';
@@ -187,6 +187,49 @@ describe('EntityTable on a prepared SQLite connection', () => {
     expect(rows.filter((row) => row.id.startsWith('m')).map((row) => [row.id, row.price])).toEqual([
       ['m1', 1],
     ]);
+  });
+
+  it('counts, reads one column, and picks by a list of values (IN), an empty list picking none', async () => {
+    await table.insert(sql(), [
+      { id: 'l1', ownerId: 'o6', data: null, done: true, price: 1 },
+      { id: 'l2', ownerId: 'o6', data: null, done: false, price: 2 },
+      { id: 'l3', ownerId: 'o6', data: null, done: false, price: 3 },
+    ]);
+    expect(await table.count(sql(), { ownerId: 'o6' })).toBe(3);
+    expect(await table.count(sql(), { ownerId: 'o6', done: false })).toBe(2);
+    expect(await table.count(sql(), { ownerId: 'nobody' })).toBe(0);
+    // Through the column's transformer, as find gives it.
+    expect(await table.findValues(sql(), 'price', { ownerId: 'o6' }, { orderBy: [['id', 'DESC']] })).toEqual([
+      3, 2, 1,
+    ]);
+    const picked = await table.find(
+      sql(),
+      { ownerId: 'o6', id: anyOf(['l3', 'l1', 'zzz']) },
+      { orderBy: [['id', 'ASC']] },
+    );
+    expect(picked.map((row) => [row.id, row.done])).toEqual([
+      ['l1', true],
+      ['l3', false],
+    ]);
+    expect(await table.count(sql(), { id: anyOf(['l1', 'l2', 'l3', 'l1', 'l2']) })).toBe(3);
+    expect(await table.find(sql(), { id: anyOf([]) })).toEqual([]);
+    expect(await table.count(sql(), { id: anyOf([]) })).toBe(0);
+    expect(await table.update(sql(), { id: anyOf([]) }, { price: 9 })).toBe(0);
+    expect(await table.delete(sql(), { id: anyOf(['l2', 'l3']) })).toBe(2);
+    expect(await table.findValues(sql(), 'id', { ownerId: 'o6' })).toEqual(['l1']);
+  });
+
+  it('adds to a number column in the statement, moving the update date', async () => {
+    await table.insert(sql(), { id: 'n1', ownerId: 'o7', price: 2 });
+    await table.update(sql(), { id: 'n1' }, { price: 2 });
+    const before = await table.findOne(sql(), { id: 'n1' });
+    await dataSource.query("UPDATE things SET updated_at = datetime('now', '-1 day') WHERE id = 'n1'");
+    // The transformer stores cents: 250 cents added is 2.50.
+    expect(await table.add(sql(), { id: 'n1' }, 'price', 250)).toBe(1);
+    expect(await table.add(sql(), { id: 'zzz' }, 'price', 250)).toBe(0);
+    const after = await table.findOne(sql(), { id: 'n1' });
+    expect(after?.price).toBe(4.5);
+    expect(after!.updatedAt.getTime()).toBeGreaterThanOrEqual(before!.updatedAt.getTime() - 1000);
   });
 
   it('closes with its kept statements finalized (closeDataSource), and opens again', async () => {

@@ -4,7 +4,18 @@ import type { EntityStatements, Equality, InsertEnding } from './entity-statemen
 import type { Sql, SqlValue, Statement } from './sql';
 import { storeOf } from './stores';
 
-type Where<Entity> = Partial<Entity>;
+/** A WHERE's value that picks the rows holding any of `values` (see `anyOf`). */
+export class AnyOf<T> {
+  constructor(readonly values: readonly T[]) {}
+}
+
+/** Picks the rows whose column holds any of `values`; none when there are none. */
+export function anyOf<T>(values: readonly T[]): AnyOf<T> {
+  return new AnyOf(values);
+}
+
+/** Equalities, each a value (null: none), or a list of values (anyOf). */
+type Where<Entity> = { [Property in keyof Entity]?: Entity[Property] | AnyOf<Entity[Property]> };
 
 export interface FindOptions<Entity> {
   orderBy?: Array<[keyof Entity & string, 'ASC' | 'DESC']>;
@@ -15,6 +26,15 @@ export interface FindOptions<Entity> {
    * needs none: a write there holds the whole database from its BEGIN IMMEDIATE.
    */
   lock?: boolean;
+}
+
+/** A WHERE, built (EntityTable's filter). */
+interface Filter {
+  key: string;
+  params: SqlValue[];
+  clause: (layout: Layout) => Equality[];
+  /** An empty list of values: no row. */
+  none: boolean;
 }
 
 interface Layout {
@@ -126,14 +146,21 @@ export class EntityTable<Entity extends ObjectLiteral> {
 
   /** Sets `changes` on the rows `where` picks; resolves how many it changed. */
   update(sql: Sql, where: Where<Entity>, changes: Partial<Entity>): Promise<number> {
-    const { text, params } = this.updating(where, changes);
+    const filter = this.filter(where);
+    if (filter.none) return Promise.resolve(0);
+    const { text, params } = this.updateOf(filter, changes);
     return sql.run(text, params);
   }
 
-  /** `update`'s statement, to run with others (Sql.together). */
+  /** `update`'s statement, to run with others (Sql.together); `where` gives no empty list. */
   updating(where: Where<Entity>, changes: Partial<Entity>): Statement {
-    const properties = Object.keys(changes).filter((property) => changes[property] !== undefined);
     const filter = this.filter(where);
+    if (filter.none) throw new Error('updating: an empty list of values picks no row');
+    return this.updateOf(filter, changes);
+  }
+
+  private updateOf(filter: Filter, changes: Partial<Entity>): Statement {
+    const properties = Object.keys(changes).filter((property) => changes[property] !== undefined);
     const text = this.text(`update:${properties.join(',')}:${filter.key}`, (layout) =>
       this.statements.update(
         layout.table,
@@ -169,7 +196,7 @@ export class EntityTable<Entity extends ObjectLiteral> {
     sql: Sql,
     key: keyof Entity & string,
     rows: Array<Partial<Entity>>,
-    guard: Where<Entity>,
+    guard: Partial<Entity>,
     matching: ReadonlyArray<keyof Entity & string> = [],
   ): Promise<unknown[]> {
     const latest = [...new Map(rows.map((row) => [row[key], row])).values()];
@@ -211,8 +238,27 @@ export class EntityTable<Entity extends ObjectLiteral> {
     return changed.map((row) => row.changed);
   }
 
+  /**
+   * Adds `by` (as the column stores it: no transformer) to a number column on the rows `where`
+   * picks, in the statement (never read first); resolves how many it changed.
+   */
+  add(sql: Sql, where: Where<Entity>, property: keyof Entity & string, by: number): Promise<number> {
+    const filter = this.filter(where);
+    if (filter.none) return Promise.resolve(0);
+    const text = this.text(`add:${property}:${filter.key}`, (layout) =>
+      this.statements.add(
+        layout.table,
+        this.name(layout.column(property)),
+        layout.updatedAt,
+        filter.clause(layout),
+      ),
+    );
+    return sql.run(text, [by, ...filter.params]);
+  }
+
   delete(sql: Sql, where: Where<Entity>): Promise<number> {
     const filter = this.filter(where);
+    if (filter.none) return Promise.resolve(0);
     const text = this.text(`delete:${filter.key}`, (layout) =>
       this.statements.delete(layout.table, filter.clause(layout)),
     );
@@ -220,24 +266,60 @@ export class EntityTable<Entity extends ObjectLiteral> {
   }
 
   async find(sql: Sql, where: Where<Entity>, options: FindOptions<Entity> = {}): Promise<Entity[]> {
+    const rows = await this.select(sql, undefined, where, options);
+    return rows.map((row) => this.hydrate(row));
+  }
+
+  /** One property of each row `find` would give, read alone. */
+  async findValues<Property extends keyof Entity & string>(
+    sql: Sql,
+    property: Property,
+    where: Where<Entity>,
+    options: FindOptions<Entity> = {},
+  ): Promise<Array<Entity[Property]>> {
+    const rows = await this.select(sql, property, where, options);
+    const column = this.layout.column(property);
+    return rows.map(
+      (row) =>
+        this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column) as Entity[Property],
+    );
+  }
+
+  /** How many rows `where` picks. */
+  async count(sql: Sql, where: Where<Entity>): Promise<number> {
     const filter = this.filter(where);
+    if (filter.none) return 0;
+    const text = this.text(`count:${filter.key}`, (layout) =>
+      this.statements.count(layout.table, filter.clause(layout)),
+    );
+    // COUNT(*) is a bigint on PostgreSQL, which node-postgres reads as a string.
+    const [row] = await sql.all<{ count: number | string }>(text, filter.params);
+    return Number(row?.count ?? 0);
+  }
+
+  /** The rows `find` reads: every column, or `property`'s alone. */
+  private async select(
+    sql: Sql,
+    property: (keyof Entity & string) | undefined,
+    where: Where<Entity>,
+    options: FindOptions<Entity>,
+  ): Promise<Array<Record<string, unknown>>> {
+    const filter = this.filter(where);
+    if (filter.none) return [];
     const order = options.orderBy ?? [];
     const lock = options.lock === true && storeOf(this.dataSource.options).rowLocks;
-    const key = `find:${filter.key}:${order.map(([p, d]) => `${p} ${d}`).join(',')}:${options.limit ?? ''}:${lock}`;
+    const key = `find:${property ?? '*'}:${filter.key}:${order.map(([p, d]) => `${p} ${d}`).join(',')}:${options.limit ?? ''}:${lock}`;
     const text = this.text(key, (layout) =>
       this.statements.select({
         table: layout.table,
-        columns: this.columns(layout),
+        columns: property === undefined ? this.columns(layout) : [this.name(layout.column(property))],
         where: filter.clause(layout),
-        orderBy: order.map(
-          ([property, direction]) => [this.name(layout.column(property)), direction] as const,
-        ),
+        orderBy: order.map(([ordered, direction]) => [this.name(layout.column(ordered)), direction] as const),
         limit: options.limit,
         lock,
       }),
     );
-    const rows = await sql.all<Record<string, unknown>>(text, filter.params);
-    return rows.map((row) => this.hydrate(row));
+    return sql.all<Record<string, unknown>>(text, filter.params);
   }
 
   /** How many rows `where` picks. */
@@ -340,18 +422,33 @@ export class EntityTable<Entity extends ObjectLiteral> {
     return text;
   }
 
-  /** A WHERE of equalities (a null value is IS NULL), with its cache key and parameters. */
-  private filter(where: Where<Entity>): {
-    key: string;
-    params: SqlValue[];
-    clause: (layout: Layout) => Equality[];
-  } {
+  /**
+   * A WHERE of equalities (a null value is IS NULL, a list IN), with its cache key and parameters;
+   * `none` when a list is empty, which picks no row. A list is padded to a power of two by
+   * repeating a value, so that few texts are ever prepared.
+   */
+  private filter(where: Where<Entity>): Filter {
     const properties = Object.keys(where).filter((property) => where[property] !== undefined);
     const params: SqlValue[] = [];
+    const among = new Map<string, number>();
+    let none = false;
     const key = properties
       .map((property) => {
         const value = where[property] as unknown;
         if (value === null) return `${property}=null`;
+        if (value instanceof AnyOf) {
+          const values = value.values as unknown[];
+          if (values.length === 0) none = true;
+          let size = 1;
+          while (size < values.length) size *= 2;
+          const padded =
+            values.length === 0
+              ? []
+              : [...values, ...Array.from({ length: size - values.length }, () => values[0])];
+          params.push(...padded.map((one) => this.persistent(property, one)));
+          among.set(property, padded.length);
+          return `${property} in ${padded.length}`;
+        }
         params.push(this.persistent(property, value));
         return property;
       })
@@ -360,8 +457,9 @@ export class EntityTable<Entity extends ObjectLiteral> {
       properties.map((property) => ({
         column: this.name(layout.column(property)),
         isNull: where[property] === null,
+        ...(among.has(property) ? { among: among.get(property) } : {}),
       }));
-    return { key, params, clause };
+    return { key, params, clause, none };
   }
 
   private persistent(property: string, value: unknown): SqlValue {

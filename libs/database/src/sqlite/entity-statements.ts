@@ -1,10 +1,16 @@
 import type { EntityStatements, Equality } from '../entity-statements';
 
+/** One condition: the column holds the value, none, or one of the values. */
+const conditionOf = ({ column, isNull, among }: Equality): string =>
+  isNull
+    ? `${column} IS NULL`
+    : among === undefined
+      ? `${column} = ?`
+      : `${column} IN (${Array.from({ length: among }, () => '?').join(', ')})`;
+
 /** ` WHERE …` of the equalities, or nothing when there are none (every row). */
 const whereOf = (where: readonly Equality[]): string =>
-  where.length === 0
-    ? ''
-    : ` WHERE ${where.map(({ column, isNull }) => (isNull ? `${column} IS NULL` : `${column} = ?`)).join(' AND ')}`;
+  where.length === 0 ? '' : ` WHERE ${where.map(conditionOf).join(' AND ')}`;
 
 /** A list of `count` rows, each `row`. */
 const rowsOf = (row: string, count: number): string => Array.from({ length: count }, () => row).join(', ');
@@ -51,6 +57,9 @@ export const entityStatements: EntityStatements = {
       (conditions.length === 0 ? '' : ` RETURNING ${table}.${key} AS changed`)
     );
   },
+
+  add: (table, column, touched, where) =>
+    `UPDATE ${table} SET ${setsOf([`${column} = ${column} + ?`], touched)}${whereOf(where)}`,
 
   delete: (table, where) => `DELETE FROM ${table}${whereOf(where)}`,
 
