@@ -189,7 +189,7 @@ describe('EntityTable on a prepared SQLite connection', () => {
     ]);
   });
 
-  it('counts, reads one column, and picks by a list of values (IN), an empty list picking none', async () => {
+  it('counts, reads some columns alone, and picks by a list of values (IN), an empty list picking none', async () => {
     await table.insert(sql(), [
       { id: 'l1', ownerId: 'o6', data: null, done: true, price: 1 },
       { id: 'l2', ownerId: 'o6', data: null, done: false, price: 2 },
@@ -199,8 +199,12 @@ describe('EntityTable on a prepared SQLite connection', () => {
     expect(await table.count(sql(), { ownerId: 'o6', done: false })).toBe(2);
     expect(await table.count(sql(), { ownerId: 'nobody' })).toBe(0);
     // Through the column's transformer, as find gives it.
-    expect(await table.findValues(sql(), 'price', { ownerId: 'o6' }, { orderBy: [['id', 'DESC']] })).toEqual([
-      3, 2, 1,
+    expect(
+      await table.findColumns(sql(), ['id', 'price'], { ownerId: 'o6' }, { orderBy: [['id', 'DESC']] }),
+    ).toEqual([
+      { id: 'l3', price: 3 },
+      { id: 'l2', price: 2 },
+      { id: 'l1', price: 1 },
     ]);
     const picked = await table.find(
       sql(),
@@ -216,7 +220,7 @@ describe('EntityTable on a prepared SQLite connection', () => {
     expect(await table.count(sql(), { id: anyOf([]) })).toBe(0);
     expect(await table.update(sql(), { id: anyOf([]) }, { price: 9 })).toBe(0);
     expect(await table.delete(sql(), { id: anyOf(['l2', 'l3']) })).toBe(2);
-    expect(await table.findValues(sql(), 'id', { ownerId: 'o6' })).toEqual(['l1']);
+    expect(await table.findColumns(sql(), ['id'], { ownerId: 'o6' })).toEqual([{ id: 'l1' }]);
   });
 
   it('adds to a number column in the statement, moving the update date', async () => {

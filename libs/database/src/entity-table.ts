@@ -270,19 +270,28 @@ export class EntityTable<Entity extends ObjectLiteral> {
     return rows.map((row) => this.hydrate(row));
   }
 
-  /** One property of each row `find` would give, read alone. */
-  async findValues<Property extends keyof Entity & string>(
+  /**
+   * Only these properties of each row `find` would give, read alone: a column not named is never
+   * read, nor its transformer run (a sealed secret stays sealed).
+   */
+  async findColumns<Property extends keyof Entity & string>(
     sql: Sql,
-    property: Property,
+    properties: readonly Property[],
     where: Where<Entity>,
     options: FindOptions<Entity> = {},
-  ): Promise<Array<Entity[Property]>> {
-    const rows = await this.select(sql, property, where, options);
-    const column = this.layout.column(property);
-    return rows.map(
-      (row) =>
-        this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column) as Entity[Property],
-    );
+  ): Promise<Array<Pick<Entity, Property>>> {
+    const rows = await this.select(sql, properties, where, options);
+    const columns = properties.map((property) => this.layout.column(property));
+    return rows.map((row) => {
+      const picked: Record<string, unknown> = {};
+      for (const column of columns) {
+        picked[column.propertyName] = this.dataSource.driver.prepareHydratedValue(
+          row[column.databaseName],
+          column,
+        );
+      }
+      return picked as Pick<Entity, Property>;
+    });
   }
 
   /** How many rows `where` picks. */
@@ -297,10 +306,10 @@ export class EntityTable<Entity extends ObjectLiteral> {
     return Number(row?.count ?? 0);
   }
 
-  /** The rows `find` reads: every column, or `property`'s alone. */
+  /** The rows `find` reads: every column, or `properties`' alone. */
   private async select(
     sql: Sql,
-    property: (keyof Entity & string) | undefined,
+    properties: ReadonlyArray<keyof Entity & string> | undefined,
     where: Where<Entity>,
     options: FindOptions<Entity>,
   ): Promise<Array<Record<string, unknown>>> {
@@ -308,11 +317,14 @@ export class EntityTable<Entity extends ObjectLiteral> {
     if (filter.none) return [];
     const order = options.orderBy ?? [];
     const lock = options.lock === true && storeOf(this.dataSource.options).rowLocks;
-    const key = `find:${property ?? '*'}:${filter.key}:${order.map(([p, d]) => `${p} ${d}`).join(',')}:${options.limit ?? ''}:${lock}`;
+    const key = `find:${properties?.join(',') ?? '*'}:${filter.key}:${order.map(([p, d]) => `${p} ${d}`).join(',')}:${options.limit ?? ''}:${lock}`;
     const text = this.text(key, (layout) =>
       this.statements.select({
         table: layout.table,
-        columns: property === undefined ? this.columns(layout) : [this.name(layout.column(property))],
+        columns:
+          properties === undefined
+            ? this.columns(layout)
+            : properties.map((property) => this.name(layout.column(property))),
         where: filter.clause(layout),
         orderBy: order.map(([ordered, direction]) => [this.name(layout.column(ordered)), direction] as const),
         limit: options.limit,
