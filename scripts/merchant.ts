@@ -22,7 +22,6 @@ import { MerchantRepository } from '../apps/api/src/auth/merchant.repository';
 import { validateApiConfig } from '../apps/api/src/config/api-config';
 import { chooseSecretKeyring } from '../apps/api/src/secrets/secrets-keyring';
 import { newTerminal } from '../apps/api/src/seed/sandbox-seed';
-import { TerminalEntity } from '../apps/api/src/terminals/terminal.entity';
 import { TerminalRepository } from '../apps/api/src/terminals/terminal.repository';
 
 const USAGE = 'usage: npm run merchant -- add MERCHANT_ID [--terminal SERIAL]... [--bound SERIAL]\n';
@@ -50,8 +49,8 @@ async function main(): Promise<void> {
   );
   try {
     const writer = new SerialWriter(dataSource);
-    const merchants = new MerchantRepository(writer, dataSource.getRepository(MerchantEntity));
-    const terminals = new TerminalRepository(writer, dataSource.getRepository(TerminalEntity));
+    const merchants = new MerchantRepository(writer, dataSource);
+    const terminals = new TerminalRepository(writer, dataSource);
     if ((await merchants.findById(merchantId)) !== null)
       throw new Error(`merchant ${merchantId} already exists`);
     for (const serial of serials) {
@@ -59,17 +58,16 @@ async function main(): Promise<void> {
         throw new Error(`terminal ${serial} already exists`);
     }
     const secretKey = randomBytes(32).toString('hex');
-    await merchants.save(
-      Object.assign(new MerchantEntity(), {
-        merchantId,
-        secretKey,
-        boundTerminalSerial: values.bound ?? null,
-        webhookSecret: null,
-        clockOffsetSeconds: 0,
-      }),
-    );
-    for (const serial of serials)
-      await terminals.save(newTerminal(serial, merchantId, 'realistic', 'front-desk'));
+    const merchant = Object.assign(new MerchantEntity(), {
+      merchantId,
+      secretKey,
+      boundTerminalSerial: values.bound ?? null,
+      webhookSecret: null,
+      clockOffsetSeconds: 0,
+    });
+    const fleet = serials.map((serial) => newTerminal(serial, merchantId, 'realistic', 'front-desk'));
+    if (!(await merchants.insertWithTerminals(merchant, fleet)))
+      throw new Error(`merchant ${merchantId} or one of its terminals was added meanwhile`);
     process.stdout.write(
       `${JSON.stringify({ merchant_id: merchantId, secret_key: secretKey, terminals: serials })}\n`,
     );

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   EntityTable,
   isUniqueViolation,
@@ -19,26 +18,26 @@ import { TerminalEntity } from '../terminals/terminal.entity';
 @Injectable()
 export class AccountRepository {
   private readonly rows: AccountRows;
-  private readonly merchantTable: EntityTable<MerchantEntity>;
-  private readonly terminalTable: EntityTable<TerminalEntity>;
+  private readonly merchants: EntityTable<MerchantEntity>;
+  private readonly terminals: EntityTable<TerminalEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
-    @InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>,
+    private readonly reads: DataSource,
   ) {
-    this.rows = portsOf(terminals.manager.connection).accountRows();
-    this.merchantTable = new EntityTable(terminals.manager.connection, MerchantEntity);
-    this.terminalTable = new EntityTable(terminals.manager.connection, TerminalEntity);
+    this.rows = portsOf(reads).accountRows();
+    this.merchants = new EntityTable(reads, MerchantEntity);
+    this.terminals = new EntityTable(reads, TerminalEntity);
   }
 
   /** Stores a merchant with its fleet; false when an id or a serial is already taken. */
   async create(merchant: MerchantEntity, terminals: TerminalEntity[]): Promise<boolean> {
     try {
       await this.writer.write(async (manager) => {
-        await this.merchantTable.insert(sqlOf(manager), merchant);
+        await this.merchants.insert(sqlOf(manager), merchant);
         // Its creation is its first activity: an account made and never used goes when idle too.
         await this.rows.stampActive(manager, merchant.merchantId, Date.now());
-        await this.terminalTable.insert(sqlOf(manager), terminals);
+        await this.terminals.insert(sqlOf(manager), terminals);
       });
       return true;
     } catch (error) {
@@ -48,14 +47,23 @@ export class AccountRepository {
   }
 
   fleetOf(merchantId: string): Promise<TerminalEntity[]> {
-    return this.terminals.find({ where: { merchantId }, order: { createdAt: 'ASC', serialNumber: 'ASC' } });
+    return this.terminals.find(
+      sqlOf(this.reads.manager),
+      { merchantId },
+      {
+        orderBy: [
+          ['createdAt', 'ASC'],
+          ['serialNumber', 'ASC'],
+        ],
+      },
+    );
   }
 
   /** Puts the merchant's terminals back online with the printer ok (pace kept); answers the fleet. */
   async restoreFleet(merchantId: string): Promise<TerminalEntity[]> {
     await this.writer.write((manager) =>
-      manager.update(
-        TerminalEntity,
+      this.terminals.update(
+        sqlOf(manager),
         { merchantId },
         { offline: false, printer: 'ok', cardholder: 'auto', cardholderSetAt: null, cardholderSetFrom: null },
       ),
@@ -70,7 +78,7 @@ export class AccountRepository {
   async eraseActivity(merchantId: string): Promise<void> {
     await this.writer.write(async (manager) => {
       await this.rows.eraseActivity(manager, merchantId);
-      await manager.update(MerchantEntity, { merchantId }, { clockOffsetSeconds: 0 });
+      await this.merchants.update(sqlOf(manager), { merchantId }, { clockOffsetSeconds: 0 });
     });
   }
 
@@ -78,8 +86,8 @@ export class AccountRepository {
   async remove(merchantId: string): Promise<void> {
     await this.writer.write(async (manager) => {
       await this.rows.eraseActivity(manager, merchantId);
-      await manager.delete(TerminalEntity, { merchantId });
-      await manager.delete(MerchantEntity, { merchantId });
+      await this.terminals.delete(sqlOf(manager), { merchantId });
+      await this.merchants.delete(sqlOf(manager), { merchantId });
     });
   }
 }

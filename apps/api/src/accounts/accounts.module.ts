@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { MerchantClock } from '../clock/merchant-clock';
-import { TerminalEntity } from '../terminals/terminal.entity';
 import { AccountCreationGate } from './account-creation-gate';
 import { AccountRepository } from './account.repository';
 import { AddressRateLimiter } from './address-rate-limiter';
@@ -10,7 +8,6 @@ import { SandboxAccountsController } from './sandbox-accounts.controller';
 
 /** Sandbox accounts and reset (contract §14); registered in the sandbox profile only. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TerminalEntity])],
   controllers: [SandboxAccountsController],
   providers: [AccountRepository, AccountCreationGate, AddressRateLimiter, SandboxAccounts, MerchantClock],
 })

@@ -1,16 +1,13 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { MerchantActivity, SerialWriter, portsOf } from '@tps/database';
 import { AccountActivity } from './account-activity';
-import { MerchantEntity } from './merchant.entity';
 import { MerchantAuthGuard } from './merchant-auth.guard';
 import { MerchantRateLimiter } from './merchant-rate-limiter';
 import { MerchantRepository } from './merchant.repository';
 
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([MerchantEntity])],
   providers: [
     MerchantRepository,
     MerchantRateLimiter,

@@ -6,7 +6,6 @@ import { MerchantRepository } from './merchant.repository';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const terminal = (serialNumber: string, merchantId: string): Partial<TerminalEntity> => ({
   serialNumber,
@@ -32,10 +31,7 @@ describe('MerchantRepository.findWithTerminal (real SQLite)', () => {
     await dataSource
       .getRepository(TerminalEntity)
       .insert([terminal('SIM0000001', 'm-1'), terminal('SIM0000002', 'm-1'), terminal('SIM0000003', 'm-2')]);
-    repository = new MerchantRepository(
-      new SerialWriter(dataSource),
-      dataSource.getRepository(MerchantEntity),
-    );
+    repository = new MerchantRepository(new SerialWriter(dataSource), dataSource);
     database.onStatement((sql) => statements.push(sql));
   });
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   EntityTable,
   SerialWriter,
@@ -19,19 +18,16 @@ export type MerchantWithTerminal = StoredMerchantWithTerminal<MerchantEntity, Te
 @Injectable()
 export class MerchantRepository {
   private readonly table: EntityTable<MerchantEntity>;
+  private readonly terminals: EntityTable<TerminalEntity>;
   private readonly lookup: MerchantLookup<MerchantEntity, TerminalEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
-    @InjectRepository(MerchantEntity) private readonly merchants: Repository<MerchantEntity>,
+    private readonly reads: DataSource,
   ) {
-    const dataSource = merchants.manager.connection;
-    this.table = new EntityTable(dataSource, MerchantEntity);
-    this.lookup = portsOf(dataSource).merchantLookup(
-      dataSource,
-      this.table,
-      new EntityTable(dataSource, TerminalEntity),
-    );
+    this.table = new EntityTable(reads, MerchantEntity);
+    this.terminals = new EntityTable(reads, TerminalEntity);
+    this.lookup = portsOf(reads).merchantLookup(reads, this.table, this.terminals);
   }
 
   /**
@@ -45,7 +41,7 @@ export class MerchantRepository {
 
   /** Read on every signed request: a prepared statement. */
   findById(merchantId: string): Promise<MerchantEntity | null> {
-    return this.table.findOne(sqlOf(this.merchants.manager), { merchantId });
+    return this.table.findOne(sqlOf(this.reads.manager), { merchantId });
   }
 
   /**
@@ -56,10 +52,6 @@ export class MerchantRepository {
     return this.lookup.exists(merchantId);
   }
 
-  count(): Promise<number> {
-    return this.merchants.count();
-  }
-
   /**
    * Adds a merchant and its terminals in one write; false when the merchant id is taken (replicas
    * starting together on one database each seed the demo merchants, and the first one wins).
@@ -67,18 +59,14 @@ export class MerchantRepository {
   async insertWithTerminals(merchant: MerchantEntity, terminals: TerminalEntity[]): Promise<boolean> {
     try {
       await this.writer.write(async (manager) => {
-        await manager.insert(MerchantEntity, merchant);
-        if (terminals.length > 0) await manager.insert(TerminalEntity, terminals);
+        const sql = sqlOf(manager);
+        await this.table.insert(sql, merchant);
+        await this.terminals.insert(sql, terminals);
       });
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
       throw error;
     }
-  }
-
-  async save(merchant: MerchantEntity): Promise<void> {
-    // Inside the writer's transaction: save() must not open one of its own.
-    await this.writer.write((manager) => manager.save(merchant, { transaction: false }));
   }
 }

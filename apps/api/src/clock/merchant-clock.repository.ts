@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { SerialWriter } from '@tps/database';
+import { DataSource } from 'typeorm';
+import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
 import { MerchantEntity } from '../auth/merchant.entity';
 
 /** Stores how far each merchant's sandbox clock runs ahead. */
 @Injectable()
 export class MerchantClockRepository {
-  constructor(private readonly writer: SerialWriter) {}
+  private readonly table: EntityTable<MerchantEntity>;
+
+  constructor(
+    private readonly writer: SerialWriter,
+    reads: DataSource,
+  ) {
+    this.table = new EntityTable(reads, MerchantEntity);
+  }
 
   /**
    * Adds to the offset in the write queue, like every write (on SQLite, the queue's connection is
@@ -13,16 +21,12 @@ export class MerchantClockRepository {
    */
   advance(merchantId: string, seconds: number): Promise<number> {
     return this.writer.write(async (manager) => {
-      // Added in the statement, as a parameter: TypeORM's increment() writes the number into the
-      // SQL, a new statement for every value (docs/queries).
-      await manager
-        .createQueryBuilder()
-        .update(MerchantEntity)
-        .set({ clockOffsetSeconds: () => 'clock_offset_seconds + :seconds' })
-        .setParameter('seconds', seconds)
-        .where({ merchantId })
-        .execute();
-      return (await manager.findOneByOrFail(MerchantEntity, { merchantId })).clockOffsetSeconds;
+      const sql = sqlOf(manager);
+      // Added in the statement, as a parameter: one text for every value (docs/queries).
+      await this.table.add(sql, { merchantId }, 'clockOffsetSeconds', seconds);
+      const [merchant] = await this.table.findColumns(sql, ['clockOffsetSeconds'], { merchantId });
+      if (merchant === undefined) throw new Error(`merchant ${merchantId} is not stored`);
+      return merchant.clockOffsetSeconds;
     });
   }
 }

@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { EntityTable, sqlOf } from '@tps/database';
 import { TransactionEntity } from '../transactions/transaction.entity';
 
 /** Reads the transaction a receipt is printed for (read-only: print jobs never change one). */
 @Injectable()
 export class ReceiptTransactionsRepository {
-  constructor(
-    @InjectRepository(TransactionEntity) private readonly transactions: Repository<TransactionEntity>,
-  ) {}
+  private readonly table: EntityTable<TransactionEntity>;
+
+  constructor(private readonly reads: DataSource) {
+    this.table = new EntityTable(reads, TransactionEntity);
+  }
 
   findByReference(merchantId: string, transactionReference: string): Promise<TransactionEntity | null> {
-    return this.transactions.findOneBy({ merchantId, transactionReference });
+    return this.table.findOne(sqlOf(this.reads.manager), { merchantId, transactionReference });
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, QueryFailedError, type Repository } from 'typeorm';
-import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
+import { DataSource } from 'typeorm';
+import { anyOf, EntityTable, isUniqueViolation, SerialWriter, sqlOf, type Sql } from '@tps/database';
 import { TerminalEntity } from './terminal.entity';
 
 /** Serials named by one read: well under SQLite's bound on a statement's parameters. */
@@ -13,46 +12,55 @@ export class TerminalRepository {
 
   constructor(
     private readonly writer: SerialWriter,
-    @InjectRepository(TerminalEntity) private readonly terminals: Repository<TerminalEntity>,
+    private readonly reads: DataSource,
   ) {
-    this.table = new EntityTable(terminals.manager.connection, TerminalEntity);
+    this.table = new EntityTable(reads, TerminalEntity);
+  }
+
+  private get sql(): Sql {
+    return sqlOf(this.reads.manager);
   }
 
   findBySerial(serialNumber: string): Promise<TerminalEntity | null> {
-    return this.terminals.findOneBy({ serialNumber });
+    return this.table.findOne(this.sql, { serialNumber });
   }
 
   /** A terminal of this merchant; another merchant's is as good as unknown. */
   findForMerchant(merchantId: string, serialNumber: string): Promise<TerminalEntity | null> {
-    return this.table.findOne(sqlOf(this.terminals.manager), { merchantId, serialNumber });
+    return this.table.findOne(this.sql, { merchantId, serialNumber });
   }
 
   listForMerchant(merchantId: string): Promise<TerminalEntity[]> {
-    return this.terminals.find({ where: { merchantId }, order: { createdAt: 'ASC', serialNumber: 'ASC' } });
+    return this.table.find(
+      this.sql,
+      { merchantId },
+      {
+        orderBy: [
+          ['createdAt', 'ASC'],
+          ['serialNumber', 'ASC'],
+        ],
+      },
+    );
   }
 
   listAll(): Promise<TerminalEntity[]> {
-    return this.terminals.find({ order: { serialNumber: 'ASC' } });
+    return this.table.find(this.sql, {}, { orderBy: [['serialNumber', 'ASC']] });
   }
 
   /** How many terminals the service holds, every merchant's (the global cap of terminals). */
   countAll(): Promise<number> {
-    return this.terminals.count();
+    return this.table.count(this.sql, {});
   }
 
   /** How many terminals are not offline: what the fleet sync reads while nothing else changed. */
   countOnline(): Promise<number> {
-    return this.terminals.createQueryBuilder('t').where('NOT t.offline').getCount();
+    return this.table.count(this.sql, { offline: false });
   }
 
   /** The serials of the terminals not offline: their serials only, so that a large fleet is cheap to read. */
   async listOnlineSerials(): Promise<string[]> {
-    const rows = await this.terminals
-      .createQueryBuilder('t')
-      .select('t.serial_number', 'serial')
-      .where('NOT t.offline')
-      .getRawMany<{ serial: string }>();
-    return rows.map((row) => row.serial);
+    const rows = await this.table.findColumns(this.sql, ['serialNumber'], { offline: false });
+    return rows.map((row) => row.serialNumber);
   }
 
   /** These terminals, those that exist (read in parts: a statement takes so many parameters). */
@@ -60,14 +68,14 @@ export class TerminalRepository {
     const found: TerminalEntity[] = [];
     for (let at = 0; at < serials.length; at += SERIALS_PER_READ) {
       const part = serials.slice(at, at + SERIALS_PER_READ);
-      found.push(...(await this.terminals.findBy({ serialNumber: In(part) })));
+      found.push(...(await this.table.find(this.sql, { serialNumber: anyOf(part) })));
     }
     return found;
   }
 
   /** Terminals whose cardholder is `manual`: the ones that may have to lapse (contract §15). */
   listManual(): Promise<TerminalEntity[]> {
-    return this.terminals.find({ where: { cardholder: 'manual' }, order: { serialNumber: 'ASC' } });
+    return this.table.find(this.sql, { cardholder: 'manual' }, { orderBy: [['serialNumber', 'ASC']] });
   }
 
   /**
@@ -75,14 +83,14 @@ export class TerminalRepository {
    * cleared) meanwhile, by a request or another process, which then keeps its own setting.
    */
   async lapseManual(serialNumber: string, setAt: string | null): Promise<boolean> {
-    const result = await this.writer.write((manager) =>
-      manager.update(
-        TerminalEntity,
-        { serialNumber, cardholder: 'manual', cardholderSetAt: setAt ?? IsNull() },
+    const changed = await this.writer.write((manager) =>
+      this.table.update(
+        sqlOf(manager),
+        { serialNumber, cardholder: 'manual', cardholderSetAt: setAt },
         { cardholder: 'auto', cardholderSetAt: null, cardholderSetFrom: null },
       ),
     );
-    return (result.affected ?? 0) > 0;
+    return changed > 0;
   }
 
   /**
@@ -92,22 +100,24 @@ export class TerminalRepository {
   async insert(terminal: TerminalEntity, fleetLimit?: number): Promise<'inserted' | 'taken' | 'full'> {
     try {
       return await this.writer.write<'inserted' | 'full'>(async (manager) => {
+        const sql = sqlOf(manager);
         if (fleetLimit !== undefined) {
-          const fleet = await manager.countBy(TerminalEntity, { merchantId: terminal.merchantId });
+          const fleet = await this.table.count(sql, { merchantId: terminal.merchantId });
           if (fleet >= fleetLimit) return 'full';
         }
-        await manager.insert(TerminalEntity, terminal);
+        await this.table.insert(sql, terminal);
         return 'inserted';
       });
     } catch (error) {
-      if (error instanceof QueryFailedError && /UNIQUE|duplicate key|Duplicate entry/i.test(error.message))
-        return 'taken';
+      if (isUniqueViolation(error)) return 'taken';
       throw error;
     }
   }
 
+  /** Stores the terminal's settings as they are now (its serial and creation never change). */
   async save(terminal: TerminalEntity): Promise<TerminalEntity> {
-    // Inside the writer's transaction: save() must not open one of its own.
-    return this.writer.write((manager) => manager.save(terminal, { transaction: false }));
+    const { serialNumber, createdAt: _created, ...settings } = terminal;
+    await this.writer.write((manager) => this.table.update(sqlOf(manager), { serialNumber }, settings));
+    return terminal;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { portsOf, SerialWriter, type WebhookSecrets } from '@tps/database';
+import { EntityTable, portsOf, SerialWriter, sqlOf, type WebhookSecrets } from '@tps/database';
 import { MerchantEntity, WEBHOOK_SECRET_COLUMN } from '../auth/merchant.entity';
 
 /**
@@ -10,19 +10,21 @@ import { MerchantEntity, WEBHOOK_SECRET_COLUMN } from '../auth/merchant.entity';
 @Injectable()
 export class WebhookSecretRepository {
   private readonly secrets: WebhookSecrets;
+  private readonly table: EntityTable<MerchantEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
     reads: DataSource,
   ) {
     this.secrets = portsOf(reads).webhookSecrets(writer);
+    this.table = new EntityTable(reads, MerchantEntity);
   }
 
   /** Sets the secret (or none) at once: a rotated secret still overlapping stops signing too. */
   async set(merchantId: string, secret: string | null): Promise<void> {
     await this.writer.write((manager) =>
-      manager.update(
-        MerchantEntity,
+      this.table.update(
+        sqlOf(manager),
         { merchantId },
         { webhookSecret: secret, previousWebhookSecret: null, previousWebhookSecretUntil: null },
       ),
