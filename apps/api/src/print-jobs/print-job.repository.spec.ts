@@ -6,7 +6,6 @@ import { PrintJobRepository } from './print-job.repository';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined, Inject: () => () => undefined }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const LEASE_MS = 30_000;
 const ok = { attemptedAt: '2026-01-01T00:00:00.000Z', statusCode: 200, error: null, latencyMs: 3 };
@@ -21,15 +20,14 @@ describe('print callbacks leased on a real SQLite file', () => {
     database = await openApiDatabase();
     const { dataSource } = database;
     const writer = new SerialWriter(dataSource);
-    const repository = dataSource.getRepository(PrintJobEntity);
-    jobs = new PrintJobRepository(writer, repository, {
+    jobs = new PrintJobRepository(writer, dataSource, {
       replica: 'a/',
       id: 'a/1',
       leaseMs: LEASE_MS,
       unleasedAfterMs: 2 * LEASE_MS,
       merchantCap: 56,
     });
-    other = new PrintJobRepository(writer, repository, {
+    other = new PrintJobRepository(writer, dataSource, {
       replica: 'b/',
       id: 'b/1',
       leaseMs: LEASE_MS,

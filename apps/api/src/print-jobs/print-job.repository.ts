@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { finishesPrintJob, printJobPath } from '@tps/domain';
 import type { PrintCallbackRecord } from '@tps/contracts';
-import { LeasedQueue, SerialWriter } from '@tps/database';
+import { anyOf, EntityTable, LeasedQueue, SerialWriter, sqlOf } from '@tps/database';
 import type { PrintJobReport } from '@tps/link';
 import { MerchantEntity } from '../auth/merchant.entity';
 import { DeliveryOwner } from '../webhooks/delivery-owner';
@@ -42,18 +41,17 @@ export type ReportResult =
 @Injectable()
 export class PrintJobRepository {
   private readonly leases: LeasedQueue;
+  private readonly table: EntityTable<PrintJobEntity>;
+  private readonly merchants: EntityTable<MerchantEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
-    @InjectRepository(PrintJobEntity) private readonly jobs: Repository<PrintJobEntity>,
+    private readonly reads: DataSource,
     private readonly owner: DeliveryOwner,
   ) {
-    this.leases = new LeasedQueue(
-      { ...LEASED_CALLBACKS, shareCap: owner.merchantCap },
-      writer,
-      jobs.manager.connection,
-      owner,
-    );
+    this.leases = new LeasedQueue({ ...LEASED_CALLBACKS, shareCap: owner.merchantCap }, writer, reads, owner);
+    this.table = new EntityTable(reads, PrintJobEntity);
+    this.merchants = new EntityTable(reads, MerchantEntity);
   }
 
   /** A job of this merchant on this terminal; any other is as good as unknown. */
@@ -62,16 +60,18 @@ export class PrintJobRepository {
     terminalSerial: string,
     printJobId: string,
   ): Promise<PrintJobEntity | null> {
-    return this.jobs.findOneBy({ merchantId, terminalSerial, printJobId });
+    return this.table.findOne(sqlOf(this.reads.manager), { merchantId, terminalSerial, printJobId });
   }
 
   async insert(job: PrintJobEntity): Promise<void> {
-    await this.writer.write((manager) => manager.insert(PrintJobEntity, job));
+    await this.writer.write((manager) => this.table.insert(sqlOf(manager), job));
   }
 
   /** Forgets a job the terminal never took, so that no one polls for a job that cannot print. */
   async remove(printJobId: string): Promise<void> {
-    await this.writer.write((manager) => manager.delete(PrintJobEntity, { printJobId, status: 'PENDING' }));
+    await this.writer.write((manager) =>
+      this.table.delete(sqlOf(manager), { printJobId, status: 'PENDING' }),
+    );
   }
 
   /**
@@ -82,7 +82,13 @@ export class PrintJobRepository {
    */
   applyReport(terminalSerial: string, report: PrintJobReport): Promise<ReportResult> {
     return this.writer.write(async (manager) => {
-      const job = await manager.findOneBy(PrintJobEntity, { printJobId: report.printJobId, terminalSerial });
+      const sql = sqlOf(manager);
+      // Locked until the write commits (PostgreSQL): the status moves from the one read here.
+      const job = await this.table.findOne(
+        sql,
+        { printJobId: report.printJobId, terminalSerial },
+        { lock: true },
+      );
       if (job === null) return { applied: false };
       const steps = printJobPath(job.status, report.status);
       const status = steps.length > 0 ? steps[steps.length - 1] : job.status;
@@ -96,7 +102,7 @@ export class PrintJobRepository {
           ? { callbackOwner: this.owner.id, callbackLeaseUntil: iso(Date.now() + this.owner.leaseMs) }
           : {}),
       };
-      await manager.update(PrintJobEntity, { printJobId: job.printJobId }, changes);
+      await this.table.update(sql, { printJobId: job.printJobId }, changes);
       return {
         applied: true,
         finished: finishesPrintJob(job.status, status) ? { ...job, ...changes } : null,
@@ -111,23 +117,24 @@ export class PrintJobRepository {
    */
   async recordCallback(job: PrintJobEntity, callback: PrintCallbackRecord): Promise<boolean> {
     const { printJobId, callbackLeaseEpoch } = job;
-    const result = await this.writer.write((manager) =>
-      manager.update(
-        PrintJobEntity,
+    const changed = await this.writer.write((manager) =>
+      this.table.update(
+        sqlOf(manager),
         { printJobId, callbackOwner: this.owner.id, callbackLeaseEpoch },
         { callback },
       ),
     );
-    return (result.affected ?? 0) > 0;
+    return changed > 0;
   }
 
   /** The jobs of these ids, oldest finished first. */
   private async jobsOf(rows: Array<{ print_job_id: string }>): Promise<PrintJobEntity[]> {
     if (rows.length === 0) return [];
-    return this.jobs.find({
-      where: { printJobId: In(rows.map((row) => row.print_job_id)) },
-      order: { updatedAt: 'ASC' },
-    });
+    return this.table.find(
+      sqlOf(this.reads.manager),
+      { printJobId: anyOf(rows.map((row) => row.print_job_id)) },
+      { orderBy: [['updatedAt', 'ASC']] },
+    );
   }
 
   /**
@@ -155,16 +162,12 @@ export class PrintJobRepository {
 
   /** The merchant's webhook secrets in force now: they sign the attempt about to start. */
   async signingSecrets(merchantId: string, nowMs: number): Promise<string[]> {
-    const merchant = await this.jobs.manager.findOne(MerchantEntity, {
-      select: {
-        merchantId: true,
-        webhookSecret: true,
-        previousWebhookSecret: true,
-        previousWebhookSecretUntil: true,
-      },
-      where: { merchantId },
-    });
-    if (merchant === null) return [];
+    const [merchant] = await this.merchants.findColumns(
+      sqlOf(this.reads.manager),
+      ['webhookSecret', 'previousWebhookSecret', 'previousWebhookSecretUntil'],
+      { merchantId },
+    );
+    if (merchant === undefined) return [];
     return secretsInForce(
       {
         current: merchant.webhookSecret,

@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { PrintCallbacks } from './print-callbacks';
 import { ServiceListening } from '../http/service-listening';
-import { PrintJobEntity } from './print-job.entity';
 import { PrintJobRepository } from './print-job.repository';
 import { PrintReportIngest } from './print-report-ingest';
 
@@ -11,7 +9,6 @@ import { PrintReportIngest } from './print-report-ingest';
  * the reports in, and the routes send jobs down the link.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PrintJobEntity])],
   providers: [PrintJobRepository, PrintReportIngest, PrintCallbacks, ServiceListening],
   exports: [PrintJobRepository, PrintReportIngest],
 })

@@ -25,7 +25,6 @@ jest.mock('@nestjs/common', () => ({
     warn(): void {}
   },
 }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const HANDOFF_TIMEOUT_MS = 10_000;
 const MERCHANT = { merchantId: 'm-1', boundTerminalSerial: 'SIM1', clockOffsetSeconds: 0 } as MerchantEntity;
@@ -60,7 +59,7 @@ describe('PrintService hand-off (real SQLite, fake link)', () => {
   beforeEach(async () => {
     database = await openApiDatabase();
     const { dataSource } = database;
-    jobs = new PrintJobRepository(new SerialWriter(dataSource), dataSource.getRepository(PrintJobEntity), {
+    jobs = new PrintJobRepository(new SerialWriter(dataSource), dataSource, {
       replica: 'api/',
       id: 'api/1',
       leaseMs: 30_000,
