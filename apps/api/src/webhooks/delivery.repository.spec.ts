@@ -11,7 +11,6 @@ import { DeliveryRepository } from './delivery.repository';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined, Inject: () => () => undefined }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const URL = 'http://127.0.0.1:9/hook';
 
@@ -60,8 +59,7 @@ describe('DeliveryRepository on a real SQLite file', () => {
     writer = new SerialWriter(dataSource);
     outbox = new DeliveryRepository(
       writer,
-      dataSource.getRepository(DeliveryEntity),
-      dataSource.getRepository(DeliveryAttemptEntity),
+      dataSource,
       new InProcessMessagePort<ApiTopics>(() => undefined),
       {
         replica: 'replica-a/',
@@ -74,8 +72,7 @@ describe('DeliveryRepository on a real SQLite file', () => {
     );
     other = new DeliveryRepository(
       writer,
-      dataSource.getRepository(DeliveryEntity),
-      dataSource.getRepository(DeliveryAttemptEntity),
+      dataSource,
       new InProcessMessagePort<ApiTopics>(() => undefined),
       {
         replica: 'replica-b/',

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, type EntityManager, type Repository } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import {
+  anyOf,
   EntityTable,
   LeasedQueue,
   SerialWriter,
@@ -244,25 +244,21 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
 
   constructor(
     private readonly writer: SerialWriter,
-    @InjectRepository(DeliveryEntity) private readonly deliveries: Repository<DeliveryEntity>,
-    @InjectRepository(DeliveryAttemptEntity) private readonly attempts: Repository<DeliveryAttemptEntity>,
+    private readonly reads: DataSource,
     @Inject(API_MESSAGES) private readonly messages: ApiMessages,
     private readonly owner: DeliveryOwner,
     @Inject(DELIVERY_BODY_RULE) private readonly bodies: DeliveryBodyRule,
   ) {
-    this.table = new EntityTable(deliveries.manager.connection, DeliveryEntity);
-    this.rows = portsOf(deliveries.manager.connection).deliveryRows(
-      deliveries.manager.connection,
-      this.table,
-    );
+    this.table = new EntityTable(reads, DeliveryEntity);
+    this.rows = portsOf(reads).deliveryRows(reads, this.table);
     this.leases = new LeasedQueue(
       { ...LEASED_DELIVERIES, shareCap: owner.merchantCap },
       writer,
-      deliveries.manager.connection,
+      reads,
       owner,
     );
-    this.slots = new LeasedQueue(LEASED_SLOTS, writer, deliveries.manager.connection, owner);
-    this.attemptTable = new EntityTable(attempts.manager.connection, DeliveryAttemptEntity);
+    this.slots = new LeasedQueue(LEASED_SLOTS, writer, reads, owner);
+    this.attemptTable = new EntityTable(reads, DeliveryAttemptEntity);
     // Attempts and stored deliveries only: the one other write of a stored delivery (expiry,
     // redelivery) has no keys, and an event's write only adds deliveries.
     this.records = new GroupCommit((take) =>
@@ -462,7 +458,7 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
 
   /** How many of the merchant's deliveries are pending (its hard cap, contract §22). */
   async countPending(merchantId: string): Promise<number> {
-    return this.deliveries.count({ where: { merchantId, state: 'pending' } });
+    return this.table.count(sqlOf(this.reads.manager), { merchantId, state: 'pending' });
   }
 
   /** How many deliveries are pending, and when the oldest of them was staged (for the metrics). */
@@ -493,10 +489,11 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
 
   /** The merchant's deliveries of one transaction, in order, each with its attempts. */
   async listForTransaction(merchantId: string, clientTransactionId: string): Promise<DeliveryWithAttempts[]> {
-    const deliveries = await this.deliveries.find({
-      where: { merchantId, clientTransactionId },
-      order: { position: 'ASC' },
-    });
+    const deliveries = await this.table.find(
+      sqlOf(this.reads.manager),
+      { merchantId, clientTransactionId },
+      { orderBy: [['position', 'ASC']] },
+    );
     const attempts = await this.attemptsOf(deliveries.map((d) => d.id));
     return deliveries.map((delivery) => ({
       delivery,
@@ -506,6 +503,10 @@ export class DeliveryRepository implements DeliveryStore, LeaseStore {
 
   private attemptsOf(deliveryIds: string[]): Promise<DeliveryAttemptEntity[]> {
     if (deliveryIds.length === 0) return Promise.resolve([]);
-    return this.attempts.find({ where: { deliveryId: In(deliveryIds) }, order: { n: 'ASC' } });
+    return this.attemptTable.find(
+      sqlOf(this.reads.manager),
+      { deliveryId: anyOf(deliveryIds) },
+      { orderBy: [['n', 'ASC']] },
+    );
   }
 }

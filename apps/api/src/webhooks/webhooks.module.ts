@@ -1,13 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { ListenForwarder } from '../listen/listen-forwarder';
 import { ListenerPresence } from '../listen/listener-presence';
-import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { DeliveryBodies } from './delivery-bodies';
 import { DELIVERY_BODY_RULE } from './delivery-body-rule';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryOwner } from './delivery-owner';
-import { DeliveryEntity } from './delivery.entity';
 import { DeliveryRepository } from './delivery.repository';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 
@@ -17,7 +14,6 @@ import { WebhookSecretRepository } from './webhook-secret.repository';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([DeliveryEntity, DeliveryAttemptEntity])],
   providers: [
     DeliveryOwner,
     DeliveryBodies,
