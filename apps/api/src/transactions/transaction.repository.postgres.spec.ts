@@ -6,7 +6,6 @@ import type { StatementLog } from '@tps/database/testing';
 import type { LifecycleStatus } from '@tps/domain';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { openApiPostgres, type ApiPostgres } from '../testing/api-database';
-import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { transactionFromOrder } from './transaction-from-order';
 import { TransactionRepository } from './transaction.repository';
@@ -14,7 +13,6 @@ import { RecentTransactions } from './recent-transactions';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const MERCHANT = 'demo-merchant';
 const TERMINAL = { serialNumber: 'SIM0000001', merchantId: MERCHANT };
@@ -82,8 +80,7 @@ describe('TransactionRepository on PostgreSQL', () => {
     // A clock that stands still: a row this process wrote stays recent however slow the machine.
     repository = new TransactionRepository(
       new SerialWriter(dataSource),
-      dataSource.getRepository(TransactionEntity),
-      dataSource.getRepository(TransactionEventEntity),
+      dataSource,
       new RecentTransactions(() => 0),
     );
   });

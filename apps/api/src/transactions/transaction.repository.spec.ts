@@ -4,7 +4,6 @@ import { SerialWriter } from '@tps/database';
 import type { LifecycleStatus, OperationType } from '@tps/domain';
 import type { LinkEvent, OperationOrder } from '@tps/link';
 import { openApiDatabase, type ApiDatabase } from '../testing/api-database';
-import { TransactionEventEntity } from './transaction-event.entity';
 import { TransactionEntity } from './transaction.entity';
 import { transactionFromOrder } from './transaction-from-order';
 import { RECENT_ROW_MS, RecentTransactions } from './recent-transactions';
@@ -12,7 +11,6 @@ import { TransactionRepository } from './transaction.repository';
 
 // Nest ships as ES modules, which Jest does not load; the decorators only matter to DI.
 jest.mock('@nestjs/common', () => ({ Injectable: () => () => undefined }));
-jest.mock('@nestjs/typeorm', () => ({ InjectRepository: () => () => undefined }));
 
 const MERCHANT = 'demo-merchant';
 const TERMINAL = { serialNumber: 'SIM0000001', merchantId: MERCHANT };
@@ -81,8 +79,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
     const { dataSource } = database;
     return new TransactionRepository(
       new SerialWriter(dataSource),
-      dataSource.getRepository(TransactionEntity),
-      dataSource.getRepository(TransactionEventEntity),
+      dataSource,
       new RecentTransactions(now),
     );
   }

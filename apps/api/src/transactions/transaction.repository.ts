@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, type EntityManager, type Repository } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { decideEventRun, isFollowUp, type EventRunReads, type FollowUpReads } from '@tps/domain';
 import type { SearchFilters, SearchPosition } from '@tps/contracts';
 import {
+  anyOf,
   ConcurrentWriteError,
   EntityTable,
   SerialWriter,
@@ -14,6 +14,7 @@ import {
   type Sql,
   type Statement,
   type TransactionCounts,
+  type TransactionSearch,
 } from '@tps/database';
 import type { LinkEvent } from '@tps/link';
 import { TransactionEventEntity } from './transaction-event.entity';
@@ -59,22 +60,25 @@ export class TransactionRepository {
   private readonly table: EntityTable<TransactionEntity>;
   private readonly eventTable: EntityTable<TransactionEventEntity>;
   private readonly counts: TransactionCounts;
+  private readonly search: TransactionSearch<TransactionEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
-    @InjectRepository(TransactionEntity) private readonly transactions: Repository<TransactionEntity>,
-    @InjectRepository(TransactionEventEntity) private readonly events: Repository<TransactionEventEntity>,
+    private readonly reads: DataSource,
     private readonly recent: RecentTransactions = new RecentTransactions(),
   ) {
-    this.table = new EntityTable(transactions.manager.connection, TransactionEntity);
-    this.eventTable = new EntityTable(transactions.manager.connection, TransactionEventEntity);
-    this.counts = portsOf(transactions.manager.connection).transactionCounts(transactions.manager.connection);
+    this.table = new EntityTable(reads, TransactionEntity);
+    this.eventTable = new EntityTable(reads, TransactionEventEntity);
+    this.counts = portsOf(reads).transactionCounts(reads);
+    this.search = portsOf(reads).transactionSearch(reads, this.table);
+  }
+
+  private get sql(): Sql {
+    return sqlOf(this.reads.manager);
   }
 
   findByClientId(merchantId: string, clientTransactionId: string): Promise<TransactionEntity | null> {
-    return storageRead(
-      this.table.findOne(sqlOf(this.transactions.manager), { merchantId, clientTransactionId }),
-    );
+    return storageRead(this.table.findOne(this.sql, { merchantId, clientTransactionId }));
   }
 
   /** How many transactions of the merchant are dated (merchant clock) from `fromMs` to before `toMs`. */
@@ -83,16 +87,12 @@ export class TransactionRepository {
   }
 
   eventsOf(transactionId: string): Promise<TransactionEventEntity[]> {
-    return this.eventTable.find(
-      sqlOf(this.events.manager),
-      { transactionId },
-      { orderBy: [['sequence', 'ASC']] },
-    );
+    return this.eventTable.find(this.sql, { transactionId }, { orderBy: [['sequence', 'ASC']] });
   }
 
   /** An approved transaction of this merchant by its reference; another merchant's is unknown. */
   findByReference(merchantId: string, transactionReference: string): Promise<TransactionEntity | null> {
-    return this.table.findOne(sqlOf(this.transactions.manager), { merchantId, transactionReference });
+    return this.table.findOne(this.sql, { merchantId, transactionReference });
   }
 
   /**
@@ -105,40 +105,32 @@ export class TransactionRepository {
     after: SearchPosition | undefined,
     take: number,
   ): Promise<TransactionEntity[]> {
-    const builder = this.transactions
-      .createQueryBuilder('t')
-      .where('t.merchant_id = :merchantId', { merchantId })
-      .andWhere('t.status IS NOT NULL');
-    const equal: Array<[string, string | undefined]> = [
-      ['client_transaction_id', filters.clientTransactionId],
-      ['transaction_reference', filters.transactionReference],
+    const equal: Array<[keyof TransactionEntity, string | undefined]> = [
+      ['clientTransactionId', filters.clientTransactionId],
+      ['transactionReference', filters.transactionReference],
       ['status', filters.status],
-      ['operation_type', filters.operationType],
-      ['terminal_serial', filters.terminalSerial],
+      ['operationType', filters.operationType],
+      ['terminalSerial', filters.terminalSerial],
     ];
-    for (const [column, value] of equal) {
-      if (value !== undefined) builder.andWhere(`t.${column} = :${column}`, { [column]: value });
-    }
-    if (filters.fromMs !== undefined)
-      builder.andWhere('t.created_at_ms >= :fromMs', { fromMs: filters.fromMs });
-    if (filters.toMs !== undefined) builder.andWhere('t.created_at_ms <= :toMs', { toMs: filters.toMs });
-    if (after !== undefined) {
-      builder.andWhere('(t.created_at_ms < :atMs OR (t.created_at_ms = :atMs AND t.id < :afterId))', {
-        atMs: Number(after.at),
-        afterId: after.key,
-      });
-    }
-    return builder.orderBy('t.created_at_ms', 'DESC').addOrderBy('t.id', 'DESC').take(take).getMany();
+    return this.search.page({
+      merchantId,
+      equal: equal.flatMap(([property, value]) => (value === undefined ? [] : [[property, value] as const])),
+      fromMs: filters.fromMs,
+      toMs: filters.toMs,
+      after: after === undefined ? undefined : { atMs: Number(after.at), id: after.key },
+      take,
+    });
   }
 
   /** The events of these transactions, each transaction's in order. */
   async eventsOfMany(transactionIds: string[]): Promise<Map<string, TransactionEventEntity[]>> {
     const byId = new Map<string, TransactionEventEntity[]>(transactionIds.map((id) => [id, []]));
     if (transactionIds.length === 0) return byId;
-    const rows = await this.events.find({
-      where: { transactionId: In(transactionIds) },
-      order: { sequence: 'ASC' },
-    });
+    const rows = await this.eventTable.find(
+      this.sql,
+      { transactionId: anyOf(transactionIds) },
+      { orderBy: [['sequence', 'ASC']] },
+    );
     for (const row of rows) byId.get(row.transactionId)?.push(row);
     return byId;
   }

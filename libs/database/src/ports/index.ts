@@ -10,6 +10,7 @@ export * from './terminal-purge';
 export * from './account-rows';
 export * from './merchant-lookup';
 export * from './transaction-counts';
+export * from './transaction-search';
 export * from './webhook-secrets';
 export * from './delivery-rows';
 export * from './terminal-queue';

@@ -18,6 +18,7 @@ import type {
 import type { TerminalPurge } from './terminal-purge';
 import type { TerminalQueue, TerminalQueueTables } from './terminal-queue';
 import type { TransactionCounts } from './transaction-counts';
+import type { SearchedTransaction, TransactionSearch } from './transaction-search';
 import type { WebhookSecrets } from './webhook-secrets';
 
 /**
@@ -38,6 +39,10 @@ export interface StorePorts {
     terminals: EntityTable<Terminal>,
   ): MerchantLookup<Merchant, Terminal>;
   transactionCounts(reads: DataSource): TransactionCounts;
+  transactionSearch<Transaction extends SearchedTransaction>(
+    reads: DataSource,
+    transactions: EntityTable<Transaction>,
+  ): TransactionSearch<Transaction>;
   webhookSecrets(writer: SerialWriter): WebhookSecrets;
   deliveryRows<Delivery extends OutboxDelivery>(
     reads: DataSource,

@@ -19,6 +19,7 @@ export const postgresPorts: StorePorts = {
   accountRows: sqlitePorts.accountRows,
   merchantLookup: sqlitePorts.merchantLookup,
   transactionCounts: sqlitePorts.transactionCounts,
+  transactionSearch: sqlitePorts.transactionSearch,
   webhookSecrets: sqlitePorts.webhookSecrets,
   deliveryRows: sqlitePorts.deliveryRows,
   terminalQueue: sqlitePorts.terminalQueue,

@@ -11,6 +11,7 @@ import { SqliteTerminalHistoryRows } from './sqlite-terminal-history-rows';
 import { SqliteTerminalPurge } from './sqlite-terminal-purge';
 import { SqliteTerminalQueue } from './sqlite-terminal-queue';
 import { SqliteTransactionCounts } from './sqlite-transaction-counts';
+import { SqliteTransactionSearch } from './sqlite-transaction-search';
 import { SqliteWebhookSecrets } from './sqlite-webhook-secrets';
 
 /** The ports on SQLite: one writer holds the file, reads run on their own connection. */
@@ -23,6 +24,7 @@ export const sqlitePorts: StorePorts = {
   accountRows: () => new SqliteAccountRows(),
   merchantLookup: (reads, merchants, terminals) => new SqliteMerchantLookup(reads, merchants, terminals),
   transactionCounts: (reads) => new SqliteTransactionCounts(reads),
+  transactionSearch: (reads, transactions) => new SqliteTransactionSearch(reads, transactions),
   webhookSecrets: (writer) => new SqliteWebhookSecrets(writer),
   deliveryRows: (reads, deliveries) => new SqliteDeliveryRows(reads, deliveries),
   terminalQueue: (reads, tables) => new SqliteTerminalQueue(reads, tables),

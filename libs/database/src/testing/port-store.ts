@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
+import type { DataSource, DataSourceOptions } from 'typeorm';
 import { TestStore, type StoreKind } from '@tps/testing';
 import { closeDataSource } from '../close-data-source';
 import { dataSourceOptions } from '../data-source-options';
@@ -17,12 +17,20 @@ export interface PortStore {
   close(): Promise<void>;
 }
 
-/** Opens a database named `name` on `kind` (a SQLite file, or a PostgreSQL database) and runs `schema` there. */
-export async function openPortStore(kind: StoreKind, name: string, schema: string): Promise<PortStore> {
+/**
+ * Opens a database named `name` on `kind` (a SQLite file, or a PostgreSQL database) and runs
+ * `schema` there; `entities`: those whose tables the port reads through an EntityTable.
+ */
+export async function openPortStore(
+  kind: StoreKind,
+  name: string,
+  schema: string,
+  entities: NonNullable<DataSourceOptions['entities']> = [],
+): Promise<PortStore> {
   const dir = mkdtempSync(join(tmpdir(), `tps-${name}-`));
   const store = new TestStore(kind, dir);
   const reads = await openDataSource(
-    dataSourceOptions({ url: await store.url(name), entities: [], migrations: [] }),
+    dataSourceOptions({ url: await store.url(name), entities, migrations: [] }),
   );
   await reads.query(schema);
   const writer = await openSerialWriter(reads);
