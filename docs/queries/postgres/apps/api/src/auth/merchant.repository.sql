@@ -3,11 +3,9 @@
 -- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
 
 -- apps/api/src/auth/merchant.repository.ts
-INSERT INTO "merchants"("merchant_id", "secret_key", "bound_terminal_serial", "webhook_secret", "previous_webhook_secret", "previous_webhook_secret_until", "clock_offset_seconds", "created_at")
-  VALUES ($1, $2, $3, $4, DEFAULT, DEFAULT, $5, DEFAULT)
-  RETURNING "clock_offset_seconds", "created_at";
+INSERT INTO "merchants" ("merchant_id", "secret_key", "bound_terminal_serial", "webhook_secret", "clock_offset_seconds")
+  VALUES ($1, $2, $3, $4, $5);
 
 -- apps/api/src/auth/merchant.repository.ts
-INSERT INTO "terminals"("serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at")
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, DEFAULT, DEFAULT, DEFAULT)
-  RETURNING "printer", "offline", "cardholder", "created_at";
+INSERT INTO "terminals" ("serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9);

@@ -3,31 +3,20 @@
 -- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
 
 -- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  ORDER BY "TerminalEntity"."serial_number" ASC;
+SELECT "serial_number"
+  FROM "terminals"
+  WHERE "offline" = $1;
 
 -- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE "TerminalEntity"."serial_number" IN ($1, …);
+SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
+  FROM "terminals"
+  ORDER BY "serial_number" ASC;
 
 -- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE (("TerminalEntity"."cardholder" = $1))
-  ORDER BY "TerminalEntity"."serial_number" ASC;
-
--- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE (("TerminalEntity"."merchant_id" = $1))
-  ORDER BY "TerminalEntity"."created_at" ASC, "TerminalEntity"."serial_number" ASC;
-
--- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE (("TerminalEntity"."serial_number" IN ($1, …)));
+SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
+  FROM "terminals"
+  WHERE "cardholder" = $1
+  ORDER BY "serial_number" ASC;
 
 -- apps/api/src/terminals/terminal.repository.ts (not parameterised: numbers written into the text, shown as <n>)
 SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
@@ -36,20 +25,26 @@ SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "pri
   LIMIT <n>;
 
 -- apps/api/src/terminals/terminal.repository.ts
-SELECT "t"."serial_number" AS "serial"
-  FROM "terminals" "t"
-  WHERE NOT "t"."offline";
+SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
+  FROM "terminals"
+  WHERE "merchant_id" = $1
+  ORDER BY "created_at" ASC, "serial_number" ASC;
 
--- apps/api/src/terminals/terminal.repository.ts (not parameterised: numbers written into the text, shown as <n>)
-SELECT COUNT(<n>) AS "cnt"
-  FROM "terminals" "TerminalEntity";
+-- apps/api/src/terminals/terminal.repository.ts
+SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
+  FROM "terminals"
+  WHERE "serial_number" IN ($1, …);
 
--- apps/api/src/terminals/terminal.repository.ts (not parameterised: numbers written into the text, shown as <n>)
-SELECT COUNT(<n>) AS "cnt"
-  FROM "terminals" "t"
-  WHERE NOT "t"."offline";
+-- apps/api/src/terminals/terminal.repository.ts
+SELECT COUNT(*) AS count
+  FROM "terminals";
+
+-- apps/api/src/terminals/terminal.repository.ts
+SELECT COUNT(*) AS count
+  FROM "terminals"
+  WHERE "offline" = $1;
 
 -- apps/api/src/terminals/terminal.repository.ts
 UPDATE "terminals"
-  SET "pace" = $1
-  WHERE "serial_number" IN ($2, …);
+  SET "merchant_id" = $1, "model" = $2, "wifi_mac" = $3, "room" = $4, "pace" = $5, "printer" = $6, "offline" = $7, "cardholder" = $8, "cardholder_set_at" = $9, "cardholder_set_from" = $10
+  WHERE "serial_number" = $11;

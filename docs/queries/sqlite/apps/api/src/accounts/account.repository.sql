@@ -21,7 +21,7 @@ INSERT INTO "terminals" ("serial_number", "merchant_id", "model", "wifi_mac", "r
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- apps/api/src/accounts/account.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE (("TerminalEntity"."merchant_id" = ?))
-  ORDER BY "TerminalEntity"."created_at" ASC, "TerminalEntity"."serial_number" ASC;
+SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
+  FROM "terminals"
+  WHERE "merchant_id" = ?
+  ORDER BY "created_at" ASC, "serial_number" ASC;

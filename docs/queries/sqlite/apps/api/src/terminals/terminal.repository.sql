@@ -3,31 +3,20 @@
 -- Written by that test with UPDATE_SQL_SNAPSHOTS=1: do not edit by hand.
 
 -- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  ORDER BY "TerminalEntity"."serial_number" ASC;
+SELECT "serial_number"
+  FROM "terminals"
+  WHERE "offline" = ?;
 
 -- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE "TerminalEntity"."serial_number" IN (?, …);
+SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
+  FROM "terminals"
+  ORDER BY "serial_number" ASC;
 
 -- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE (("TerminalEntity"."cardholder" = ?))
-  ORDER BY "TerminalEntity"."serial_number" ASC;
-
--- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE (("TerminalEntity"."merchant_id" = ?))
-  ORDER BY "TerminalEntity"."created_at" ASC, "TerminalEntity"."serial_number" ASC;
-
--- apps/api/src/terminals/terminal.repository.ts
-SELECT "TerminalEntity"."serial_number" AS "TerminalEntity_serial_number", "TerminalEntity"."merchant_id" AS "TerminalEntity_merchant_id", "TerminalEntity"."model" AS "TerminalEntity_model", "TerminalEntity"."wifi_mac" AS "TerminalEntity_wifi_mac", "TerminalEntity"."room" AS "TerminalEntity_room", "TerminalEntity"."pace" AS "TerminalEntity_pace", "TerminalEntity"."printer" AS "TerminalEntity_printer", "TerminalEntity"."offline" AS "TerminalEntity_offline", "TerminalEntity"."cardholder" AS "TerminalEntity_cardholder", "TerminalEntity"."cardholder_set_at" AS "TerminalEntity_cardholder_set_at", "TerminalEntity"."cardholder_set_from" AS "TerminalEntity_cardholder_set_from", "TerminalEntity"."created_at" AS "TerminalEntity_created_at"
-  FROM "terminals" "TerminalEntity"
-  WHERE (("TerminalEntity"."serial_number" IN (?, …)));
+SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
+  FROM "terminals"
+  WHERE "cardholder" = ?
+  ORDER BY "serial_number" ASC;
 
 -- apps/api/src/terminals/terminal.repository.ts (not parameterised: numbers written into the text, shown as <n>)
 SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
@@ -36,20 +25,26 @@ SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "pri
   LIMIT <n>;
 
 -- apps/api/src/terminals/terminal.repository.ts
-SELECT "t"."serial_number" AS "serial"
-  FROM "terminals" "t"
-  WHERE NOT "t"."offline";
+SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
+  FROM "terminals"
+  WHERE "merchant_id" = ?
+  ORDER BY "created_at" ASC, "serial_number" ASC;
 
--- apps/api/src/terminals/terminal.repository.ts (not parameterised: numbers written into the text, shown as <n>)
-SELECT COUNT(<n>) AS "cnt"
-  FROM "terminals" "TerminalEntity";
+-- apps/api/src/terminals/terminal.repository.ts
+SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
+  FROM "terminals"
+  WHERE "serial_number" IN (?, …);
 
--- apps/api/src/terminals/terminal.repository.ts (not parameterised: numbers written into the text, shown as <n>)
-SELECT COUNT(<n>) AS "cnt"
-  FROM "terminals" "t"
-  WHERE NOT "t"."offline";
+-- apps/api/src/terminals/terminal.repository.ts
+SELECT COUNT(*) AS count
+  FROM "terminals";
+
+-- apps/api/src/terminals/terminal.repository.ts
+SELECT COUNT(*) AS count
+  FROM "terminals"
+  WHERE "offline" = ?;
 
 -- apps/api/src/terminals/terminal.repository.ts
 UPDATE "terminals"
-  SET "pace" = ?
-  WHERE "serial_number" IN (?, …);
+  SET "merchant_id" = ?, "model" = ?, "wifi_mac" = ?, "room" = ?, "pace" = ?, "printer" = ?, "offline" = ?, "cardholder" = ?, "cardholder_set_at" = ?, "cardholder_set_from" = ?
+  WHERE "serial_number" = ?;
