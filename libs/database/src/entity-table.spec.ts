@@ -189,15 +189,12 @@ describe('EntityTable on a prepared SQLite connection', () => {
     ]);
   });
 
-  it('counts, reads some columns alone, and picks by a list of values (IN), an empty list picking none', async () => {
+  it('reads some columns alone, and picks by a list of values (IN), an empty list picking none', async () => {
     await table.insert(sql(), [
       { id: 'l1', ownerId: 'o6', data: null, done: true, price: 1 },
       { id: 'l2', ownerId: 'o6', data: null, done: false, price: 2 },
       { id: 'l3', ownerId: 'o6', data: null, done: false, price: 3 },
     ]);
-    expect(await table.count(sql(), { ownerId: 'o6' })).toBe(3);
-    expect(await table.count(sql(), { ownerId: 'o6', done: false })).toBe(2);
-    expect(await table.count(sql(), { ownerId: 'nobody' })).toBe(0);
     // Through the column's transformer, as find gives it.
     expect(
       await table.findColumns(sql(), ['id', 'price'], { ownerId: 'o6' }, { orderBy: [['id', 'DESC']] }),

@@ -334,17 +334,6 @@ export class EntityTable<Entity extends ObjectLiteral> {
     return sql.all<Record<string, unknown>>(text, filter.params);
   }
 
-  /** How many rows `where` picks. */
-  async count(sql: Sql, where: Where<Entity>): Promise<number> {
-    const filter = this.filter(where);
-    const text = this.text(`count:${filter.key}`, (layout) =>
-      this.statements.count(layout.table, filter.clause(layout)),
-    );
-    // COUNT(*) is a bigint on PostgreSQL, which node-postgres reads as a string.
-    const [row] = await sql.all<{ count: number | string }>(text, filter.params);
-    return Number(row?.count ?? 0);
-  }
-
   async findOne(
     sql: Sql,
     where: Where<Entity>,
