@@ -6,13 +6,13 @@
 BEGIN IMMEDIATE;
 
 -- libs/database/src/sqlite/sqlite-writer.ts
+BEGIN IMMEDIATE; SAVEPOINT member;
+
+-- libs/database/src/sqlite/sqlite-writer.ts
 COMMIT;
 
 -- libs/database/src/sqlite/sqlite-writer.ts
-RELEASE member;
+RELEASE member; COMMIT;
 
 -- libs/database/src/sqlite/sqlite-writer.ts
 RELEASE member; SAVEPOINT member;
-
--- libs/database/src/sqlite/sqlite-writer.ts
-SAVEPOINT member;
