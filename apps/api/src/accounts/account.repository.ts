@@ -83,11 +83,18 @@ export class AccountRepository {
   }
 
   /** Removes the merchant, its terminals and everything they did. */
-  async remove(merchantId: string): Promise<void> {
-    await this.writer.write(async (manager) => {
+  /** Removes the account and all it holds; answers the serials of the terminals it had then. */
+  async remove(merchantId: string): Promise<string[]> {
+    return this.writer.write(async (manager) => {
+      const sql = sqlOf(manager);
+      // Locked first (PostgreSQL): a terminal being added to it (TerminalRepository.insert) is
+      // either stored before, and read and removed here, or finds the merchant gone.
+      await this.merchants.findColumns(sql, ['merchantId'], { merchantId }, { lock: true });
+      const fleet = await this.terminals.findColumns(sql, ['serialNumber'], { merchantId });
       await this.rows.eraseActivity(manager, merchantId);
-      await this.terminals.delete(sqlOf(manager), { merchantId });
-      await this.merchants.delete(sqlOf(manager), { merchantId });
+      await this.terminals.delete(sql, { merchantId });
+      await this.merchants.delete(sql, { merchantId });
+      return fleet.map((terminal) => terminal.serialNumber);
     });
   }
 }

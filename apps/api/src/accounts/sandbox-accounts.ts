@@ -155,9 +155,10 @@ export class SandboxAccounts {
         'the demo merchants are shared and cannot be deleted; create your own with POST /sandbox/accounts',
       );
     }
-    const serials = (await this.accounts.fleetOf(merchantId)).map((t) => t.serialNumber);
-    await this.fleetSync.holding(serials, async () => {
-      await this.accounts.remove(merchantId);
+    const held = (await this.accounts.fleetOf(merchantId)).map((t) => t.serialNumber);
+    await this.fleetSync.holding(held, async () => {
+      // The fleet as the removal found it: a terminal added since the read above is in it.
+      const serials = await this.accounts.remove(merchantId);
       this.messages.publish('account.removed', { merchantId });
       for (const serial of serials) this.links.cutUplink(serial);
       for (const [share, removed] of this.byShare(serials, (serial) => serial)) {

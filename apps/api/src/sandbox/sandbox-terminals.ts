@@ -119,6 +119,10 @@ export class SandboxTerminals {
     const limit = quota === 'held' ? accountQuotas(this.config).terminals : undefined;
     const release = await this.capacity.reserveTerminals(1);
     const inserted = await this.terminals.insert(terminal, limit).finally(release);
+    if (inserted === 'gone') {
+      // Its account was removed while the terminal was being added (contract §14).
+      throw new ContractError('AUTH-001', 'this account no longer exists');
+    }
     if (inserted === 'taken') {
       throw new ContractError('TER-004', `serial ${serial} is already taken`, 'serial');
     }

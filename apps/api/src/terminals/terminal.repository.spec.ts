@@ -49,6 +49,11 @@ describe('TerminalRepository (real SQLite)', () => {
     expect(await terminals.countAll()).toBe(3);
   });
 
+  it('stores no terminal for a merchant that is gone (its account removed meanwhile)', async () => {
+    expect(await terminals.insert(newTerminal('SIM0000005', 'm-gone', 'instant', 'front'))).toBe('gone');
+    expect(await terminals.findBySerial('SIM0000005')).toBeNull();
+  });
+
   it('saves settings, counts and lists the online ones, and lapses `manual` only as it was set', async () => {
     await terminals.insert(newTerminal('SIM0000001', 'm-1', 'instant', 'front'));
     await terminals.insert(newTerminal('SIM0000002', 'm-1', 'instant', 'front'));

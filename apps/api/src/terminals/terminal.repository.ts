@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { anyOf, EntityTable, isUniqueViolation, SerialWriter, sqlOf, type Sql } from '@tps/database';
+import { MerchantEntity } from '../auth/merchant.entity';
 import { TerminalEntity } from './terminal.entity';
 
 /** Serials named by one read: well under SQLite's bound on a statement's parameters. */
@@ -9,12 +10,14 @@ const SERIALS_PER_READ = 500;
 @Injectable()
 export class TerminalRepository {
   private readonly table: EntityTable<TerminalEntity>;
+  private readonly merchants: EntityTable<MerchantEntity>;
 
   constructor(
     private readonly writer: SerialWriter,
     private readonly reads: DataSource,
   ) {
     this.table = new EntityTable(reads, TerminalEntity);
+    this.merchants = new EntityTable(reads, MerchantEntity);
   }
 
   private get sql(): Sql {
@@ -97,10 +100,27 @@ export class TerminalRepository {
    * Adds a terminal: `taken` when its serial is already (by any merchant), `full` when its
    * merchant has `fleetLimit` terminals already (counted in the same write).
    */
-  async insert(terminal: TerminalEntity, fleetLimit?: number): Promise<'inserted' | 'taken' | 'full'> {
+  /**
+   * Stores a new terminal of its merchant: 'gone' when the merchant no longer is (its account was
+   * removed meanwhile), 'taken' when the serial is, 'full' at `fleetLimit`.
+   */
+  async insert(
+    terminal: TerminalEntity,
+    fleetLimit?: number,
+  ): Promise<'inserted' | 'taken' | 'full' | 'gone'> {
     try {
-      return await this.writer.write<'inserted' | 'full'>(async (manager) => {
+      return await this.writer.write<'inserted' | 'full' | 'gone'>(async (manager) => {
         const sql = sqlOf(manager);
+        // Locked to the write's end (PostgreSQL), as the account's removal locks it first
+        // (AccountRepository.remove): a removal at the same moment either waits for this terminal
+        // and removes it too, or went first, and no terminal is stored for a merchant that is gone.
+        const merchant = await this.merchants.findColumns(
+          sql,
+          ['merchantId'],
+          { merchantId: terminal.merchantId },
+          { lock: true },
+        );
+        if (merchant.length === 0) return 'gone';
         if (fleetLimit !== undefined) {
           const fleet = await this.table.count(sql, { merchantId: terminal.merchantId });
           if (fleet >= fleetLimit) return 'full';

@@ -21,6 +21,16 @@ INSERT INTO "terminals" ("serial_number", "merchant_id", "model", "wifi_mac", "r
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- apps/api/src/accounts/account.repository.ts
+SELECT "merchant_id"
+  FROM "merchants"
+  WHERE "merchant_id" = ?;
+
+-- apps/api/src/accounts/account.repository.ts
+SELECT "serial_number"
+  FROM "terminals"
+  WHERE "merchant_id" = ?;
+
+-- apps/api/src/accounts/account.repository.ts
 SELECT "serial_number", "merchant_id", "model", "wifi_mac", "room", "pace", "printer", "offline", "cardholder", "cardholder_set_at", "cardholder_set_from", "created_at"
   FROM "terminals"
   WHERE "merchant_id" = ?
