@@ -18,6 +18,13 @@ const PRIVATE_FIELDS = /\b(isTransactionActive|transactionDepth)\b/;
 const SQL_STATEMENT =
   /(^|['"`(;]\s*)(SELECT|UPDATE|INSERT INTO|DELETE FROM|WITH \w+ AS \(|PRAGMA|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|CREATE|DROP|ALTER|TRUNCATE|VACUUM|LOCK|LISTEN|UNLISTEN|NOTIFY)\b/;
 const COMMENT = /^(\/\/|\/\*|\*)/;
+/**
+ * TypeORM's own ways to the rows (repositories, the query builder, the entity manager's finds and
+ * saves): everything goes through `sqlOf`, entity-shaped statements through EntityTable. TypeORM
+ * keeps the entities, the migrations and the data sources.
+ */
+const TYPEORM_ROWS =
+  /\b(InjectRepository|getRepository|createQueryBuilder)\b|\bRepository<|\b(manager|dataSource|runner)\.(find\w*|count\w*|exist\w*|insert|update|upsert|delete|save|remove|increment|decrement)\(/;
 
 /**
  * Where SQL and dialect tests belong: the store adapters (a folder named for its store, in a
@@ -80,6 +87,13 @@ describe('where the stores differ', () => {
       );
     if (found.length < ceiling)
       throw new Error(`${found.length} ${what}, fewer than ${ceiling}: lower CEILINGS to ${found.length}`);
+  });
+
+  it('reaches rows through sqlOf alone, never through TypeORM repositories, query builders or entity-manager calls', () => {
+    // Migrations and the tests' own stores set up what they check as they like.
+    expect(
+      linesOutside([/^libs\/database\/src\/(migrations|testing)\//, /^libs\/testing\//], TYPEORM_ROWS),
+    ).toEqual([]);
   });
 
   it("uses no TypeORM query runner's private transaction flags", () => {
