@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EntityTable, SerialWriter, portsOf, sqlOf, type PrintQueue, type Sql } from '@tps/database';
 import type { PrintJobStatus } from '@tps/domain';
 import type { PrintOrder } from '@tps/link';
+import { queuedPrintJob } from './queued-print-job';
 import { TerminalPrintJobEntity } from './terminal-print-job.entity';
 
 export type PrintJobChanges = Partial<
@@ -32,18 +33,7 @@ export class PrintStore {
       const sql = sqlOf(manager);
       const known = await this.jobs.findOne(sql, { printJobId: order.printJobId });
       if (known !== null) return known;
-      await this.jobs.insert(sql, {
-        printJobId: order.printJobId,
-        serialNumber,
-        order,
-        status: 'PENDING',
-        errorCode: null,
-        errorMessage: null,
-        printedText: null,
-        version: 1,
-        reportedVersion: 0,
-        updatedAt: at,
-      });
+      await this.jobs.insert(sql, queuedPrintJob(serialNumber, order, at));
       return this.stored(sql, { printJobId: order.printJobId });
     });
   }

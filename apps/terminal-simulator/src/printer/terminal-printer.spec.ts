@@ -1,6 +1,7 @@
 import { ContractError } from '@tps/domain';
 import { LinkUnavailableError, type PrintOrder, type TerminalProfile, type UplinkRequest } from '@tps/link';
 import type { PrintJobChanges } from './print-store';
+import { queuedPrintJob } from './queued-print-job';
 import type { TerminalPrintJobEntity } from './terminal-print-job.entity';
 import { ManualTimers } from '../runtime/testing/manual-timers';
 import { TerminalPrinter, type PrintQueueStore, type PrinterUplink } from './terminal-printer';
@@ -13,19 +14,10 @@ class MemoryStore implements PrintQueueStore {
   enqueue(serialNumber: string, order: PrintOrder, at: string): Promise<TerminalPrintJobEntity> {
     const known = this.rows.find((r) => r.printJobId === order.printJobId);
     if (known) return Promise.resolve({ ...known });
-    const row = {
+    const row: TerminalPrintJobEntity = {
       seq: this.rows.length + 1,
-      printJobId: order.printJobId,
-      serialNumber,
-      order,
-      status: 'PENDING',
-      errorCode: null,
-      errorMessage: null,
-      printedText: null,
-      version: 1,
-      reportedVersion: 0,
-      updatedAt: at,
-    } as TerminalPrintJobEntity;
+      ...queuedPrintJob(serialNumber, order, at),
+    };
     this.rows.push(row);
     return Promise.resolve({ ...row });
   }
