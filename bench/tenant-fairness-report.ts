@@ -2,7 +2,7 @@ import type { Machine } from './lib/machine';
 
 export const SECTION_TITLE = "## Tenants: one merchant's hanging receivers";
 
-/** The target of issue 51 this run is judged against: the other merchant's p99, after warm-up. */
+/** The target this run is judged against: the other merchant's p99, after warm-up. */
 const TARGET_P99_MS = 300;
 
 /** The apps a case ran. */
