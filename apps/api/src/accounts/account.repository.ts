@@ -87,9 +87,9 @@ export class AccountRepository {
   async remove(merchantId: string): Promise<string[]> {
     return this.writer.write(async (manager) => {
       const sql = sqlOf(manager);
-      // Locked first (PostgreSQL): a terminal being added to it (TerminalRepository.insert) is
-      // either stored before, and read and removed here, or finds the merchant gone.
-      await this.merchants.findColumns(sql, ['merchantId'], { merchantId }, { lock: true });
+      // Held first: a terminal being added to it (TerminalRepository.insert) is either stored
+      // before, and read and removed here, or finds the merchant gone.
+      await this.rows.holdMerchant(manager, merchantId);
       const fleet = await this.terminals.findColumns(sql, ['serialNumber'], { merchantId });
       await this.rows.eraseActivity(manager, merchantId);
       await this.terminals.delete(sql, { merchantId });

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { anyOf, EntityTable, isUniqueViolation, SerialWriter, sqlOf, type Sql } from '@tps/database';
-import { MerchantEntity } from '../auth/merchant.entity';
+import {
+  anyOf,
+  EntityTable,
+  isUniqueViolation,
+  portsOf,
+  SerialWriter,
+  sqlOf,
+  type AccountRows,
+  type Sql,
+} from '@tps/database';
 import { TerminalEntity } from './terminal.entity';
 
 /** Serials named by one read: well under SQLite's bound on a statement's parameters. */
@@ -10,14 +18,14 @@ const SERIALS_PER_READ = 500;
 @Injectable()
 export class TerminalRepository {
   private readonly table: EntityTable<TerminalEntity>;
-  private readonly merchants: EntityTable<MerchantEntity>;
+  private readonly accounts: AccountRows;
 
   constructor(
     private readonly writer: SerialWriter,
     private readonly reads: DataSource,
   ) {
     this.table = new EntityTable(reads, TerminalEntity);
-    this.merchants = new EntityTable(reads, MerchantEntity);
+    this.accounts = portsOf(reads).accountRows();
   }
 
   private get sql(): Sql {
@@ -111,16 +119,10 @@ export class TerminalRepository {
     try {
       return await this.writer.write<'inserted' | 'full' | 'gone'>(async (manager) => {
         const sql = sqlOf(manager);
-        // Locked to the write's end (PostgreSQL), as the account's removal locks it first
-        // (AccountRepository.remove): a removal at the same moment either waits for this terminal
-        // and removes it too, or went first, and no terminal is stored for a merchant that is gone.
-        const merchant = await this.merchants.findColumns(
-          sql,
-          ['merchantId'],
-          { merchantId: terminal.merchantId },
-          { lock: true },
-        );
-        if (merchant.length === 0) return 'gone';
+        // Held to the write's end, as the account's removal holds it first (AccountRepository.remove):
+        // a removal at the same moment either waits for this terminal and removes it too, or went
+        // first, and no terminal is stored for a merchant that is gone.
+        if (!(await this.accounts.holdMerchant(manager, terminal.merchantId))) return 'gone';
         if (fleetLimit !== undefined) {
           const fleet = await this.table.count(sql, { merchantId: terminal.merchantId });
           if (fleet >= fleetLimit) return 'full';

@@ -77,11 +77,7 @@ describe('TransactionRepository.appendEvents on a real SQLite file', () => {
   /** A process's repository on the test's database, its recent rows timed by `now`. */
   function repositoryOf(now: () => number): TransactionRepository {
     const { dataSource } = database;
-    return new TransactionRepository(
-      new SerialWriter(dataSource),
-      dataSource,
-      new RecentTransactions(now),
-    );
+    return new TransactionRepository(new SerialWriter(dataSource), dataSource, new RecentTransactions(now));
   }
 
   beforeEach(async () => {

@@ -10,6 +10,7 @@ const TABLES = [
   'CREATE TABLE transactions (id varchar(36) PRIMARY KEY, merchant_id varchar(64) NOT NULL)',
   'CREATE TABLE transaction_events (id varchar(36) PRIMARY KEY, transaction_id varchar(36) NOT NULL)',
   'CREATE TABLE print_jobs (id varchar(36) PRIMARY KEY, merchant_id varchar(64) NOT NULL)',
+  'CREATE TABLE merchants (merchant_id varchar(64) PRIMARY KEY)',
 ];
 
 describe.each(STORES)('AccountRows on %s', (kind) => {
@@ -31,10 +32,20 @@ describe.each(STORES)('AccountRows on %s', (kind) => {
       ];
       for (const [into, values] of rows)
         await store.execute('accounts', `INSERT INTO ${into} VALUES (?, ?)`, values);
+      await store.execute('accounts', 'INSERT INTO merchants (merchant_id) VALUES (?)', [merchant]);
     }
   });
 
   afterAll(() => opened.close());
+
+  it('holds a stored merchant in the write it is given, and finds none for an unknown one', async () => {
+    const rows = portsOf(opened.reads).accountRows();
+    const held = await opened.writer.write(async (manager) => [
+      await rows.holdMerchant(manager, 'm2'),
+      await rows.holdMerchant(manager, 'nobody'),
+    ]);
+    expect(held).toEqual([true, false]);
+  });
 
   it("erases what the merchant did, in the write it is given, and no other merchant's", async () => {
     const rows = portsOf(opened.reads).accountRows();

@@ -6,6 +6,11 @@ import type { EntityManager } from 'typeorm';
  * opens, so that no caller ever sees half an account.
  */
 export abstract class AccountRows {
+  /**
+   * Whether the merchant is stored, its row held until the write `within` commits: a write that
+   * holds it (a removal of the account, a terminal added to it) waits for another that does.
+   */
+  abstract holdMerchant(within: EntityManager, merchantId: string): Promise<boolean>;
   /** Stores `atMs` (real time) as the merchant's last activity. */
   abstract stampActive(within: EntityManager, merchantId: string, atMs: number): Promise<void>;
   /**

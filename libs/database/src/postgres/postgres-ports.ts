@@ -1,5 +1,6 @@
 import type { StorePorts } from '../ports/store-ports';
 import { sqlitePorts } from '../sqlite/sqlite-ports';
+import { PostgresAccountRows } from './postgres-account-rows';
 import { PostgresMerchantActivity } from './postgres-merchant-activity';
 import { PostgresRetentionRows } from './postgres-retention-rows';
 import { PostgresTerminalPurge } from './postgres-terminal-purge';
@@ -16,7 +17,7 @@ export const postgresPorts: StorePorts = {
   sealedSecrets: sqlitePorts.sealedSecrets,
   retentionRows: (reads, writer) => new PostgresRetentionRows(reads, writer),
   terminalPurge: (writer) => new PostgresTerminalPurge(writer),
-  accountRows: sqlitePorts.accountRows,
+  accountRows: () => new PostgresAccountRows(),
   merchantLookup: sqlitePorts.merchantLookup,
   transactionCounts: sqlitePorts.transactionCounts,
   transactionSearch: sqlitePorts.transactionSearch,

@@ -12,8 +12,19 @@ const ERASE_ACTIVITY = [
   'DELETE FROM print_jobs WHERE merchant_id = ?',
 ];
 
-/** Statements both stores run alike: PostgreSQL's ports take this adapter as it is (postgres-ports.ts). */
+/** The merchant's row, if stored. */
+export const MERCHANT_ROW = 'SELECT merchant_id FROM merchants WHERE merchant_id = ?';
+
+/**
+ * Statements both stores run alike, PostgreSQL's adapter taking them but for the lock
+ * (postgres-account-rows.ts).
+ */
 export class SqliteAccountRows implements AccountRows {
+  /** The write holds the whole file from its BEGIN IMMEDIATE: the row needs no lock of its own. */
+  async holdMerchant(within: EntityManager, merchantId: string): Promise<boolean> {
+    return (await sqlOf(within).all(MERCHANT_ROW, [merchantId])).length > 0;
+  }
+
   async stampActive(within: EntityManager, merchantId: string, atMs: number): Promise<void> {
     await sqlOf(within).run(STAMP_ACTIVITY, [atMs, merchantId]);
   }

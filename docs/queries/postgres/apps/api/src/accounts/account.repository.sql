@@ -21,12 +21,6 @@ INSERT INTO "terminals" ("serial_number", "merchant_id", "model", "wifi_mac", "r
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
 -- apps/api/src/accounts/account.repository.ts
-SELECT "merchant_id"
-  FROM "merchants"
-  WHERE "merchant_id" = $1
-  FOR UPDATE;
-
--- apps/api/src/accounts/account.repository.ts
 SELECT "serial_number"
   FROM "terminals"
   WHERE "merchant_id" = $1;

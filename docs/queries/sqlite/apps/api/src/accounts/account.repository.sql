@@ -21,11 +21,6 @@ INSERT INTO "terminals" ("serial_number", "merchant_id", "model", "wifi_mac", "r
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- apps/api/src/accounts/account.repository.ts
-SELECT "merchant_id"
-  FROM "merchants"
-  WHERE "merchant_id" = ?;
-
--- apps/api/src/accounts/account.repository.ts
 SELECT "serial_number"
   FROM "terminals"
   WHERE "merchant_id" = ?;

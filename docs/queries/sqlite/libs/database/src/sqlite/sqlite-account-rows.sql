@@ -28,6 +28,11 @@ DELETE
   WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE merchant_id = ?, …);
 
 -- libs/database/src/sqlite/sqlite-account-rows.ts
+SELECT merchant_id
+  FROM merchants
+  WHERE merchant_id = ?;
+
+-- libs/database/src/sqlite/sqlite-account-rows.ts
 UPDATE merchants
   SET last_active_at_ms = ?
   WHERE merchant_id = ?;
