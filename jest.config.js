@@ -12,11 +12,12 @@ const moduleNameMapper = {
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 /**
  * The cluster drills: end-to-end suites whose subject is several API replicas or simulator shards
- * on one PostgreSQL database. They run in `npm run test:cluster`, apart from `npm test`.
+ * on one PostgreSQL database, and the upgrade drills that build the previous commit as the
+ * rolling restart does. They run in `npm run test:cluster`, apart from `npm test`.
  */
 const CLUSTER_SUITES = [
   '/test/cluster-[^/]*\\.e2e-spec\\.ts$',
-  '/test/(replica-routing|delivery-leases|simulator-shards|start-cluster)\\.e2e-spec\\.ts$',
+  '/test/(replica-routing|delivery-leases|simulator-shards|start-cluster|sqlite-upgrade)\\.e2e-spec\\.ts$',
 ];
 /**
  * End-to-end suites whose own timing windows (a 200 ms webhook timeout, a p99 under 1 s, a 300 ms
