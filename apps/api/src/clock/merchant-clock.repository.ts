@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EntityTable, SerialWriter, sqlOf } from '@tps/database';
+import { ContractError } from '@tps/domain';
 import { MerchantEntity } from '../auth/merchant.entity';
 
 /** Stores how far each merchant's sandbox clock runs ahead. */
@@ -25,7 +26,8 @@ export class MerchantClockRepository {
       // Added in the statement, as a parameter: one text for every value (docs/queries).
       await this.table.add(sql, { merchantId }, 'clockOffsetSeconds', seconds);
       const [merchant] = await this.table.findColumns(sql, ['clockOffsetSeconds'], { merchantId });
-      if (merchant === undefined) throw new Error(`merchant ${merchantId} is not stored`);
+      // Its account was removed after its request was authenticated (contract §14).
+      if (merchant === undefined) throw new ContractError('AUTH-001', 'this account no longer exists');
       return merchant.clockOffsetSeconds;
     });
   }
