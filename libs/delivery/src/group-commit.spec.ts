@@ -1,12 +1,20 @@
 import { GroupCommit } from './group-commit';
 
-/** A writer whose transactions begin only when the test lets them. */
+/** A writer whose transactions begin only when the test lets them, one per `open`, in turn. */
 function gatedWriter() {
   const batches: string[][] = [];
-  const gates: Array<() => void> = [];
+  const waiting: Array<() => void> = [];
+  let permits = 0;
   let failNext = false;
+  const begin = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      if (permits > 0) {
+        permits -= 1;
+        resolve();
+      } else waiting.push(resolve);
+    });
   const write = (take: () => string[]): Promise<void> =>
-    new Promise<void>((resolve) => gates.push(resolve)).then(() => {
+    begin().then(() => {
       if (failNext) {
         failNext = false;
         throw new Error('could not begin');
@@ -16,7 +24,11 @@ function gatedWriter() {
   return {
     batches,
     write,
-    open: () => gates.shift()?.(),
+    open: () => {
+      const next = waiting.shift();
+      if (next === undefined) permits += 1;
+      else next();
+    },
     failNextBegin: () => (failNext = true),
   };
 }
@@ -65,5 +77,23 @@ describe('GroupCommit', () => {
     writer.open();
     await next;
     expect(writer.batches).toEqual([['c']]);
+  });
+
+  it('holds the next write until the one under way has ended, even when its transaction has begun', async () => {
+    const begun: string[][] = [];
+    let end: () => void = () => undefined;
+    const commit = new GroupCommit<string>(async (take) => {
+      begun.push([...take()]);
+      if (begun.length === 1) await new Promise<void>((resolve) => (end = resolve));
+    });
+    const first = commit.add('a');
+    await tick();
+    const later = [commit.add('b'), commit.add('c')];
+    await tick();
+    // Side by side, 'b' would have begun its own write by now.
+    expect(begun).toEqual([['a']]);
+    end();
+    await Promise.all([first, ...later]);
+    expect(begun).toEqual([['a'], ['b', 'c']]);
   });
 });
