@@ -132,7 +132,22 @@ export class SandboxTerminals {
         `this account has ${limit} terminals, the quota of terminals per account of this sandbox`,
       );
     }
-    return this.rehost(terminal);
+    await this.links.host(terminal, HOST_TIMEOUT_MS);
+    await this.dropIfAccountGone(serial);
+    await this.links.waitUp([serial], LINK_UP_WAIT_MS);
+    return this.recordOf(terminal);
+  }
+
+  /**
+   * The account's removal may have committed after this terminal's insert and told the simulator
+   * to drop its fleet before the word to host it arrived: the simulator would then host a terminal
+   * that no longer exists. Read after the simulator took it, the stored row decides; a removal
+   * that commits later tells the simulator after this, in order.
+   */
+  private async dropIfAccountGone(serial: string): Promise<void> {
+    if ((await this.terminals.findBySerial(serial)) !== null) return;
+    await this.links.control(serial, { type: 'remove', serials: [serial] }, HOST_TIMEOUT_MS);
+    throw new ContractError('AUTH-001', 'this account no longer exists');
   }
 
   /** `from`: the caller's client address, recorded with `manual` (contract §15). */
