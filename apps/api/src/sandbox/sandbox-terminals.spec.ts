@@ -1,3 +1,4 @@
+import { ContractError } from '@tps/domain';
 import type { ControlRequest } from '@tps/link';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import type { Capacity } from '../caps/capacity';
@@ -18,7 +19,10 @@ jest.mock('../terminals/terminal.repository', () => ({ TerminalRepository: class
 jest.mock('../terminals/terminal-resolver', () => ({ TerminalResolver: class {} }));
 
 /** The stored terminals and what the simulator was told, in order. */
-function sandbox(whileHosting: (stored: Map<string, TerminalEntity>) => void = () => undefined) {
+function sandbox(
+  whileHosting: (stored: Map<string, TerminalEntity>) => void = () => undefined,
+  simulatorLinked = true,
+) {
   const stored = new Map<string, TerminalEntity>();
   const told: string[] = [];
   const terminals = {
@@ -34,7 +38,8 @@ function sandbox(whileHosting: (stored: Map<string, TerminalEntity>) => void = (
       whileHosting(stored);
       return Promise.resolve();
     },
-    control: (_serial: string, request: ControlRequest) => {
+    control: (serial: string, request: ControlRequest) => {
+      if (!simulatorLinked) return Promise.reject(new ContractError('TER-001', `${serial} unreachable`));
       if (request.type === 'remove') told.push(`remove ${request.serials.join(',')}`);
       return Promise.resolve({ serials: [] });
     },
@@ -74,5 +79,13 @@ describe('SandboxTerminals.create', () => {
     expect(told).toHaveLength(2);
     const [hosted, removed] = told;
     expect(removed).toBe(hosted.replace('host', 'remove'));
+  });
+
+  it('answers 401 for a gone account even when the simulator cannot be told now', async () => {
+    // It gets the fleet without the terminal when it links again (contract, "Delete").
+    const { service } = sandbox((rows) => rows.clear(), false);
+    await expect(service.create(merchant, { serial: undefined }, 'exempt')).rejects.toMatchObject({
+      code: 'AUTH-001',
+    });
   });
 });
