@@ -88,4 +88,14 @@ describe('SandboxTerminals.create', () => {
       code: 'AUTH-001',
     });
   });
+
+  it("leaves alone another account's terminal that took the freed serial meanwhile", async () => {
+    const { service, told } = sandbox((rows) => {
+      for (const [serial, row] of rows) rows.set(serial, { ...row, merchantId: 'm_other' });
+    });
+    await expect(service.create(merchant, { serial: undefined }, 'exempt')).rejects.toMatchObject({
+      code: 'AUTH-001',
+    });
+    expect(told).toHaveLength(1);
+  });
 });

@@ -133,7 +133,7 @@ export class SandboxTerminals {
       );
     }
     await this.links.host(terminal, HOST_TIMEOUT_MS);
-    await this.dropIfAccountGone(serial);
+    await this.dropIfAccountGone(merchant.merchantId, serial);
     await this.links.waitUp([serial], LINK_UP_WAIT_MS);
     return this.recordOf(terminal);
   }
@@ -144,16 +144,23 @@ export class SandboxTerminals {
    * that no longer exists. Read after the simulator took it, the stored row decides; a removal
    * that commits later tells the simulator after this, in order.
    */
-  private async dropIfAccountGone(serial: string): Promise<void> {
-    if ((await this.terminals.findBySerial(serial)) !== null) return;
-    await this.links
-      .control(serial, { type: 'remove', serials: [serial] }, HOST_TIMEOUT_MS)
-      .catch((error: unknown) => {
-        // Not linked now: the fleet the simulator gets when it links again no longer lists it.
-        if (!(error instanceof ContractError && (error.code === 'TER-001' || error.code === 'TER-002')))
-          throw error;
-      });
+  private async dropIfAccountGone(merchantId: string, serial: string): Promise<void> {
+    const stored = await this.terminals.findBySerial(serial);
+    if (stored?.merchantId === merchantId) return;
+    // The serial, freed by the removal, may already be another account's terminal: that one stays.
+    if (stored === null) await this.unhost(serial);
     throw new ContractError('AUTH-001', 'this account no longer exists');
+  }
+
+  /** Not linked now, the simulator gets a fleet without the terminal when it links again. */
+  private async unhost(serial: string): Promise<void> {
+    try {
+      await this.links.control(serial, { type: 'remove', serials: [serial] }, HOST_TIMEOUT_MS);
+    } catch (error) {
+      const unreachable =
+        error instanceof ContractError && (error.code === 'TER-001' || error.code === 'TER-002');
+      if (!unreachable) throw error;
+    }
   }
 
   /** `from`: the caller's client address, recorded with `manual` (contract §15). */
