@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from './app-process';
 import { freePort } from './free-port';
@@ -32,6 +33,7 @@ export class HaproxyBalancer {
     private readonly child: ChildProcess,
     readonly port: number,
     private readonly statsPort: number,
+    private readonly runtimeSocket: string,
   ) {
     const keep = (chunk: Buffer): void => {
       this.output += chunk.toString();
@@ -54,7 +56,11 @@ export class HaproxyBalancer {
     { timeoutServer }: { timeoutServer?: string } = {},
   ): Promise<HaproxyBalancer> {
     const [port, statsPort] = [await freePort(), await freePort()];
-    let config = configFor(readFileSync(CONFIG, 'utf8'), replicaPorts, port, statsPort);
+    const runtimeSocket = join(dir, 'haproxy.sock');
+    let config = withRuntimeSocket(
+      configFor(readFileSync(CONFIG, 'utf8'), replicaPorts, port, statsPort),
+      runtimeSocket,
+    );
     if (timeoutServer !== undefined) config = withTimeoutServer(config, timeoutServer);
     const file = join(dir, 'haproxy.cfg');
     writeFileSync(file, config);
@@ -70,7 +76,7 @@ export class HaproxyBalancer {
       child.once('exit', (code) => reject(new Error(`haproxy exited (${code}) on start`)));
     });
     failed.catch(() => undefined);
-    const balancer = new HaproxyBalancer(child, port, statsPort);
+    const balancer = new HaproxyBalancer(child, port, statsPort, runtimeSocket);
     await Promise.race([
       failed,
       poll('haproxy listening', () => balancer.states().catch(() => undefined), 10_000),
@@ -101,14 +107,31 @@ export class HaproxyBalancer {
   }
 
   /**
-   * How many connections the balancer holds open to each replica now (api-1, api-2, …), over both
-   * of its backends: callers' requests under way and terminals' links, not its health checks.
+   * The replica (api-1, …) of each POST under way whose answer has not begun, from the
+   * balancer's own list of sessions (`show sess all`: its HTTP layer sees callers through a
+   * socket, so only the method and the state of the answer tell a request from a link).
    */
-  async sessions(): Promise<Map<string, number>> {
-    const sessions = new Map<string, number>();
-    for (const row of await this.serverRows())
-      sessions.set(row.svname, (sessions.get(row.svname) ?? 0) + Number(row.scur));
-    return sessions;
+  async postsAwaitingAnswer(): Promise<string[]> {
+    return (await this.runtime('show sess all'))
+      .split(/\n(?=0x)/)
+      .filter(
+        (session) =>
+          session.includes(' frontend=callers_and_links ') &&
+          / meth=3 /.test(session) && // POST, in HAProxy's numbering of methods
+          session.includes(' rsp.st=MSG_RPBEFORE '),
+      )
+      .map((session) => session.match(/ server=(api-\d+) /)?.[1] ?? '(none yet)');
+  }
+
+  /** One command to its runtime API (the socket the drill adds), and its whole answer. */
+  private runtime(command: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      let answer = '';
+      const socket = connect(this.runtimeSocket, () => socket.end(`${command}\n`));
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
   }
 
   /** The statistics page's rows of the replicas, in each backend. */
@@ -158,6 +181,12 @@ function configFor(config: string, replicaPorts: number[], port: number, statsPo
     )
     .replace(/bind :8080$/m, `bind 127.0.0.1:${port}`)
     .replace(/bind :8404$/m, `bind 127.0.0.1:${statsPort}`);
+}
+
+/** The configuration with a runtime API on the unix socket `path`, for the drills' questions. */
+function withRuntimeSocket(config: string, path: string): string {
+  if (!/^global$/m.test(config)) throw new Error(`${CONFIG}: expected a line "global"`);
+  return config.replace(/^global$/m, `global\n    stats socket ${path} level admin`);
 }
 
 /** The configuration with `timeout server` at `timeout` instead. */
