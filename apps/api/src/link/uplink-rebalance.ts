@@ -19,7 +19,7 @@ const AGAIN_AFTER_MS = 60_000;
 const CAME_BACK_WITHIN_MS = 10_000;
 /** Then it is left where it links for this long. */
 const CAME_BACK_PAUSE_MS = 600_000;
-/** How long a terminal asked to link again may stay busy before its link closes anyway. */
+/** How long a terminal chosen to link again may stay busy before it is left linked here for now. */
 const BUSY_WAIT_MS = 10_000;
 const BUSY_POLL_MS = 20;
 
@@ -87,6 +87,13 @@ export class UplinkRebalance implements OnApplicationBootstrap, OnModuleDestroy 
     const busyUntil = Date.now() + BUSY_WAIT_MS;
     while (this.links.busyUplink(serial) && Date.now() < busyUntil)
       await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+    if (this.links.busyUplink(serial)) {
+      // A request reached it before the letting go and still runs (a cardholder may take minutes):
+      // closing now would leave its caller an unknown outcome (504 TER-002) for nothing. The link
+      // stays, stored as held here again; it is asked again after AGAIN_AFTER_MS.
+      this.routing.uplinkOpened(serial);
+      return;
+    }
     this.links.closeUplink(serial, RELINK_CLOSE_CODE, 'link again: its requests reach another replica');
     this.metrics.uplinkRelinked();
     this.logger.log(
