@@ -34,6 +34,8 @@ export class WebhookReceiver {
   open = 0;
   /** The most requests ever under way at once. */
   mostOpen = 0;
+  /** Requests under way by path (another test's sender may reach a port this one took after it). */
+  private readonly openByPath = new Map<string, number>();
   private server: Server | undefined;
   private waiters: Array<() => void> = [];
   private responder: Responder = answerWith(200);
@@ -55,6 +57,11 @@ export class WebhookReceiver {
 
   url(path = '/hook'): string {
     return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  /** Requests to `path` under way now. */
+  openAt(path: string): number {
+    return this.openByPath.get(path) ?? 0;
   }
 
   bodies<T = Record<string, unknown>>(path?: string): T[] {
@@ -92,13 +99,16 @@ export class WebhookReceiver {
 
   private listen(): Promise<void> {
     this.server = createServer((request, response) => {
+      const path = request.url ?? '';
       this.open += 1;
       this.mostOpen = Math.max(this.mostOpen, this.open);
+      this.openByPath.set(path, this.openAt(path) + 1);
       let underWay = true;
       const ended = (): void => {
         if (!underWay) return;
         underWay = false;
         this.open -= 1;
+        this.openByPath.set(path, this.openAt(path) - 1);
         request.socket.off('end', ended);
       };
       response.once('close', ended);
@@ -116,7 +126,7 @@ export class WebhookReceiver {
           // not JSON: kept as text
         }
         const received: ReceivedRequest = {
-          path: request.url ?? '',
+          path,
           headers: request.headers,
           body,
           raw,
