@@ -17,6 +17,11 @@ const OTHER_CHARGES = 20;
 const EXTRA_TERMINALS = 16;
 /** WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION as shipped (contract, webhook delivery, "Fairness"). */
 const SHARE = 8;
+/**
+ * The hanging destination's path, this run's own: a test of another file whose sender still
+ * retries to a port the receiver took after it has its requests left out of the counts.
+ */
+const HANGS = `/hangs/${randomUUID()}`;
 
 interface Event {
   event_id: string;
@@ -73,7 +78,7 @@ describeOnStores('delivery fairness: one merchant hanging at its receiver', (sto
       serials.map(async (serial) => {
         while (next < HANGING_CHARGES) {
           next += 1;
-          await charge(demo, serial, hanging.url('/hangs'));
+          await charge(demo, serial, hanging.url(HANGS));
         }
       }),
     );
@@ -92,10 +97,10 @@ describeOnStores('delivery fairness: one merchant hanging at its receiver', (sto
     // 300 first deliveries are due to the hanging destination: it holds exactly its share in flight.
     await poll(
       'the hanging destination to hold its share',
-      async () => (hanging.open >= SHARE ? true : undefined),
+      async () => (hanging.openAt(HANGS) >= SHARE ? true : undefined),
       10_000,
     );
-    expect(hanging.mostOpen).toBe(SHARE);
+    expect(hanging.mostOpenAt(HANGS)).toBe(SHARE);
 
     const other = stack.client().as(OTHER_MERCHANT);
     for (let i = 0; i < OTHER_CHARGES; i++) await charge(other, 'SIM0000003', healthy.url('/other'));
@@ -121,6 +126,6 @@ describeOnStores('delivery fairness: one merchant hanging at its receiver', (sto
     });
     expect(percentile(latencies, 99)).toBeLessThan(1000);
     // Never more than its share, through the timeouts and retries of the whole run.
-    expect(hanging.mostOpen).toBe(SHARE);
+    expect(hanging.mostOpenAt(HANGS)).toBe(SHARE);
   });
 });

@@ -36,6 +36,7 @@ export class WebhookReceiver {
   mostOpen = 0;
   /** Requests under way by path (another test's sender may reach a port this one took after it). */
   private readonly openByPath = new Map<string, number>();
+  private readonly mostOpenByPath = new Map<string, number>();
   private server: Server | undefined;
   private waiters: Array<() => void> = [];
   private responder: Responder = answerWith(200);
@@ -62,6 +63,11 @@ export class WebhookReceiver {
   /** Requests to `path` under way now. */
   openAt(path: string): number {
     return this.openByPath.get(path) ?? 0;
+  }
+
+  /** The most requests to `path` ever under way at once. */
+  mostOpenAt(path: string): number {
+    return this.mostOpenByPath.get(path) ?? 0;
   }
 
   bodies<T = Record<string, unknown>>(path?: string): T[] {
@@ -103,6 +109,7 @@ export class WebhookReceiver {
       this.open += 1;
       this.mostOpen = Math.max(this.mostOpen, this.open);
       this.openByPath.set(path, this.openAt(path) + 1);
+      this.mostOpenByPath.set(path, Math.max(this.mostOpenAt(path), this.openAt(path)));
       let underWay = true;
       const ended = (): void => {
         if (!underWay) return;
