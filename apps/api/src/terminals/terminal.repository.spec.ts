@@ -35,7 +35,10 @@ describe('TerminalRepository (real SQLite)', () => {
     expect(found?.createdAt).toBeInstanceOf(Date);
     expect(found?.cardholderSetAt).toBeNull();
     expect(await terminals.findForMerchant('m-2', 'SIM0000001')).toBeNull();
-    // Created in the same second: then by serial.
+    // Created at the same time (made so here: the two inserts may fall in two seconds): then by serial.
+    await database.dataSource.query(
+      "UPDATE terminals SET created_at = '2026-11-30 10:00:00' WHERE merchant_id = 'm-1'",
+    );
     expect((await terminals.listForMerchant('m-1')).map((t) => t.serialNumber)).toEqual([
       'SIM0000001',
       'SIM0000002',
