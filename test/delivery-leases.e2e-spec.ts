@@ -18,6 +18,11 @@ import { amountOf, type Json } from './payment-helpers';
 const LEASE_MS = 9_000;
 /** WEBHOOK_MAX_IN_FLIGHT_PER_DESTINATION as shipped. */
 const SHARE = 8;
+/**
+ * The shared destination's path, this run's own: a test of another file whose sender still
+ * retries to a port the receiver took after it has its requests left out of the counts.
+ */
+const SHARED = `/shared/${randomUUID()}`;
 const LATER_STATUSES = ['CARD_PRESENTED', 'APPROVAL_REQUESTED', 'APPROVAL'];
 
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -170,7 +175,7 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
       // Ten transactions delivered: their deliveries are sent again from replica B below.
       const done: string[] = [];
       for (let i = 0; i < 10; i += 1)
-        done.push(await charge(stack.client(), 'SIM0000001', receiver.url('/shared')));
+        done.push(await charge(stack.client(), 'SIM0000001', receiver.url(SHARED)));
       await receiver.waitFor(
         () => done.every((id) => receivedFor(receiver, id).some(([status]) => status === 'APPROVAL')),
         20_000,
@@ -182,8 +187,8 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
       receiver.respondWith((_request, _n, response) => held.push(() => response.end()));
       const hanging: string[] = [];
       for (let i = 0; i < 10; i += 1)
-        hanging.push(await charge(stack.client(), 'SIM0000002', receiver.url('/shared')));
-      await receiver.waitFor(() => receiver.open === SHARE);
+        hanging.push(await charge(stack.client(), 'SIM0000002', receiver.url(SHARED)));
+      await receiver.waitFor(() => receiver.openAt(SHARED) === SHARE);
 
       // Replica B is asked to send ten events again, to the same destination: it has no slot.
       const b = new SignedClient(second.url);
@@ -199,7 +204,7 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
         redelivered.push(again.body.id);
       }
       await settle(2_000);
-      expect(receiver.mostOpen).toBe(SHARE);
+      expect(receiver.mostOpenAt(SHARED)).toBe(SHARE);
 
       // Answered, everything goes: never more than the share in flight at once, from both.
       receiver.respondWith((_request, _n, response) => response.end());
@@ -220,7 +225,7 @@ function receivedFor(receiver: WebhookReceiver, clientTransactionId: string): Ar
         () => hanging.every((id) => receivedFor(receiver, id).some(([status]) => status === 'APPROVAL')),
         20_000,
       );
-      expect(receiver.mostOpen).toBe(SHARE);
+      expect(receiver.mostOpenAt(SHARED)).toBe(SHARE);
     });
 
     it("takes a killed replica's deliveries over once their leases end, with the same webhook-id, in order", async () => {
