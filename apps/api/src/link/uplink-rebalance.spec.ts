@@ -62,6 +62,7 @@ function replica(requestDuringLetGo = false) {
     done,
     turn: () => turn(),
     setBusy: (value: boolean) => (busy = value),
+    drain: () => (links.isHandingBack = true),
   };
 }
 
@@ -96,5 +97,15 @@ describe('UplinkRebalance', () => {
     setBusy(false);
     await turn();
     expect(done).toEqual(['let go SIM1', 'held again SIM1']);
+  });
+
+  it('leaves a busy terminal to a drain begun during the wait: not stored as held here again, not closed', async () => {
+    const { done, turn, drain } = replica(true);
+    const step = turn();
+    await jest.advanceTimersByTimeAsync(5_000);
+    drain();
+    await jest.advanceTimersByTimeAsync(6_000);
+    await step;
+    expect(done).toEqual(['let go SIM1']);
   });
 });

@@ -90,8 +90,9 @@ export class UplinkRebalance implements OnApplicationBootstrap, OnModuleDestroy 
     if (this.links.busyUplink(serial)) {
       // A request reached it before the letting go and still runs (a cardholder may take minutes):
       // closing now would leave its caller an unknown outcome (504 TER-002) for nothing. The link
-      // stays, stored as held here again; it is asked again after AGAIN_AFTER_MS.
-      this.routing.uplinkOpened(serial);
+      // stays, stored as held here again; it is asked again after AGAIN_AFTER_MS. A drain begun
+      // meanwhile has let every link go and closes this one once the request ends.
+      if (!this.links.isHandingBack) this.routing.uplinkOpened(serial);
       return;
     }
     this.links.closeUplink(serial, RELINK_CLOSE_CODE, 'link again: its requests reach another replica');
