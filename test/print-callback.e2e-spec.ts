@@ -222,8 +222,8 @@ describeOnStores('print callbacks tell only what the service has stored', (store
   });
 
   it('makes a callback cut by a stop of the service again when it starts, and records that attempt', async () => {
-    const hookUrl = hook('cloud');
-    const hookPath = new URL(hookUrl).pathname;
+    const hookPath = `/cb/cloud/${randomUUID()}`;
+    const hookUrl = receiver.url(hookPath);
     // The first delivery of this hook gets no answer: the attempt is in flight when the stop comes.
     receiver.respondWith((request, n, response) => {
       if (request.path === hookPath && receiver.received.filter((r) => r.path === hookPath).length === 1)

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -25,7 +26,15 @@ export const answerWith =
  */
 export const neverAnswer: Responder = () => undefined;
 
-/** A real HTTP server on 127.0.0.1 that records every webhook it receives. */
+/** How a receiver's `url()` marks its paths; a path marked so but not with its own mark is a stray. */
+const MARK = /^\/_receiver-[0-9a-f]{12}(?=[/?]|$)/;
+
+/**
+ * A real HTTP server on 127.0.0.1 that records every webhook it receives. Its URLs carry a mark
+ * of its own, left out of the paths it records: a request marked for another receiver (a sender
+ * of another test still at work after that receiver closed, its port now this one's) is answered
+ * 410 at once and neither recorded nor counted (`connections` alone counts its connection).
+ */
 export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
   /** TCP connections accepted, even those that never made a request (a TLS hello to plain HTTP). */
@@ -37,6 +46,7 @@ export class WebhookReceiver {
   /** Requests under way by path (another test's sender may reach a port this one took after it). */
   private readonly openByPath = new Map<string, number>();
   private readonly mostOpenByPath = new Map<string, number>();
+  private readonly mark = `/_receiver-${randomBytes(6).toString('hex')}`;
   private server: Server | undefined;
   private waiters: Array<() => void> = [];
   private responder: Responder = answerWith(200);
@@ -57,7 +67,7 @@ export class WebhookReceiver {
   }
 
   url(path = '/hook'): string {
-    return `http://127.0.0.1:${this.port}${path}`;
+    return `http://127.0.0.1:${this.port}${this.mark}${path}`;
   }
 
   /** Requests to `path` under way now. */
@@ -105,7 +115,15 @@ export class WebhookReceiver {
 
   private listen(): Promise<void> {
     this.server = createServer((request, response) => {
-      const path = request.url ?? '';
+      const target = request.url ?? '';
+      const mark = MARK.exec(target)?.[0];
+      if (mark !== undefined && mark !== this.mark) {
+        request.resume();
+        response.statusCode = 410;
+        response.end();
+        return;
+      }
+      const path = mark === undefined ? target : target.slice(mark.length) || '/';
       this.open += 1;
       this.mostOpen = Math.max(this.mostOpen, this.open);
       this.openByPath.set(path, this.openAt(path) + 1);
