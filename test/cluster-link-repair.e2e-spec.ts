@@ -57,6 +57,8 @@ describe('link holders written again after a database outage [postgres]', () => 
     await restore(database);
     second = await starting;
 
+    // What the rows said last, should they never say it: the replicas' ids hold their pids.
+    let seen: unknown;
     await poll(
       'the share stored as held by the second replica alone',
       async () => {
@@ -64,10 +66,15 @@ describe('link holders written again after a database outage [postgres]', () => 
           'api',
           'SELECT replica_id FROM share_holders',
         );
+        seen = rows;
         return rows.length === 1 && pidOf(rows[0].replica_id) === String(other.pid) ? true : undefined;
       },
       15_000,
-    );
+    ).catch((error: unknown) => {
+      throw new Error(
+        `${String(error)}; rows last seen ${JSON.stringify(seen)}, pids ${first.pid} ${other.pid}`,
+      );
+    });
     await poll(
       'no uplink stored as held by the first replica',
       async () => {
