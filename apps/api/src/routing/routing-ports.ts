@@ -85,8 +85,12 @@ export interface LinkHolders {
   liveShareHolder(share: string): Promise<{ instance: string; epoch: number } | undefined>;
   /** Of `serials`, those linked to a live replica, with when they linked (the database's text). */
   liveUplinksAmong(serials: readonly string[]): Promise<Map<string, string>>;
-  /** Makes the rows stored as this replica's agree with what it holds (a repair after failed writes). */
-  rewrite(held: HeldLinks): Promise<void>;
+  /**
+   * Makes the rows stored as this replica's agree with what it holds (a repair after failed
+   * writes). Resolves whether every link held here is now stored as held here: not when another
+   * live replica is stored as holding one, whose row only that replica removes.
+   */
+  rewrite(held: HeldLinks): Promise<boolean>;
 }
 
 /** The rows of routed requests whose caller died while it waited: nobody else takes them away. */

@@ -1,5 +1,5 @@
 import type { RequestRouter } from './request-router';
-import type { LinkHolders, ReplicaRows } from './routing-ports';
+import type { HeldLinks, LinkHolders, ReplicaRows } from './routing-ports';
 import { StoredLinkRouting } from './stored-link-routing';
 import { ThisReplica } from './this-replica';
 
@@ -103,5 +103,40 @@ describe('StoredLinkRouting', () => {
       'control opened shard-1',
       'uplinks -SIM0000001',
     ]);
+  });
+
+  it('repairs after a failed write, again until every link held here is stored as held here', async () => {
+    // The first rewrite finds another live replica stored as the share's holder; the second does not.
+    const answers = [false, true];
+    const rewrites: string[][] = [];
+    const holders: Pick<LinkHolders, 'controlOpened' | 'rewrite'> = {
+      controlOpened: () => Promise.reject(new Error('the store is away')),
+      rewrite: (held: HeldLinks) => {
+        rewrites.push([...held.controls.keys()]);
+        return Promise.resolve(answers.shift() ?? true);
+      },
+    };
+    const errors: unknown[] = [];
+    const routing = new StoredLinkRouting(
+      holders as LinkHolders,
+      new ThisReplica({} as ReplicaRows, 'replica-a', 1000, () => undefined),
+      {} as RequestRouter,
+      (error) => errors.push(error),
+      () => undefined,
+    );
+    const repair = async (): Promise<void> => {
+      routing.repair();
+      await routing.flush();
+    };
+    await repair();
+    expect(rewrites).toEqual([]);
+
+    routing.controlOpened('shard-1', 'instance-b', 2);
+    await routing.flush();
+    expect(errors).toHaveLength(1);
+    await repair();
+    await repair();
+    await repair();
+    expect(rewrites).toEqual([['shard-1'], ['shard-1']]);
   });
 });

@@ -91,12 +91,16 @@ export class StoredLinkRouting implements LinkRouting {
 
   /**
    * After a failed write, stores the links held here as they are now (and removes the rows of those
-   * no longer held), in the order of the writes; until it succeeds, asked again each time.
+   * no longer held), in the order of the writes; asked again each time until it succeeds and every
+   * link held here is stored as held here. A replica that lost a link while the store was away
+   * removes its row by its own repair, which may come after this one's.
    */
   repair(): void {
     if (!this.stale) return;
     this.stale = false;
-    this.enqueue(() => this.holders.rewrite(this.held));
+    this.enqueue(async () => {
+      if (!(await this.holders.rewrite(this.held))) this.stale = true;
+    });
   }
 
   letGo(serials: readonly string[]): Promise<void> {

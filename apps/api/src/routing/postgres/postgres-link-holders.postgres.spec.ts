@@ -106,12 +106,35 @@ describe('PostgresLinkHolders on PostgreSQL', () => {
     const dead = await replica('c');
     await new PostgresLinkHolders(routing, dead).uplinksChanged(new Map([['SIM3', true]]));
     await dead.leave();
-    await holders.rewrite({
+    const allStored = await holders.rewrite({
       uplinks: new Set(['SIM2', 'SIM3', 'SIM4']),
       controls: new Map([['share-1', { instance: 'sim-1', epoch: 3 }]]),
     });
     expect(await uplinkHolders()).toEqual({ SIM2: 'b', SIM3: 'a', SIM4: 'a' });
     expect(await holders.liveShareHolder('share-1')).toEqual({ instance: 'sim-1', epoch: 3 });
+    // SIM2 is stored as b's: not every link held here is stored as held here.
+    expect(allStored).toBe(false);
+  });
+
+  it("says so while a live replica's stale row stands, and stores its own once that replica's rewrite removed it", async () => {
+    // While the database was away the share's control link moved from b to this replica; neither could write it.
+    const others = new PostgresLinkHolders(routing, other);
+    await others.controlOpened('share-1', 'sim-1', 1);
+    await others.uplinksChanged(new Map([['SIM1', true]]));
+    const held = {
+      uplinks: new Set(['SIM1']),
+      controls: new Map([['share-1', { instance: 'sim-2', epoch: 1 }]]),
+    };
+    // This replica's repair comes first: b, alive, is still stored as holding both.
+    expect(await holders.rewrite(held)).toBe(false);
+    expect(await holders.liveShareHolder('share-1')).toEqual({ instance: 'sim-1', epoch: 1 });
+    // b's repair: it holds nothing now, so its rows go.
+    expect(await others.rewrite({ uplinks: new Set(), controls: new Map() })).toBe(true);
+    expect(await holders.liveShareHolder('share-1')).toBeUndefined();
+    // This replica's repair, asked again.
+    expect(await holders.rewrite(held)).toBe(true);
+    expect(await holders.liveShareHolder('share-1')).toEqual({ instance: 'sim-2', epoch: 1 });
+    expect(await uplinkHolders()).toEqual({ SIM1: 'a' });
   });
 
   it('removes the routed requests left behind past their timeout and the grace, at most as many as asked', async () => {

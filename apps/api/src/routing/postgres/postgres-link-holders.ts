@@ -82,7 +82,7 @@ export class PostgresLinkHolders implements LinkHolders {
     return new Map(rows.map((row) => [row.serial_number, row.linked_at]));
   }
 
-  rewrite(held: HeldLinks): Promise<void> {
+  rewrite(held: HeldLinks): Promise<boolean> {
     return rewriteHolders(this.writer, this.replica, held);
   }
 }

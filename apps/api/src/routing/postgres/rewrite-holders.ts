@@ -10,10 +10,16 @@ const HOLDER_DEAD = (table: string): string => `NOT EXISTS (
 /**
  * Makes the stored holders agree with the links this replica holds, in one transaction: its rows
  * for links it no longer holds go, and the links it holds are stored as its own, unless another
- * live replica is stored as holding them (that one linked later). What a replica could not write
- * while its database was away is written so once it is back.
+ * live replica is stored as holding them (that one linked later, or it lost the link while the
+ * database was away and its own rewrite has yet to remove its row). What a replica could not
+ * write while its database was away is written so once it is back. Resolves whether every link
+ * held here is stored as its own.
  */
-export function rewriteHolders(writer: SerialWriter, replica: ThisReplica, held: HeldLinks): Promise<void> {
+export function rewriteHolders(
+  writer: SerialWriter,
+  replica: ThisReplica,
+  held: HeldLinks,
+): Promise<boolean> {
   const serials = [...held.uplinks];
   const shares = [...held.controls.keys()];
   const grants = [...held.controls.values()];
@@ -55,5 +61,13 @@ export function rewriteHolders(writer: SerialWriter, replica: ThisReplica, held:
         replica.lapseMs,
       ],
     );
+    const [{ stored }] = await sql.all<{ stored: string }>(
+      `SELECT (SELECT count(*) FROM terminal_uplinks
+                WHERE replica_id = ? AND replica_epoch = ? AND serial_number = ANY(?::varchar[]))
+            + (SELECT count(*) FROM share_holders
+                WHERE replica_id = ? AND replica_epoch = ? AND share = ANY(?::varchar[])) AS stored`,
+      [...mine, serials, ...mine, shares],
+    );
+    return Number(stored) === serials.length + shares.length;
   });
 }
