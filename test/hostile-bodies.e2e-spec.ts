@@ -122,4 +122,43 @@ describe('hostile bodies are 400, with no stack trace in the log', () => {
       expect(log).not.toMatch(/TypeError|INT-001/);
     },
   );
+
+  it('refuses anything in the body of a route that takes none, and does nothing; none or {} is taken', async () => {
+    const made = await fetch(`${stack.apiUrl}/sandbox/accounts`, { method: 'POST' });
+    expect(made.status).toBe(201);
+    const account = (await made.json()) as { merchant_id: string; secret_key: string; terminals: Json[] };
+    const client = stack.client().as({ merchantId: account.merchant_id, secret: account.secret_key });
+    const serial = String(account.terminals[0].serialNumber);
+    expect((await client.post<Json>('/sandbox/clock', { advance_seconds: 3600 })).status).toBe(200);
+
+    for (const [method, path, body, code, param] of [
+      ['POST', '/sandbox/reset', '{"keep_terminals":true}', 'PAR-001', 'keep_terminals'],
+      ['POST', '/sandbox/reset', '[]', 'PAR-002', 'body'],
+      ['POST', '/sandbox/webhook-secret', '{"secret":"whsec_mine"}', 'PAR-001', 'secret'],
+      ['DELETE', '/sandbox/webhook-secret', '{"all":true}', 'PAR-001', 'all'],
+      ['POST', `/sandbox/terminals/${serial}/offline`, '{"minutes":5}', 'PAR-001', 'minutes'],
+      ['POST', `/sandbox/deliveries/${randomUUID()}/redeliver`, '{"url":"http://x"}', 'PAR-001', 'url'],
+      ['DELETE', '/sandbox/accounts/me', '{"keep_data":true}', 'PAR-001', 'keep_data'],
+    ]) {
+      const answer = await client.send<Json>(method, path, body);
+      expect({ path, body, status: answer.status, code: answer.body.code, param: answer.body.param }).toEqual(
+        {
+          path,
+          body,
+          status: 400,
+          code,
+          param,
+        },
+      );
+    }
+    // Nothing was done: the clock still runs an hour ahead, the terminal is linked, the account is there.
+    expect((await client.get<Json>('/sandbox/clock')).body.offset_seconds).toBeGreaterThanOrEqual(3600);
+    const fleet = await client.get<Json[]>('/sandbox/terminals');
+    expect(fleet.body.find((terminal) => terminal.serialNumber === serial)?.link).toBe('up');
+
+    const reset = await client.send<Json>('POST', '/sandbox/reset', '{}');
+    expect(reset.status).toBe(200);
+    expect((await client.get<Json>('/sandbox/clock')).body.offset_seconds).toBe(0);
+    expect((await client.post<Json>(`/sandbox/terminals/${serial}/offline`)).status).toBe(200);
+  });
 });

@@ -13,6 +13,7 @@ import { PublicRoute } from '../auth/public-route.decorator';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { Capacity } from '../caps/capacity';
 import { clientAddressOf } from '../http/client-address';
+import { TakesNoBody } from '../http/takes-no-body';
 import { AccountCreationGate } from './account-creation-gate';
 import { AddressRateLimiter } from './address-rate-limiter';
 import { CreateAccountDto } from './create-account.dto';
@@ -62,6 +63,7 @@ export class SandboxAccountsController {
   }
 
   @Delete('accounts/me')
+  @TakesNoBody()
   @HttpCode(204)
   @ApiOperation({
     summary: 'Delete the calling account, its terminals and all its data',
@@ -75,6 +77,7 @@ export class SandboxAccountsController {
   }
 
   @Post('reset')
+  @TakesNoBody()
   @HttpCode(200)
   @ApiOperation({
     summary:

@@ -7,6 +7,7 @@ import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
 import { API_MESSAGES, type ApiMessages } from '../messages/api-messages';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { DeliveryRepository, pendingOf } from '../webhooks/delivery.repository';
+import { TakesNoBody } from '../http/takes-no-body';
 import { DeliveriesQueryDto } from './deliveries-query.dto';
 import { DeliveryList, DeliveryRecord, deliveryRecord } from './delivery-record';
 
@@ -39,6 +40,7 @@ export class DeliveriesController {
   }
 
   @Post(':id/redeliver')
+  @TakesNoBody()
   @ApiOperation({
     summary: "Send a delivery's event again: a fresh delivery, same event_id",
     description: 'Queued after the transaction\'s other deliveries, with a new `id` and `state: "pending"`.',

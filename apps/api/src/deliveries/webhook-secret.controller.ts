@@ -12,6 +12,7 @@ import { CurrentMerchant } from '../auth/current-merchant.decorator';
 import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
 import { WebhookSecretRepository } from '../webhooks/webhook-secret.repository';
+import { TakesNoBody } from '../http/takes-no-body';
 import { DEFAULT_OVERLAP_SECONDS, RotateWebhookSecretDto } from './rotate-webhook-secret.dto';
 
 class WebhookSecretAnswer {
@@ -38,6 +39,7 @@ export class WebhookSecretController {
   constructor(private readonly secrets: WebhookSecretRepository) {}
 
   @Post()
+  @TakesNoBody()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Make (or replace at once) the whsec_ secret that signs every later webhook attempt',
@@ -79,6 +81,7 @@ export class WebhookSecretController {
   }
 
   @Delete()
+  @TakesNoBody()
   @HttpCode(204)
   @ApiOperation({
     summary: 'Remove the secret (and any rotated one still overlapping): later webhook attempts go unsigned',

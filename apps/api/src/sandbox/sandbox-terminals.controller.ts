@@ -7,6 +7,7 @@ import type { MerchantEntity } from '../auth/merchant.entity';
 import { MerchantAuthGuard } from '../auth/merchant-auth.guard';
 import { ApiErrors, TERMINAL_ROUTE_ERRORS } from '../openapi/api-errors.decorator';
 import { TerminalSerialPipe } from '../terminals/terminal-serial.pipe';
+import { TakesNoBody } from '../http/takes-no-body';
 import { CardActionDto, cardAction } from './card-action.dto';
 import { CreateTerminalDto } from './create-terminal.dto';
 import { SandboxTerminals, type TerminalRecord } from './sandbox-terminals';
@@ -91,6 +92,7 @@ export class SandboxTerminalsController {
   }
 
   @Post(':serial/offline')
+  @TakesNoBody()
   @SerialParam()
   @HttpCode(200)
   @ApiOperation({
@@ -107,6 +109,7 @@ export class SandboxTerminalsController {
   }
 
   @Post(':serial/online')
+  @TakesNoBody()
   @SerialParam()
   @HttpCode(200)
   @ApiOperation({
