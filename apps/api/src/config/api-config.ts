@@ -461,6 +461,17 @@ export class ApiConfig extends DatabaseWaitSettings {
   REPLICA_HEARTBEAT_MS = 1000;
 
   /**
+   * PostgreSQL only: how often this replica stores every link it holds as its own again, though
+   * none of its writes failed. Across replicas the last write of a link's holder wins: another
+   * replica's write for the same link, held up by a slow database, may run after this one's and
+   * leave the row wrong or gone.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  LINK_HOLDERS_REWRITE_MS = 60_000;
+
+  /**
    * PostgreSQL only: how often one replica removes the routed requests a caller that died left
    * behind (those past their reply timeout by 10 s).
    */

@@ -64,7 +64,7 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
   private constructor(
     readonly routing: LinkRouting,
     readonly cluster: ClusterParts | undefined,
-    private readonly repairs?: PeriodicTask,
+    private readonly holderWrites: PeriodicTask[] = [],
   ) {}
 
   /** `app`: the app's data source, migrated; routing's own is opened from its options. */
@@ -128,14 +128,22 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
       onError,
       (serial, notice) => messages.publish('route.notice', { serial, notice }),
     );
-    // Link changes whose write failed (the database was away) are written once it is back.
-    const repairs = new PeriodicTask({
-      name: 'link-repair',
-      everyMs: config.REPLICA_HEARTBEAT_MS,
-      run: () => routing.repair(),
-    }).start();
+    const holderWrites = [
+      // Link changes whose write failed (the database was away) are written once it is back.
+      new PeriodicTask({
+        name: 'link-repair',
+        everyMs: config.REPLICA_HEARTBEAT_MS,
+        run: () => routing.repair(),
+      }),
+      new PeriodicTask({
+        name: 'link-rewrite',
+        everyMs: config.LINK_HOLDERS_REWRITE_MS,
+        jitter: 0.2,
+        run: () => routing.rewriteAll(),
+      }),
+    ].map((task) => task.start());
     const leftBehind = new PostgresLeftBehindRequests(dataSource);
-    return new ReplicaRouting(routing, { dataSource, replica, store, router, leftBehind }, repairs);
+    return new ReplicaRouting(routing, { dataSource, replica, store, router, leftBehind }, holderWrites);
   }
 
   /**
@@ -144,7 +152,7 @@ export class ReplicaRouting implements BeforeApplicationShutdown, OnApplicationS
    * nothing uses it any more.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.repairs?.stop();
+    await Promise.all(this.holderWrites.map((task) => task.stop()));
     if (this.cluster === undefined) return;
     await this.routing.flush();
     await this.cluster.router.stop();

@@ -139,4 +139,27 @@ describe('StoredLinkRouting', () => {
     await repair();
     expect(rewrites).toEqual([['shard-1'], ['shard-1']]);
   });
+
+  it('rewrites the links held here when asked to though no write failed, after the writes queued before', async () => {
+    const holders = new HeldHolders();
+    const rewrites: string[][] = [];
+    const rewriting = Object.assign(holders, {
+      rewrite: (held: HeldLinks) => {
+        rewrites.push([...held.uplinks]);
+        return Promise.resolve(true);
+      },
+    });
+    const routing = routingOn(rewriting);
+    routing.uplinkOpened('SIM0000001');
+    routing.rewriteAll();
+    await flushed();
+    expect(rewrites).toEqual([]);
+    await holders.answer();
+    await routing.flush();
+    expect(rewrites).toEqual([['SIM0000001']]);
+    // Done: the next repair has nothing to write.
+    routing.repair();
+    await routing.flush();
+    expect(rewrites).toHaveLength(1);
+  });
 });

@@ -103,6 +103,16 @@ export class StoredLinkRouting implements LinkRouting {
     });
   }
 
+  /**
+   * Stores the links held here as they are now though no write failed: across replicas the last
+   * write of a link's holder wins, so another replica's write for the same link, held up, may
+   * have left its row wrong or gone.
+   */
+  rewriteAll(): void {
+    this.stale = true;
+    this.repair();
+  }
+
   letGo(serials: readonly string[]): Promise<void> {
     for (const serial of serials) this.held.uplinks.delete(serial);
     const changes = new Map(serials.map((serial): [string, boolean] => [serial, false]));
