@@ -121,24 +121,12 @@ describe('link holders written again though no write failed [postgres]', () => {
   });
 
   it('stores again the holders whose rows went, and routes by them', async () => {
-    type Holders = { shares: string[]; uplinks: string[] };
-    const holders = async (): Promise<Holders> => ({
-      shares: (
-        await stack.store.rows<{ row: string }>(
-          'api',
-          `SELECT share || ' ' || replica_id AS row FROM share_holders`,
-        )
-      )
-        .map((row) => row.row)
-        .sort(),
-      uplinks: (
-        await stack.store.rows<{ row: string }>(
-          'api',
-          `SELECT serial_number || ' ' || replica_id AS row FROM terminal_uplinks`,
-        )
-      )
-        .map((row) => row.row)
-        .sort(),
+    /** Each row as "<link> <replica>", sorted. */
+    const lines = async (sql: string): Promise<string[]> =>
+      (await stack.store.rows<{ row: string }>('api', sql)).map((row) => row.row).sort();
+    const holders = async (): Promise<{ shares: string[]; uplinks: string[] }> => ({
+      shares: await lines(`SELECT share || ' ' || replica_id AS row FROM share_holders`),
+      uplinks: await lines(`SELECT serial_number || ' ' || replica_id AS row FROM terminal_uplinks`),
     });
     await stack.waitReady(1, 20_000);
     const before = await holders();
